@@ -1,0 +1,208 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "dumbbell-scenario.h"
+
+#include "ns3/abort.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/log.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/queue-size.h"
+#include "ns3/string.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DumbbellScenario");
+
+DumbbellScenario::DumbbellScenario()
+    : m_leafCount(1),
+      m_accessRate("100Mbps"),
+      m_accessDelay(MilliSeconds(1)),
+      m_bottleneckRate("10Mbps"),
+      m_bottleneckDelay(MilliSeconds(20)),
+      m_built(false)
+{
+    m_bottleneckTc.SetRootQueueDisc("ns3::FifoQueueDisc");
+}
+
+void
+DumbbellScenario::SetLeafCount(uint32_t n)
+{
+    NS_ABORT_MSG_IF(n == 0, "DumbbellScenario: the leaf count must be >= 1");
+    NS_ABORT_MSG_IF(n > 254, "DumbbellScenario: at most 254 leaves (one /24 each), got " << n);
+    m_leafCount = n;
+}
+
+void
+DumbbellScenario::SetAccessLink(DataRate rate, Time delay)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "DumbbellScenario: the access rate must be > 0");
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "DumbbellScenario: negative access delay");
+    m_accessRate = rate;
+    m_accessDelay = delay;
+}
+
+void
+DumbbellScenario::SetBottleneckLink(DataRate rate, Time delay)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "DumbbellScenario: the bottleneck rate must be > 0");
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "DumbbellScenario: negative bottleneck delay");
+    m_bottleneckRate = rate;
+    m_bottleneckDelay = delay;
+}
+
+void
+DumbbellScenario::SetBottleneckQueueDisc(const TrafficControlHelper& helper)
+{
+    m_bottleneckTc = helper;
+}
+
+void
+DumbbellScenario::Build()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_built, "DumbbellScenario::Build called twice");
+    m_left.Create(m_leafCount);
+    m_right.Create(m_leafCount);
+    m_routers.Create(2);
+
+    InternetStackHelper stack;
+    stack.Install(m_left);
+    stack.Install(m_right);
+    stack.Install(m_routers);
+
+    PointToPointHelper bottleneck;
+    bottleneck.SetDeviceAttribute("DataRate", DataRateValue(m_bottleneckRate));
+    bottleneck.SetChannelAttribute("Delay", TimeValue(m_bottleneckDelay));
+    // The backlog must build in the queue disc, not in the device.
+    bottleneck.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("1p")));
+    m_bottleneckDevices = bottleneck.Install(m_routers.Get(0), m_routers.Get(1));
+    // Installed before addresses are assigned, so ns-3 does not install its default there.
+    QueueDiscContainer installed = m_bottleneckTc.Install(m_bottleneckDevices.Get(0));
+    m_bottleneckQueueDisc = installed.Get(0);
+
+    Ipv4AddressHelper address;
+    address.SetBase("10.2.0.0", "255.255.255.0");
+    address.Assign(m_bottleneckDevices);
+
+    PointToPointHelper access;
+    access.SetDeviceAttribute("DataRate", DataRateValue(m_accessRate));
+    access.SetChannelAttribute("Delay", TimeValue(m_accessDelay));
+    for (uint32_t i = 0; i < m_leafCount; ++i)
+    {
+        NetDeviceContainer left = access.Install(m_left.Get(i), m_routers.Get(0));
+        std::ostringstream leftNet;
+        leftNet << "10.1." << i + 1 << ".0";
+        address.SetBase(leftNet.str().c_str(), "255.255.255.0");
+        m_leftInterfaces.Add(address.Assign(left).Get(0));
+
+        NetDeviceContainer right = access.Install(m_right.Get(i), m_routers.Get(1));
+        std::ostringstream rightNet;
+        rightNet << "10.3." << i + 1 << ".0";
+        address.SetBase(rightNet.str().c_str(), "255.255.255.0");
+        m_rightInterfaces.Add(address.Assign(right).Get(0));
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    m_built = true;
+    NS_LOG_INFO("dumbbell: " << m_leafCount << " pairs, access " << m_accessRate << " "
+                             << m_accessDelay.As(Time::MS) << ", bottleneck " << m_bottleneckRate
+                             << " " << m_bottleneckDelay.As(Time::MS) << ", queue disc "
+                             << m_bottleneckQueueDisc->GetInstanceTypeId().GetName());
+}
+
+void
+DumbbellScenario::RequireBuilt(const char* what) const
+{
+    NS_ABORT_MSG_UNLESS(m_built, "DumbbellScenario::" << what << " called before Build()");
+}
+
+void
+DumbbellScenario::RequireLeaf(uint32_t i) const
+{
+    RequireBuilt("a host accessor");
+    NS_ABORT_MSG_UNLESS(i < m_leafCount,
+                        "DumbbellScenario: host index " << i << " out of range [0, "
+                                                        << m_leafCount << ")");
+}
+
+Ptr<Node>
+DumbbellScenario::GetLeft(uint32_t i) const
+{
+    RequireLeaf(i);
+    return m_left.Get(i);
+}
+
+Ptr<Node>
+DumbbellScenario::GetRight(uint32_t i) const
+{
+    RequireLeaf(i);
+    return m_right.Get(i);
+}
+
+Ipv4Address
+DumbbellScenario::GetRightAddress(uint32_t i) const
+{
+    RequireLeaf(i);
+    return m_rightInterfaces.GetAddress(i);
+}
+
+Ipv4Address
+DumbbellScenario::GetLeftAddress(uint32_t i) const
+{
+    RequireLeaf(i);
+    return m_leftInterfaces.GetAddress(i);
+}
+
+uint32_t
+DumbbellScenario::GetLeafCount() const
+{
+    return m_leafCount;
+}
+
+Ptr<Node>
+DumbbellScenario::GetLeftRouter() const
+{
+    RequireBuilt("GetLeftRouter");
+    return m_routers.Get(0);
+}
+
+Ptr<Node>
+DumbbellScenario::GetRightRouter() const
+{
+    RequireBuilt("GetRightRouter");
+    return m_routers.Get(1);
+}
+
+Ptr<QueueDisc>
+DumbbellScenario::GetBottleneckQueueDisc() const
+{
+    RequireBuilt("GetBottleneckQueueDisc");
+    return m_bottleneckQueueDisc;
+}
+
+Ptr<NetDevice>
+DumbbellScenario::GetBottleneckDevice() const
+{
+    RequireBuilt("GetBottleneckDevice");
+    return m_bottleneckDevices.Get(0);
+}
+
+DataRate
+DumbbellScenario::GetBottleneckRate() const
+{
+    return m_bottleneckRate;
+}
+
+Time
+DumbbellScenario::GetBottleneckDelay() const
+{
+    return m_bottleneckDelay;
+}
+
+} // namespace ns3

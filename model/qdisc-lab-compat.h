@@ -1,0 +1,55 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef QDISC_LAB_COMPAT_H
+#define QDISC_LAB_COMPAT_H
+
+/**
+ * \file
+ * \ingroup qdisc-lab
+ * The one place where qdisc-lab's C++ code bends to differences between ns-3 versions.
+ *
+ * The build (cmake/qdisc-lab-compat.cmake) defines QDISC_LAB_NS3_VERSION_MAJOR and
+ * QDISC_LAB_NS3_VERSION_MINOR for the ns-3 it compiles against, in-tree or installed.
+ *
+ * Differences between 3.37 and 3.44 that the module avoids rather than wraps (see
+ * doc/qdisc-lab.rst, "Supported ns-3 versions"):
+ *  - TestCase durations and TestSuite types became scoped enums; tests use the defaults.
+ *  - EventId::IsRunning was deprecated; code uses !EventId::IsExpired().
+ *  - GetInstanceTypeId is not overridden.
+ */
+
+#include <string>
+
+#ifndef QDISC_LAB_NS3_VERSION_MAJOR
+#error "QDISC_LAB_NS3_VERSION_MAJOR is not defined: build qdisc-lab with its CMakeLists.txt or wscript"
+#endif
+
+/**
+ * True when the ns-3 being compiled against is at least major.minor.
+ */
+#define QDISC_LAB_NS3_AT_LEAST(major, minor)                                                      \
+    (QDISC_LAB_NS3_VERSION_MAJOR > (major) ||                                                      \
+     (QDISC_LAB_NS3_VERSION_MAJOR == (major) && QDISC_LAB_NS3_VERSION_MINOR >= (minor)))
+
+namespace ns3
+{
+namespace qdisclab
+{
+
+/**
+ * \ingroup qdisc-lab
+ * \return the ns-3 version the module was compiled against, e.g. "3.37".
+ */
+inline std::string
+Ns3Version()
+{
+    return std::to_string(QDISC_LAB_NS3_VERSION_MAJOR) + "." +
+           std::to_string(QDISC_LAB_NS3_VERSION_MINOR);
+}
+
+} // namespace qdisclab
+} // namespace ns3
+
+#endif /* QDISC_LAB_COMPAT_H */

@@ -1,0 +1,201 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/dumbbell-scenario.h"
+#include "ns3/fifo-queue-disc.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/test.h"
+#include "ns3/udp-socket-factory.h"
+
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// One datagram as received by a sink socket.
+struct Arrival
+{
+    Time at;          //!< reception time
+    Ipv4Address from; //!< source address
+    uint32_t bytes;   //!< payload size
+};
+
+/**
+ * Bind a UDP sink on \p node that appends every datagram to \p arrivals.
+ * \param node the receiving node
+ * \param port the UDP port
+ * \param arrivals where datagrams are recorded
+ * \return the socket
+ */
+Ptr<Socket>
+InstallSink(Ptr<Node> node, uint16_t port, std::vector<Arrival>* arrivals)
+{
+    Ptr<Socket> sink = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
+    sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+    sink->SetRecvCallback([arrivals](Ptr<Socket> socket) {
+        Address from;
+        while (Ptr<Packet> packet = socket->RecvFrom(from))
+        {
+            arrivals->push_back({Simulator::Now(),
+                                 InetSocketAddress::ConvertFrom(from).GetIpv4(),
+                                 packet->GetSize()});
+        }
+    });
+    return sink;
+}
+
+/**
+ * Send \p count datagrams of \p bytes from \p node to \p to at time \p at, back to back.
+ * \param node the sender
+ * \param to the destination
+ * \param at when
+ * \param count how many
+ * \param bytes payload size of each
+ * \return the socket
+ */
+Ptr<Socket>
+ScheduleBurst(Ptr<Node> node, InetSocketAddress to, Time at, uint32_t count, uint32_t bytes)
+{
+    Ptr<Socket> source = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
+    source->Bind();
+    Simulator::Schedule(at, [source, to, count, bytes]() {
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            source->SendTo(Create<Packet>(bytes), 0, to);
+        }
+    });
+    return source;
+}
+
+} // namespace
+
+/**
+ * \ingroup qdisc-lab-tests
+ * Every pair of the dumbbell is connected, addressed as documented, and one packet's one-way
+ * delay is exactly the sum of the three links' transmission and propagation times.
+ */
+class DumbbellOneWayDelayTestCase : public TestCase
+{
+  public:
+    DumbbellOneWayDelayTestCase()
+        : TestCase("one packet per pair: addresses and exact one-way delay")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DumbbellScenario scenario;
+        scenario.SetLeafCount(3);
+        scenario.SetAccessLink(DataRate("100Mbps"), MilliSeconds(1));
+        scenario.SetBottleneckLink(DataRate("1Mbps"), MilliSeconds(10));
+        scenario.Build();
+
+        std::vector<std::vector<Arrival>> arrivals(3);
+        std::vector<Ptr<Socket>> sockets;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            sockets.push_back(InstallSink(scenario.GetRight(i), 9, &arrivals[i]));
+            sockets.push_back(ScheduleBurst(scenario.GetLeft(i),
+                                            InetSocketAddress(scenario.GetRightAddress(i), 9),
+                                            Seconds(1 + i),
+                                            1,
+                                            1000));
+        }
+        Simulator::Run();
+
+        // 1000 B payload + 8 B UDP + 20 B IPv4 + 2 B PPP = 1030 B on every link.
+        const double wireBits = 1030 * 8;
+        const Time expected = Seconds(2 * wireBits / 100e6 + wireBits / 1e6) + MilliSeconds(12);
+        NS_TEST_ASSERT_MSG_EQ(expected, MicroSeconds(20404) + NanoSeconds(800), "hand sum");
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(arrivals[i].size(), 1, "pair " << i << " gets its one packet");
+            NS_TEST_ASSERT_MSG_EQ(arrivals[i][0].bytes, 1000, "payload size");
+            std::ostringstream left;
+            left << "10.1." << i + 1 << ".1";
+            NS_TEST_ASSERT_MSG_EQ(arrivals[i][0].from, Ipv4Address(left.str().c_str()), "source");
+            std::ostringstream right;
+            right << "10.3." << i + 1 << ".1";
+            NS_TEST_ASSERT_MSG_EQ(scenario.GetRightAddress(i),
+                                  Ipv4Address(right.str().c_str()),
+                                  "receiver address");
+            NS_TEST_ASSERT_MSG_EQ(arrivals[i][0].at - Seconds(1 + i), expected, "one-way delay");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * A burst into a 10-packet FIFO at the bottleneck: one packet on the wire, one in the
+ * one-packet device queue, ten in the queue disc; every other packet is dropped by the queue
+ * disc and counted under FifoQueueDisc::LIMIT_EXCEEDED_DROP.
+ */
+class DumbbellBacklogInQueueDiscTestCase : public TestCase
+{
+  public:
+    DumbbellBacklogInQueueDiscTestCase()
+        : TestCase("a burst backs up in the bottleneck queue disc, not in the device")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrafficControlHelper tc;
+        tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize("10p")));
+        DumbbellScenario scenario;
+        scenario.SetAccessLink(DataRate("100Mbps"), MilliSeconds(1));
+        scenario.SetBottleneckLink(DataRate("1Mbps"), MilliSeconds(10));
+        scenario.SetBottleneckQueueDisc(tc);
+        scenario.Build();
+
+        std::vector<Arrival> arrivals;
+        Ptr<Socket> sink = InstallSink(scenario.GetRight(0), 9, &arrivals);
+        Ptr<Socket> source = ScheduleBurst(scenario.GetLeft(0),
+                                           InetSocketAddress(scenario.GetRightAddress(0), 9),
+                                           Seconds(1),
+                                           50,
+                                           1000);
+        Simulator::Run();
+
+        Ptr<QueueDisc> qd = scenario.GetBottleneckQueueDisc();
+        NS_TEST_ASSERT_MSG_EQ(qd->GetInstanceTypeId(), FifoQueueDisc::GetTypeId(), "queue disc");
+        const QueueDisc::Stats& stats = qd->GetStats();
+        NS_TEST_ASSERT_MSG_EQ(stats.nTotalReceivedPackets, 50, "every packet reaches the qdisc");
+        NS_TEST_ASSERT_MSG_EQ(stats.GetNDroppedPackets(FifoQueueDisc::LIMIT_EXCEEDED_DROP),
+                              38,
+                              "50 - 1 on the wire - 1 in the device - 10 queued");
+        NS_TEST_ASSERT_MSG_EQ(stats.nTotalDroppedPackets, 38, "no drop for any other reason");
+        NS_TEST_ASSERT_MSG_EQ(arrivals.size(), 12, "the survivors arrive");
+        NS_TEST_ASSERT_MSG_EQ(stats.nTotalSentPackets, 12, "conservation at the queue disc");
+        // Back to back at the bottleneck: 8.24 ms apart.
+        NS_TEST_ASSERT_MSG_EQ(arrivals[11].at - arrivals[10].at, MicroSeconds(8240), "spacing");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * The DumbbellScenario helper's test suite.
+ */
+class DumbbellScenarioTestSuite : public TestSuite
+{
+  public:
+    DumbbellScenarioTestSuite()
+        : TestSuite("qdisc-lab-dumbbell-scenario")
+    {
+        AddTestCase(new DumbbellOneWayDelayTestCase());
+        AddTestCase(new DumbbellBacklogInQueueDiscTestCase());
+    }
+};
+
+/// Registers the suite.
+static DumbbellScenarioTestSuite g_dumbbellScenarioTestSuite;
