@@ -22,71 +22,10 @@
 #include "ns3/qdisc-lab-module.h"
 #include "ns3/traffic-control-module.h"
 
-#include <algorithm>
-#include <fstream>
+#include <string>
 #include <vector>
 
 using namespace ns3;
-
-namespace
-{
-
-/// Per-packet queueing delays at the bottleneck queue disc, in seconds.
-std::vector<double> g_sojournSeconds;
-
-/**
- * SojournTime trace sink.
- * \param sojourn time the dequeued packet spent in the queue disc
- */
-void
-RecordSojourn(Time sojourn)
-{
-    g_sojournSeconds.push_back(sojourn.GetSeconds());
-}
-
-/**
- * Sample the queue disc's length every \p interval and write it to \p out.
- * \param queueDisc the queue disc
- * \param out the CSV stream
- * \param interval the sampling interval
- * \param sum running sum of sampled lengths in packets
- * \param samples number of samples taken
- */
-void
-SampleQueue(Ptr<QueueDisc> queueDisc,
-            std::ofstream* out,
-            Time interval,
-            double* sum,
-            uint64_t* samples)
-{
-    uint32_t packets = queueDisc->GetNPackets();
-    *sum += packets;
-    ++*samples;
-    if (out && out->is_open())
-    {
-        *out << Simulator::Now().GetSeconds() << "," << packets << "," << queueDisc->GetNBytes()
-             << "\n";
-    }
-    Simulator::Schedule(interval, &SampleQueue, queueDisc, out, interval, sum, samples);
-}
-
-/**
- * \param sorted sorted samples
- * \param q quantile in [0, 1]
- * \return the nearest-rank quantile, NaN when there are no samples
- */
-double
-Quantile(const std::vector<double>& sorted, double q)
-{
-    if (sorted.empty())
-    {
-        return std::numeric_limits<double>::quiet_NaN();
-    }
-    auto rank = static_cast<size_t>(std::ceil(q * sorted.size()));
-    return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
-}
-
-} // namespace
 
 int
 main(int argc, char* argv[])
@@ -120,7 +59,8 @@ main(int argc, char* argv[])
     cmd.AddValue("udpPacketSize", "UDP packet size in bytes", udpPacketSize);
     cmd.AddValue("quick", "Short run for CI and the demo: simTime=15, warmup=3", quick);
     cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.AddValue("queueTrace", "CSV file for the queue length every 10 ms (time_s,packets,bytes)",
+    cmd.AddValue("queueTrace",
+                 "CSV file for the queue length every 10 ms (time_s,packets,bytes)",
                  queueTrace);
     cmd.Parse(argc, argv);
 
@@ -165,86 +105,44 @@ main(int argc, char* argv[])
     scenario.SetBottleneckQueueDisc(tc);
     scenario.Build();
 
-    const uint16_t port = 5000;
     std::vector<Ptr<PacketSink>> tcpSinks;
+    // TCP start times uniform in [0, 1) s, so flows do not synchronise by construction and
+    // replications (RngRun) differ.
+    auto startJitter = CreateObject<UniformRandomVariable>();
+    startJitter->SetStream(1);
     for (uint32_t i = 0; i < nTcp; ++i)
     {
-        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sinkApp = sink.Install(scenario.GetRight(i));
-        tcpSinks.push_back(DynamicCast<PacketSink>(sinkApp.Get(0)));
-        BulkSendHelper source("ns3::TcpSocketFactory",
-                              InetSocketAddress(scenario.GetRightAddress(i), port));
-        ApplicationContainer sourceApp = source.Install(scenario.GetLeft(i));
-        // Staggered starts, 100 ms apart, so the flows do not synchronise by construction.
-        sourceApp.Start(Seconds(0.1 * i));
+        tcpSinks.push_back(scenario.AddBulkTcpFlow(i, Seconds(startJitter->GetValue(0, 1))));
     }
     Ptr<PacketSink> udpSink;
     if (nUdp)
     {
-        PacketSinkHelper sink("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sinkApp = sink.Install(scenario.GetRight(nTcp));
-        udpSink = DynamicCast<PacketSink>(sinkApp.Get(0));
-        OnOffHelper source("ns3::UdpSocketFactory",
-                           InetSocketAddress(scenario.GetRightAddress(nTcp), port));
-        source.SetConstantRate(DataRate(udpRate), udpPacketSize);
-        source.SetAttribute("OnTime", StringValue("ns3::ConstantRandomVariable[Constant=1]"));
-        source.SetAttribute("OffTime", StringValue("ns3::ConstantRandomVariable[Constant=1]"));
-        source.Install(scenario.GetLeft(nTcp));
+        udpSink = scenario.AddOnOffUdpFlow(nTcp,
+                                           DataRate(udpRate),
+                                           udpPacketSize,
+                                           Seconds(1),
+                                           Seconds(1),
+                                           Seconds(0));
     }
 
     Ptr<QueueDisc> bottleneck = scenario.GetBottleneckQueueDisc();
-    std::ofstream traceFile;
+    BottleneckMonitor monitor(bottleneck, Seconds(warmup));
+    for (const auto& sink : tcpSinks)
+    {
+        monitor.AddSink("tcp", sink);
+    }
+    if (udpSink)
+    {
+        monitor.AddSink("udp", udpSink);
+    }
     if (!queueTrace.empty())
     {
-        traceFile.open(queueTrace);
-        NS_ABORT_MSG_UNLESS(traceFile, "cannot write --queueTrace file '" << queueTrace << "'");
-        traceFile << "time_s,packets,bytes\n";
+        monitor.SetQueueTrace(queueTrace);
     }
-    double queueSum = 0;
-    uint64_t queueSamples = 0;
-    uint64_t rxAtWarmup = 0;
-    uint64_t udpRxAtWarmup = 0;
-    Simulator::Schedule(Seconds(warmup), [&]() {
-        g_sojournSeconds.clear();
-        for (const auto& s : tcpSinks)
-        {
-            rxAtWarmup += s->GetTotalRx();
-        }
-        udpRxAtWarmup = udpSink ? udpSink->GetTotalRx() : 0;
-        SampleQueue(bottleneck, &traceFile, MilliSeconds(10), &queueSum, &queueSamples);
-    });
-    bottleneck->TraceConnectWithoutContext("SojournTime", MakeCallback(&RecordSojourn));
+    monitor.Start();
 
     Simulator::Stop(Seconds(simTime));
     Simulator::Run();
-
-    const double measured = simTime - warmup;
-    uint64_t tcpRx = 0;
-    for (const auto& s : tcpSinks)
-    {
-        tcpRx += s->GetTotalRx();
-    }
-    const uint64_t udpRx = udpSink ? udpSink->GetTotalRx() : 0;
-    std::sort(g_sojournSeconds.begin(), g_sojournSeconds.end());
-    double delaySum = 0;
-    for (double d : g_sojournSeconds)
-    {
-        delaySum += d;
-    }
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const QueueDisc::Stats& stats = bottleneck->GetStats();
-    uint64_t early = 0;
-    uint64_t forced = 0;
-    if (queueDisc == "Red")
-    {
-        early = stats.GetNDroppedPackets(RedQueueDisc::UNFORCED_DROP);
-        // RED counts drops at a full queue as forced drops too.
-        forced = stats.GetNDroppedPackets(RedQueueDisc::FORCED_DROP);
-    }
-    else
-    {
-        forced = stats.GetNDroppedPackets(FifoQueueDisc::LIMIT_EXCEEDED_DROP);
-    }
 
     MetricsReport report("dumbbell-fifo-vs-red", qdisclab::Ns3Version());
     report.SetParam("queueDisc", queueDisc);
@@ -259,15 +157,18 @@ main(int argc, char* argv[])
     report.SetParam("udpRate", udpRate);
     report.SetParam("udpPacketSize", int64_t{udpPacketSize});
     report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
-    report.SetMetric("goodput_mbps", (tcpRx - rxAtWarmup) * 8.0 / measured / 1e6);
-    report.SetMetric("udp_goodput_mbps", nUdp ? (udpRx - udpRxAtWarmup) * 8.0 / measured / 1e6 : nan);
-    report.SetMetric("mean_queue_delay_ms",
-                     g_sojournSeconds.empty() ? nan : 1e3 * delaySum / g_sojournSeconds.size());
-    report.SetMetric("p99_queue_delay_ms", 1e3 * Quantile(g_sojournSeconds, 0.99));
-    report.SetMetric("mean_queue_packets", queueSamples ? queueSum / queueSamples : nan);
-    report.SetMetric("drops", static_cast<double>(stats.nTotalDroppedPackets));
-    report.SetMetric("early_drops", static_cast<double>(early));
-    report.SetMetric("forced_drops", static_cast<double>(forced));
+    monitor.Report(report);
+    if (queueDisc == "Red")
+    {
+        report.SetMetric("early_drops", monitor.GetDrops(RedQueueDisc::UNFORCED_DROP));
+        // RED counts drops at a full queue as forced drops too.
+        report.SetMetric("forced_drops", monitor.GetDrops(RedQueueDisc::FORCED_DROP));
+    }
+    else
+    {
+        report.SetMetric("early_drops", 0);
+        report.SetMetric("forced_drops", monitor.GetDrops(FifoQueueDisc::LIMIT_EXCEEDED_DROP));
+    }
     report.Write(output);
 
     Simulator::Destroy();

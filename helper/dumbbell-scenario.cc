@@ -5,10 +5,15 @@
 #include "dumbbell-scenario.h"
 
 #include "ns3/abort.h"
+#include "ns3/bulk-send-helper.h"
+#include "ns3/double.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/log.h"
+#include "ns3/on-off-helper.h"
+#include "ns3/packet-sink-helper.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/queue-size.h"
 #include "ns3/string.h"
@@ -127,8 +132,8 @@ DumbbellScenario::RequireLeaf(uint32_t i) const
 {
     RequireBuilt("a host accessor");
     NS_ABORT_MSG_UNLESS(i < m_leafCount,
-                        "DumbbellScenario: host index " << i << " out of range [0, "
-                                                        << m_leafCount << ")");
+                        "DumbbellScenario: host index " << i << " out of range [0, " << m_leafCount
+                                                        << ")");
 }
 
 Ptr<Node>
@@ -157,6 +162,47 @@ DumbbellScenario::GetLeftAddress(uint32_t i) const
 {
     RequireLeaf(i);
     return m_leftInterfaces.GetAddress(i);
+}
+
+Ptr<PacketSink>
+DumbbellScenario::AddBulkTcpFlow(uint32_t i, Time start, uint16_t port)
+{
+    RequireLeaf(i);
+    PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer sinkApp = sink.Install(m_right.Get(i));
+    BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(GetRightAddress(i), port));
+    ApplicationContainer sourceApp = source.Install(m_left.Get(i));
+    sourceApp.Start(start);
+    return DynamicCast<PacketSink>(sinkApp.Get(0));
+}
+
+Ptr<PacketSink>
+DumbbellScenario::AddOnOffUdpFlow(uint32_t i,
+                                  DataRate rate,
+                                  uint32_t packetSize,
+                                  Time onTime,
+                                  Time offTime,
+                                  Time start,
+                                  uint16_t port)
+{
+    RequireLeaf(i);
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "DumbbellScenario: UDP rate must be > 0");
+    NS_ABORT_MSG_IF(packetSize == 0, "DumbbellScenario: UDP packet size must be > 0");
+    NS_ABORT_MSG_UNLESS(onTime.IsStrictlyPositive() && !offTime.IsStrictlyNegative(),
+                        "DumbbellScenario: on time must be > 0 and off time >= 0");
+    PacketSinkHelper sink("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer sinkApp = sink.Install(m_right.Get(i));
+    OnOffHelper source("ns3::UdpSocketFactory", InetSocketAddress(GetRightAddress(i), port));
+    source.SetConstantRate(rate, packetSize);
+    std::ostringstream on;
+    on << "ns3::ConstantRandomVariable[Constant=" << onTime.GetSeconds() << "]";
+    std::ostringstream off;
+    off << "ns3::ConstantRandomVariable[Constant=" << offTime.GetSeconds() << "]";
+    source.SetAttribute("OnTime", StringValue(on.str()));
+    source.SetAttribute("OffTime", StringValue(off.str()));
+    ApplicationContainer sourceApp = source.Install(m_left.Get(i));
+    sourceApp.Start(start);
+    return DynamicCast<PacketSink>(sinkApp.Get(0));
 }
 
 uint32_t

@@ -10,6 +10,7 @@
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/packet-sink.h"
 #include "ns3/queue-disc.h"
 #include "ns3/traffic-control-helper.h"
 
@@ -95,6 +96,35 @@ class DumbbellScenario
      */
     Ipv4Address GetLeftAddress(uint32_t i) const;
 
+    /**
+     * Start a TCP bulk transfer (BulkSendApplication, unlimited) from left i to right i.
+     * \param i the pair
+     * \param start when the sender starts
+     * \param port the receiver's port
+     * \return the receiver's sink
+     */
+    Ptr<PacketSink> AddBulkTcpFlow(uint32_t i, Time start, uint16_t port = 5000);
+
+    /**
+     * Start a UDP on/off flow (OnOffApplication with constant on and off times) from left i to
+     * right i.
+     * \param i the pair
+     * \param rate the sending rate while on
+     * \param packetSize the UDP payload size in bytes
+     * \param onTime length of each on period
+     * \param offTime length of each off period
+     * \param start when the sender starts
+     * \param port the receiver's port
+     * \return the receiver's sink
+     */
+    Ptr<PacketSink> AddOnOffUdpFlow(uint32_t i,
+                                    DataRate rate,
+                                    uint32_t packetSize,
+                                    Time onTime,
+                                    Time offTime,
+                                    Time start,
+                                    uint16_t port = 6000);
+
     /// \return the number of sender/receiver pairs
     uint32_t GetLeafCount() const;
 
@@ -125,17 +155,17 @@ class DumbbellScenario
     /// \param i the index
     void RequireLeaf(uint32_t i) const;
 
-    uint32_t m_leafCount;                  //!< sender/receiver pairs
-    DataRate m_accessRate;                 //!< access links' rate
-    Time m_accessDelay;                    //!< access links' delay
-    DataRate m_bottleneckRate;             //!< bottleneck rate
-    Time m_bottleneckDelay;                //!< bottleneck delay
-    TrafficControlHelper m_bottleneckTc;   //!< queue disc under study
-    bool m_built;                          //!< whether Build() ran
-    NodeContainer m_left;                  //!< senders
-    NodeContainer m_right;                 //!< receivers
-    NodeContainer m_routers;               //!< left router, right router
-    NetDeviceContainer m_bottleneckDevices; //!< left, right router bottleneck devices
+    uint32_t m_leafCount;                     //!< sender/receiver pairs
+    DataRate m_accessRate;                    //!< access links' rate
+    Time m_accessDelay;                       //!< access links' delay
+    DataRate m_bottleneckRate;                //!< bottleneck rate
+    Time m_bottleneckDelay;                   //!< bottleneck delay
+    TrafficControlHelper m_bottleneckTc;      //!< queue disc under study
+    bool m_built;                             //!< whether Build() ran
+    NodeContainer m_left;                     //!< senders
+    NodeContainer m_right;                    //!< receivers
+    NodeContainer m_routers;                  //!< left router, right router
+    NetDeviceContainer m_bottleneckDevices;   //!< left, right router bottleneck devices
     Ipv4InterfaceContainer m_leftInterfaces;  //!< senders' interfaces
     Ipv4InterfaceContainer m_rightInterfaces; //!< receivers' interfaces
     Ptr<QueueDisc> m_bottleneckQueueDisc;     //!< the queue disc under study

@@ -23,13 +23,14 @@
 #include <string>
 
 #ifndef QDISC_LAB_NS3_VERSION_MAJOR
-#error "QDISC_LAB_NS3_VERSION_MAJOR is not defined: build qdisc-lab with its CMakeLists.txt or wscript"
+#error                                                                                             \
+    "QDISC_LAB_NS3_VERSION_MAJOR is not defined: build qdisc-lab with its CMakeLists.txt or wscript"
 #endif
 
 /**
  * True when the ns-3 being compiled against is at least major.minor.
  */
-#define QDISC_LAB_NS3_AT_LEAST(major, minor)                                                      \
+#define QDISC_LAB_NS3_AT_LEAST(major, minor)                                                       \
     (QDISC_LAB_NS3_VERSION_MAJOR > (major) ||                                                      \
      (QDISC_LAB_NS3_VERSION_MAJOR == (major) && QDISC_LAB_NS3_VERSION_MINOR >= (minor)))
 

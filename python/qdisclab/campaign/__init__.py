@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Campaigns: declarative parameter sweeps of the example programs.
+
+* :mod:`~qdisclab.campaign.spec` reads a campaign file (TOML) and expands it into runs;
+* :mod:`~qdisclab.campaign.engine` runs the missing ones on Dask and stores each result;
+* :mod:`~qdisclab.campaign.store` is the SQLite results database;
+* :mod:`~qdisclab.campaign.runner` is the task a worker executes (standard library only);
+* :mod:`~qdisclab.campaign.commands` holds ``qdisc-lab sweep`` and ``qdisc-lab export``;
+* :mod:`~qdisclab.campaign.fakeprog` is a stand-in example program for tests.
+
+Importing this package is cheap: Dask is imported only when a sweep starts.
+"""
+
+from qdisclab.campaign.spec import Campaign, CampaignError, Grid, Run, load_campaign, run_key
+
+__all__ = ["Campaign", "CampaignError", "Grid", "Run", "load_campaign", "run_key"]

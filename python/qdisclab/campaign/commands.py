@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""``qdisc-lab sweep`` and ``qdisc-lab export``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from qdisclab.build import ns3_option
+from qdisclab.context import CONSOLE
+
+
+def jobs_option(function):
+    """``--jobs N``: local worker threads (default: one per core)."""
+    return click.option(
+        "--jobs", "-j", type=click.IntRange(min=1), default=None,
+        help="Runs at a time on this machine (default: one per core).",
+    )(function)
+
+
+def cluster_option(function):
+    """``--cluster tcp://HOST:PORT``: an existing Dask scheduler instead of local workers."""
+    return click.option(
+        "--cluster", metavar="ADDRESS", default=None,
+        help="Send the runs to this Dask scheduler (e.g. tcp://host:8786); its workers"
+        " must see the same filesystem.",
+    )(function)
+
+
+def run_sweep(
+    campaign_name: str,
+    *,
+    quick: bool,
+    jobs: int | None,
+    cluster: str | None,
+    db: Path | None,
+    retry_failed: bool,
+    flavor: str,
+    binary: Path | None,
+):
+    """Load, sweep and summarize a campaign; return the :class:`SweepResult`."""
+    from qdisclab.build import runtime_env
+    from qdisclab.campaign.engine import (
+        overhead_line,
+        program_binary,
+        summary_table,
+        sweep,
+    )
+    from qdisclab.campaign.spec import CampaignError, load_campaign
+
+    try:
+        campaign = load_campaign(campaign_name, quick=quick)
+        program = binary or program_binary(campaign.program, flavor)
+        if not Path(program).is_file():
+            raise CampaignError(f"{program} does not exist")
+        result = sweep(
+            campaign,
+            Path(program),
+            db,
+            jobs=jobs,
+            cluster=cluster,
+            retry_failed=retry_failed,
+            env=runtime_env(flavor) or None,
+        )
+    except CampaignError as exc:
+        raise click.ClickException(str(exc)) from exc
+    CONSOLE.print(summary_table(result))
+    if line := overhead_line(result):
+        CONSOLE.print(line, highlight=False)
+    CONSOLE.print(f"Results: {result.db_path}", markup=False, highlight=False)
+    return result
+
+
+@click.command("sweep")
+@click.argument("campaign")
+@click.option("--quick", is_flag=True, help="Apply the campaign's [quick] overrides.")
+@jobs_option
+@cluster_option
+@click.option(
+    "--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Results database (default results/<campaign>/campaign[-quick].sqlite).",
+)
+@click.option("--retry-failed", is_flag=True, help="Rerun runs stored as failed or timed out.")
+@click.option(
+    "--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Also export the campaign's runs to this CSV file.",
+)
+@click.option(
+    "--binary", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+    help="Run this executable instead of build/<flavor>/examples/<program>.",
+)
+@ns3_option()
+def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary, flavor):
+    """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
+
+    Interrupt it at any time: finished runs are kept, and running it again does
+    only what is missing. Exits 1 when a run of the campaign failed or timed out.
+    """
+    result = run_sweep(
+        campaign, quick=quick, jobs=jobs, cluster=cluster, db=db,
+        retry_failed=retry_failed, flavor=flavor, binary=binary,
+    )
+    if csv_path is not None:
+        _export(result.db_path, csv_path)
+    if result.interrupted:
+        sys.exit(130)
+    if result.failed or result.timeout or result.skipped_failed:
+        sys.exit(1)
+
+
+def _export(db: Path, csv_path: Path) -> None:
+    from qdisclab.campaign.store import ResultStore
+
+    with ResultStore(db) as store:
+        count = store.export_csv(csv_path)
+    CONSOLE.print(f"Exported {count} runs to {csv_path}", markup=False, highlight=False)
+
+
+@click.command("export")
+@click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+    help="CSV file to write: one row per run, one column per parameter and metric.",
+)
+def export_cmd(db: Path, csv_path: Path) -> None:
+    """Export a campaign database's runs to CSV."""
+    _export(db, csv_path)

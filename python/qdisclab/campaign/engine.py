@@ -1,0 +1,480 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Running a campaign: every missing run as a Dask task, each result stored as it lands.
+
+:func:`sweep` expands the campaign, skips the runs the database already holds
+(``ok``, and ``failed``/``timeout`` unless ``retry_failed``), and submits the rest to
+Dask: an embedded in-process cluster of ``jobs`` threads (each run is a subprocess,
+so threads are enough and nothing outlives a killed sweep), or an existing Dask
+scheduler at ``cluster``. Results come back in completion order; each is checked
+against the metrics contract and committed to SQLite before the next is read.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+import signal
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from qdisclab.campaign import runner
+from qdisclab.campaign.spec import Campaign, CampaignError, Run
+from qdisclab.campaign.store import ResultStore, iso_time
+from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
+from qdisclab.metrics import MetricsError, parse_metrics
+
+#: How long to wait for a remote scheduler and its first worker.
+CONNECT_TIMEOUT_S = 60
+
+
+def default_db_path(campaign: Campaign) -> Path:
+    """``results/<name>/campaign.sqlite`` (``campaign-quick.sqlite`` for ``--quick``)."""
+    stem = "campaign-quick" if campaign.quick else "campaign"
+    return RESULTS_DIR / campaign.name / f"{stem}.sqlite"
+
+
+def program_binary(program: str, flavor: str = "system") -> Path:
+    """``build/<flavor>/examples/<program>``; a clear error when it was not built."""
+    from qdisclab.build import build_dir
+
+    path = build_dir(flavor) / "examples" / program
+    if not path.is_file():
+        raise CampaignError(
+            f"{path} does not exist: build it first (`./qdisc-lab build --ns3 {flavor}`)"
+        )
+    return path
+
+
+def git_revision(repo: Path = REPO) -> str:
+    """``git rev-parse HEAD`` of the module, with ``-dirty`` when tracked files changed."""
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "HEAD"],
+            capture_output=True, text=True, check=True, timeout=30,
+        ).stdout.strip()
+        changes = subprocess.run(
+            ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True, text=True, check=True, timeout=30,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{head}-dirty" if changes else head
+
+
+def _exit_description(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def interpret(run: Run, result: Mapping, campaign: Campaign) -> dict:
+    """Turn a task's raw result into a ``runs`` row: status, reason, metrics."""
+    row = {
+        "run_key": run.key,
+        "campaign": campaign.name,
+        "program": run.program,
+        "grid": run.grid,
+        "params": run.params,
+        "seed": run.seed,
+        "wall_time_s": result.get("wall_time_s"),
+        "exit_code": result.get("returncode"),
+        "stderr_tail": result.get("stderr_tail") or result.get("stdout_tail") or "",
+        "output": result.get("output"),
+        "host": result.get("host"),
+        "started_at": iso_time(result["started_at"]) if result.get("started_at") else None,
+        "finished_at": iso_time(),
+        "metrics": None,
+        "reason": None,
+    }
+    outcome = result.get("outcome")
+    code = result.get("returncode")
+    if outcome == "timeout":
+        row.update(status="timeout", reason=f"timed out after {campaign.timeout:g} s")
+        return row
+    if outcome != "exited":
+        row.update(status="failed", reason=result.get("error") or f"task failed ({outcome})")
+        return row
+    if code != 0:
+        detail = _last_line(row["stderr_tail"])
+        row.update(
+            status="failed",
+            reason=_exit_description(code) + (f": {detail}" if detail else ""),
+        )
+        return row
+    if result.get("output") is None:
+        row.update(status="failed", reason="exited 0 but wrote no metrics file (--output)")
+        return row
+    try:
+        doc = parse_metrics(result["output"], "metrics report")
+    except MetricsError as exc:
+        row.update(status="failed", reason=f"metrics contract: {exc}")
+        return row
+    row["ns3_version"] = doc["ns3_version"]
+    row["metrics"] = doc["metrics"]
+    if doc["program"] != run.program:
+        row.update(
+            status="failed",
+            reason=f"metrics contract: report is from program {doc['program']!r},"
+            f" expected {run.program!r}",
+        )
+        return row
+    missing = [name for name in campaign.metrics if name not in doc["metrics"]]
+    if missing:
+        row.update(
+            status="failed",
+            reason=f"metrics contract: missing campaign metric(s) {', '.join(missing)}",
+        )
+        return row
+    row["status"] = "ok"
+    return row
+
+
+@dataclass
+class SweepResult:
+    """What a sweep did, for the summary and the ``sweeps`` table."""
+
+    campaign: str
+    mode: str
+    db_path: Path
+    planned: int = 0
+    skipped_done: int = 0
+    skipped_failed: int = 0
+    ok: int = 0
+    failed: int = 0
+    timeout: int = 0
+    interrupted: bool = False
+    workers: int = 0
+    cluster: str = "local"
+    cluster_start_s: float = 0.0
+    wall_time_s: float = 0.0
+    run_time_s: float = 0.0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def executed(self) -> int:
+        """Runs that ran (and were stored) in this sweep."""
+        return self.ok + self.failed + self.timeout
+
+    @property
+    def remaining(self) -> int:
+        """Runs of the campaign still not stored as ``ok``."""
+        return self.planned - self.skipped_done - self.ok
+
+    @property
+    def overhead_per_run_s(self) -> float | None:
+        """Worker time per run not spent in the program: (wall × workers − Σ run) / runs.
+
+        Includes the tail at the end of the sweep where some workers have nothing left to do.
+        """
+        if not self.executed or not self.workers:
+            return None
+        return (self.wall_time_s * self.workers - self.run_time_s) / self.executed
+
+
+class RateColumn(ProgressColumn):
+    """Completed runs per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        if speed is None:
+            return Text("– runs/s", style="progress.data.speed")
+        return Text(f"{speed:.2f} runs/s", style="progress.data.speed")
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(bar_width=24),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[status]}"),
+        console=console,
+        transient=False,
+    )
+
+
+#: Failures printed as they happen; the rest are only counted (all are in the database).
+SHOWN_FAILURES = 20
+
+
+def _report_failure(console: Console, index: int, run: Run, row: Mapping) -> None:
+    if index <= SHOWN_FAILURES:
+        console.print(
+            f"[red]{row['status']}[/] {run.label()}: {row['reason']}", highlight=False
+        )
+    if index == SHOWN_FAILURES:
+        console.print(
+            f"[red]…[/] further failures are not shown; they are in the database"
+            " (status, reason and stderr_tail columns)."
+        )
+
+
+def _open_client(cluster: str | None, jobs: int):
+    """A Dask client: to ``cluster`` or to an embedded in-process cluster of ``jobs`` threads."""
+    from dask.distributed import Client, LocalCluster
+
+    if cluster:
+        import cloudpickle
+
+        # Workers then need nothing of ours on their path: the task function travels by value.
+        cloudpickle.register_pickle_by_value(runner)
+        client = Client(cluster, timeout=f"{CONNECT_TIMEOUT_S}s")
+        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+        return client, None
+    local = LocalCluster(
+        n_workers=1,
+        threads_per_worker=jobs,
+        processes=False,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    return Client(local), local
+
+
+def sweep(
+    campaign: Campaign,
+    binary: Path,
+    db_path: Path | None = None,
+    *,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    retry_failed: bool = False,
+    env: Mapping[str, str] | None = None,
+    console: Console = CONSOLE,
+) -> SweepResult:
+    """Run every run of ``campaign`` the database at ``db_path`` does not hold yet.
+
+    ``binary`` is the example program (an absolute path every worker can reach).
+    ``env`` adds environment variables to each run. Returns the counts; Ctrl-C stops
+    the sweep (cancelling what is queued) and returns with ``interrupted`` set.
+    """
+    binary = Path(binary).resolve()
+    db_path = Path(db_path or default_db_path(campaign))
+    jobs = jobs or os.cpu_count() or 1
+    runs = campaign.runs()
+    result = SweepResult(campaign.name, campaign.mode, db_path, planned=len(runs))
+
+    with ResultStore(db_path) as store:
+        stored_campaign = store.meta().get("campaign")
+        if stored_campaign and stored_campaign != campaign.name:
+            raise CampaignError(
+                f"{db_path} holds campaign {stored_campaign!r}, not {campaign.name!r}"
+            )
+        store.set_meta(
+            {
+                "campaign": campaign.name,
+                "program": campaign.program,
+                "mode": campaign.mode,
+                "campaign_file": str(campaign.source or ""),
+                "campaign_toml": campaign.text,
+                "binary": str(binary),
+                "updated_at": iso_time(),
+            }
+        )
+        store.create_flat_view(campaign.parameters(), campaign.metrics)
+        statuses = store.statuses()
+        todo = []
+        for run in runs:
+            status = statuses.get(run.key)
+            if status == "ok":
+                result.skipped_done += 1
+            elif status is not None and not retry_failed:
+                result.skipped_failed += 1
+            else:
+                todo.append(run)
+
+        revision = git_revision()
+        console.print(
+            f"[bold]{campaign.name}[/] ({campaign.mode}): {len(runs)} runs,"
+            f" {result.skipped_done} already done"
+            + (f", {result.skipped_failed} failed before (--retry-failed reruns them)"
+               if result.skipped_failed else "")
+            + f", {len(todo)} to run  →  {db_path}"
+        )
+        sweep_id = store.start_sweep(
+            {
+                "campaign": campaign.name,
+                "mode": campaign.mode,
+                "started_at": iso_time(),
+                "cluster": cluster or "local",
+                "planned": len(runs),
+                "skipped": result.skipped_done + result.skipped_failed,
+                "git_rev": revision,
+            }
+        )
+        if todo:
+            _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env, console)
+        store.finish_sweep(
+            sweep_id,
+            {
+                "finished_at": iso_time(),
+                "workers": result.workers,
+                "ok": result.ok,
+                "failed": result.failed,
+                "timeout": result.timeout,
+                "interrupted": int(result.interrupted),
+                "wall_time_s": result.wall_time_s,
+                "run_time_s": result.run_time_s,
+            },
+        )
+    return result
+
+
+def _execute(
+    campaign: Campaign,
+    todo: list[Run],
+    binary: Path,
+    store: ResultStore,
+    result: SweepResult,
+    revision: str,
+    jobs: int,
+    cluster: str | None,
+    env: Mapping[str, str] | None,
+    console: Console,
+) -> None:
+    from dask.distributed import as_completed
+
+    result.cluster = cluster or "local"
+    started = time.monotonic()
+    distributed_logger = logging.getLogger("distributed")
+    previous_level = distributed_logger.level
+    distributed_logger.setLevel(logging.ERROR)
+    client = local = None
+    futures = []
+    try:
+        client, local = _open_client(cluster, jobs)
+        result.workers = sum(client.nthreads().values()) or jobs
+        result.cluster_start_s = time.monotonic() - started
+        where = cluster or f"{jobs} local worker{'s' if jobs != 1 else ''}"
+        console.print(
+            f"Dask: {where} ({result.workers} slots), ready in {result.cluster_start_s:.1f} s"
+        )
+        argv_base = [str(binary)]
+        extra_env = dict(env) if env else None
+        by_key = {}
+        sweep_started = time.monotonic()
+        for run in todo:
+            future = client.submit(
+                runner.execute_run,
+                argv_base + run.args(),
+                campaign.timeout,
+                extra_env,
+                key=f"qdisclab-run-{run.key}",
+                retries=0,
+            )
+            by_key[future.key] = run
+            futures.append(future)
+
+        with _progress(console) as progress:
+            task = progress.add_task(campaign.name, total=len(todo), status="")
+            for future in as_completed(futures):
+                run = by_key[future.key]
+                try:
+                    raw = future.result()
+                except Exception as exc:  # a lost worker, a serialization error, ...
+                    raw = {"outcome": "error", "error": f"Dask task failed: {exc!r}"}
+                finally:
+                    future.release()
+                row = interpret(run, raw, campaign)
+                row["git_rev"] = revision
+                row["command"] = shlex.join([str(binary), *run.args()])
+                store.record(row)
+                result.run_time_s += row["wall_time_s"] or 0.0
+                if row["status"] == "ok":
+                    result.ok += 1
+                else:
+                    setattr(result, row["status"], getattr(result, row["status"]) + 1)
+                    result.failures.append((run.label(), row["reason"]))
+                    _report_failure(progress.console, len(result.failures), run, row)
+                progress.update(
+                    task,
+                    advance=1,
+                    status=(f"[red]{result.failed} failed[/] " if result.failed else "")
+                    + (f"[yellow]{result.timeout} timed out[/]" if result.timeout else ""),
+                )
+        result.wall_time_s = time.monotonic() - sweep_started
+    except KeyboardInterrupt:
+        result.interrupted = True
+        result.wall_time_s = time.monotonic() - started
+        console.print("[yellow]Interrupted:[/] finished runs are stored; rerun to continue.")
+        if local is not None:
+            runner.kill_active()
+        if client is not None and futures:
+            try:
+                client.cancel(futures, force=True)
+            except Exception:  # noqa: BLE001 - shutting down anyway
+                pass
+    finally:
+        distributed_logger.setLevel(previous_level)
+        if client is not None:
+            client.close()
+        if local is not None:
+            local.close()
+        if cluster:
+            import cloudpickle
+
+            if runner.__name__ in cloudpickle.list_registry_pickle_by_value():
+                cloudpickle.unregister_pickle_by_value(runner)
+
+
+def summary_table(result: SweepResult) -> Table:
+    """The end-of-sweep summary."""
+    table = Table(title=f"Sweep {result.campaign} ({result.mode})", show_header=False)
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    table.add_row("runs in campaign", str(result.planned))
+    table.add_row("skipped (already done)", str(result.skipped_done))
+    if result.skipped_failed:
+        table.add_row("skipped (failed before; --retry-failed)", str(result.skipped_failed))
+    table.add_row("[green]done[/]", str(result.ok))
+    table.add_row("[red]failed[/]", str(result.failed))
+    table.add_row("[yellow]timed out[/]", str(result.timeout))
+    if result.interrupted:
+        not_run = result.planned - result.skipped_done - result.skipped_failed - result.executed
+        table.add_row("[yellow]not run (interrupted)[/]", str(not_run))
+    return table
+
+
+def overhead_line(result: SweepResult) -> str | None:
+    """One line on the engine's cost: sweep wall time vs summed run time per worker."""
+    per_run = result.overhead_per_run_s
+    if per_run is None:
+        return None
+    ideal = result.run_time_s / result.workers
+    return (
+        f"Engine overhead: {per_run * 1000:.0f} ms per run: {result.wall_time_s:.1f} s wall for"
+        f" {result.executed} runs vs {result.run_time_s:.1f} s of runs / {result.workers}"
+        f" workers = {ideal:.1f} s ({result.run_time_s / max(result.wall_time_s * result.workers, 1e-9):.0%}"
+        f" busy; includes the idle tail; cluster start-up {result.cluster_start_s:.1f} s not counted)"
+    )

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A stand-in example program that follows (or, on request, breaks) the metrics contract.
+
+It takes ``--name=value`` arguments like the C++ examples and writes one metrics
+report to ``--output``. Its ``--behave`` parameter picks what it does:
+
+``ok`` (default)
+    write a valid report: metric ``value_mbps`` = ``x`` × 1.5 + ``RngRun`` / 100
+    (``x`` defaults to 1) and ``seed`` = ``RngRun``;
+``crash``
+    print a message to standard error and exit with status 3;
+``abort``
+    kill itself with SIGABRT;
+``hang``
+    sleep for an hour (for timeouts);
+``nojson``
+    exit 0 without writing a report;
+``badjson``
+    write text that is not JSON;
+``badschema``
+    write a report with the wrong ``schema`` tag;
+``nanmetric``
+    write a metric that is a string (not a number or null);
+``nometric``
+    leave out ``value_mbps``.
+
+``--sleep=S`` sleeps S seconds first. When ``$QDISCLAB_FAKE_LOG`` is set, one line
+``start <pid> <arguments>`` is appended to that file as the program starts, so
+tests can count which runs actually ran.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+
+PROGRAM = "fake-program"
+
+
+def _parse(argv: list[str]) -> dict[str, str]:
+    params = {}
+    for word in argv:
+        if not word.startswith("--") or "=" not in word:
+            raise SystemExit(f"fake-program: bad argument {word!r} (expected --name=value)")
+        name, _, value = word[2:].partition("=")
+        params[name] = value
+    return params
+
+
+def _typed(value: str):
+    if value in ("true", "false"):
+        return value == "true"
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def main(argv: list[str] | None = None, program: str = PROGRAM) -> int:
+    """Run as the fake example program; return the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if log := os.environ.get("QDISCLAB_FAKE_LOG"):
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"start {os.getpid()} {' '.join(argv)}\n")
+    params = _parse(argv)
+    output = params.pop("output", None)
+    behave = params.get("behave", "ok")
+    time.sleep(float(params.get("sleep", 0)))
+
+    if behave == "crash":
+        print("fake-program: something went wrong", file=sys.stderr)
+        print("msg=\"Simulated fatal error\", file=fake.cc, line=42", file=sys.stderr)
+        return 3
+    if behave == "abort":
+        print("fake-program: aborting", file=sys.stderr, flush=True)
+        os.kill(os.getpid(), signal.SIGABRT)
+    if behave == "hang":
+        time.sleep(3600)
+    if behave == "nojson":
+        return 0
+
+    seed = int(params.get("RngRun", 1))
+    x = _typed(params.get("x", "1"))
+    value = (x if isinstance(x, int | float) and not isinstance(x, bool) else 1) * 1.5
+    metrics: dict[str, object] = {"value_mbps": value + seed / 100, "seed": seed}
+    doc = {
+        "schema": "qdisc-lab.metrics/1",
+        "program": program,
+        "ns3_version": "3.37-fake",
+        "params": {name: _typed(v) for name, v in params.items()},
+        "metrics": metrics,
+    }
+    if behave == "badschema":
+        doc["schema"] = "something-else/0"
+    elif behave == "nanmetric":
+        metrics["value_mbps"] = "fast"
+    elif behave == "nometric":
+        del metrics["value_mbps"]
+    text = "this is not JSON {" if behave == "badjson" else json.dumps(doc)
+    if output is None or output == "-":
+        print(text)
+    else:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

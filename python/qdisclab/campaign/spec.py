@@ -1,0 +1,491 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Campaign files: a declarative parameter sweep, read from TOML and expanded into runs.
+
+A campaign names one example program and the runs to make of it::
+
+    name = "red-vs-droptail"            # optional, default: the file's stem
+    program = "red-vs-droptail"         # binary under build/<flavor>/examples/
+    description = "..."
+    metrics = ["total_goodput_mbps"]    # metrics every run must report
+    timeout = 300                       # seconds per run
+    seeds = [1, 2, 3]                   # RngRun values (or: replications = 3, i.e. 1..3)
+
+    [fixed]                             # one value, every run
+    simTime = 60
+
+    [factors]                           # full factorial, crossed with everything else
+    window = [2000, 8000]
+
+    [[zip]]                             # zipped: the i-th values go together
+    bottleneckRate = ["1Mbps", "0.5Mbps"]
+    bottleneckDelay = ["20ms", "20ms"]
+
+    [[grid]]                            # sub-grids: each is crossed with the axes above,
+    name = "droptail"                   # and the campaign is the union of its sub-grids
+    fixed = { queueDisc = "DropTail" }
+
+    [[grid]]
+    name = "red"
+    fixed = { queueDisc = "Red" }
+    factors = { wait = [true, false] }
+    zip = [{ minTh = [0.02, 0.32], maxTh = [0.04, 0.64] }]
+
+    [quick]                             # what --quick changes
+    seeds = [1, 2]
+    timeout = 60
+    [quick.params]                      # per parameter, wherever it is used:
+    simTime = 10                        #   a fixed value: a new value
+    window = [8000]                     #   a factor: new values
+    minTh = [0.32]                      #   a zipped group: new values for every member
+    maxTh = [0.64]
+
+A campaign without ``[[grid]]`` is one grid of the top-level axes. Runs identical in
+program, parameters and seed (say, a point two sub-grids share) are made once: the
+:attr:`Run.key` is a hash of exactly those.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from qdisclab.context import REPO
+
+CAMPAIGNS_DIR = REPO / "campaigns"
+
+Scalar = bool | int | float | str
+
+#: Parameters the engine sets itself on every run's command line.
+RESERVED_PARAMS = frozenset({"RngRun", "output"})
+
+_TOP_KEYS = frozenset(
+    {"name", "program", "description", "metrics", "timeout", "seeds", "replications",
+     "fixed", "factors", "zip", "grid", "quick"}
+)
+_GRID_KEYS = frozenset({"name", "fixed", "factors", "zip"})
+_QUICK_KEYS = frozenset({"seeds", "replications", "timeout", "params"})
+DEFAULT_TIMEOUT_S = 600.0
+
+
+class CampaignError(ValueError):
+    """A campaign file is unreadable or describes no valid sweep."""
+
+
+def format_value(value: Scalar) -> str:
+    """A parameter value as the example programs' command lines take it.
+
+    Booleans are ``true``/``false``; floats their shortest round-trip form.
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def run_key(program: str, params: Mapping[str, Scalar], seed: int) -> str:
+    """The identity of a run: a hash of its program, parameters and seed (order-free)."""
+    canonical = json.dumps(
+        {"program": program, "params": dict(params), "RngRun": seed},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of the campaign's program: parameters (in command-line order) and a seed."""
+
+    key: str
+    program: str
+    params: dict[str, Scalar]
+    seed: int
+    grid: str = ""
+
+    def args(self) -> list[str]:
+        """Command-line arguments, without ``--output`` (the engine adds it)."""
+        words = [f"--{name}={format_value(value)}" for name, value in self.params.items()]
+        return [*words, f"--RngRun={self.seed}"]
+
+    def label(self) -> str:
+        """A short human-readable description (for progress lines and errors)."""
+        parts = [f"{name}={format_value(value)}" for name, value in self.params.items()]
+        return " ".join([*parts, f"RngRun={self.seed}"])
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One sub-grid: fixed values, full-factorial factors and zipped groups, in file order."""
+
+    name: str
+    fixed: dict[str, Scalar] = field(default_factory=dict)
+    factors: dict[str, list[Scalar]] = field(default_factory=dict)
+    zips: tuple[dict[str, list[Scalar]], ...] = ()
+
+    def parameters(self) -> list[str]:
+        """Every parameter this grid sets."""
+        names = [*self.fixed, *self.factors]
+        for group in self.zips:
+            names.extend(group)
+        return names
+
+    def combinations(self) -> Iterable[dict[str, Scalar]]:
+        """Every parameter assignment of the grid: fixed, then the axes in file order."""
+        axes: list[list[dict[str, Scalar]]] = [
+            [{name: value} for value in values] for name, values in self.factors.items()
+        ]
+        for group in self.zips:
+            names = list(group)
+            axes.append([dict(zip(names, row)) for row in zip(*group.values())])
+        for choice in itertools.product(*axes):
+            params = dict(self.fixed)
+            for part in choice:
+                params.update(part)
+            yield params
+
+    def size(self) -> int:
+        """Number of combinations (before de-duplication)."""
+        size = 1
+        for values in self.factors.values():
+            size *= len(values)
+        for group in self.zips:
+            size *= len(next(iter(group.values())))
+        return size
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """A parsed campaign, full or with its ``[quick]`` overrides applied."""
+
+    name: str
+    program: str
+    grids: tuple[Grid, ...]
+    seeds: tuple[int, ...]
+    timeout: float = DEFAULT_TIMEOUT_S
+    metrics: tuple[str, ...] = ()
+    description: str = ""
+    quick: bool = False
+    source: Path | None = None
+    text: str = ""
+
+    @property
+    def mode(self) -> str:
+        """``"quick"`` or ``"full"``."""
+        return "quick" if self.quick else "full"
+
+    def parameters(self) -> list[str]:
+        """Every parameter any run sets, in first-use order."""
+        return list(dict.fromkeys(name for grid in self.grids for name in grid.parameters()))
+
+    def runs(self) -> list[Run]:
+        """The campaign's runs: seeds outermost, then sub-grids in order, without duplicates."""
+        runs: dict[str, Run] = {}
+        for seed in self.seeds:
+            for grid in self.grids:
+                for params in grid.combinations():
+                    key = run_key(self.program, params, seed)
+                    runs.setdefault(key, Run(key, self.program, params, seed, grid.name))
+        return list(runs.values())
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _check_keys(table: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise CampaignError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(allowed))})"
+        )
+
+
+def _table(value: Any, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise CampaignError(f"{where}: expected a table, got {type(value).__name__}")
+    return value
+
+
+def _scalar(value: Any, where: str) -> Scalar:
+    if isinstance(value, bool | int | float | str):
+        return value
+    raise CampaignError(
+        f"{where}: values must be booleans, numbers or strings, got {type(value).__name__}"
+    )
+
+
+def _check_name(name: str, where: str) -> None:
+    if name in RESERVED_PARAMS:
+        raise CampaignError(f"{where}: {name!r} is set by the engine (use seeds/replications)")
+    if not name or name.startswith("-") or "=" in name or any(c.isspace() for c in name):
+        raise CampaignError(f"{where}: {name!r} is not a valid parameter name")
+
+
+def _values(value: Any, where: str) -> list[Scalar]:
+    if not isinstance(value, list):
+        raise CampaignError(f"{where}: expected a list of values, got {type(value).__name__}")
+    if not value:
+        raise CampaignError(f"{where}: empty list")
+    return [_scalar(item, where) for item in value]
+
+
+def _parse_fixed(value: Any, where: str) -> dict[str, Scalar]:
+    fixed = {}
+    for name, item in _table(value, where).items():
+        _check_name(name, where)
+        fixed[name] = _scalar(item, f"{where}.{name}")
+    return fixed
+
+
+def _parse_factors(value: Any, where: str) -> dict[str, list[Scalar]]:
+    factors = {}
+    for name, items in _table(value, where).items():
+        _check_name(name, where)
+        factors[name] = _values(items, f"{where}.{name}")
+    return factors
+
+
+def _parse_zips(value: Any, where: str) -> tuple[dict[str, list[Scalar]], ...]:
+    if value is None:
+        return ()
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list):
+        raise CampaignError(f"{where}: expected a list of tables")
+    groups = []
+    for index, group in enumerate(value):
+        here = f"{where}[{index}]"
+        members = _parse_factors(group, here)
+        if not members:
+            raise CampaignError(f"{here}: a zipped group needs at least one parameter")
+        _check_zip_lengths(members, here)
+        groups.append(members)
+    return tuple(groups)
+
+
+def _check_zip_lengths(group: Mapping[str, Sequence[Scalar]], where: str) -> None:
+    lengths = {name: len(values) for name, values in group.items()}
+    if len(set(lengths.values())) > 1:
+        detail = ", ".join(f"{name} has {n}" for name, n in lengths.items())
+        raise CampaignError(f"{where}: zipped lists must have equal lengths ({detail})")
+
+
+def _check_unique(grid: Grid, where: str) -> None:
+    seen: dict[str, None] = {}
+    for name in [*grid.factors, *(n for group in grid.zips for n in group)]:
+        if name in seen:
+            raise CampaignError(f"{where}: parameter {name!r} is varied twice")
+        seen[name] = None
+    for name in grid.fixed:
+        if name in seen:
+            raise CampaignError(f"{where}: parameter {name!r} is both fixed and varied")
+
+
+def _seeds(table: Mapping[str, Any], where: str) -> tuple[int, ...] | None:
+    if "seeds" in table and "replications" in table:
+        raise CampaignError(f"{where}: give either seeds or replications, not both")
+    if "replications" in table:
+        count = table["replications"]
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise CampaignError(f"{where}.replications: expected a positive integer")
+        return tuple(range(1, count + 1))
+    if "seeds" in table:
+        seeds = table["seeds"]
+        if (
+            not isinstance(seeds, list)
+            or not seeds
+            or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds)
+        ):
+            raise CampaignError(f"{where}.seeds: expected a non-empty list of integers >= 0")
+        return tuple(dict.fromkeys(seeds))
+    return None
+
+
+def _timeout(table: Mapping[str, Any], where: str) -> float | None:
+    if "timeout" not in table:
+        return None
+    value = table["timeout"]
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise CampaignError(f"{where}.timeout: expected a positive number of seconds")
+    return float(value)
+
+
+def _merge_grid(base: Grid, sub: Grid, where: str) -> Grid:
+    """``sub`` crossed with the campaign-level axes ``base``.
+
+    A sub-grid may fix or vary a parameter the top level fixes (its values win), but not
+    one the top level varies.
+    """
+    base_varied = {*base.factors, *(n for group in base.zips for n in group)}
+    for name in sub.parameters():
+        if name in base_varied:
+            raise CampaignError(
+                f"{where}: parameter {name!r} is already varied at the top level"
+            )
+    overridden = set(sub.parameters())
+    fixed = {**{k: v for k, v in base.fixed.items() if k not in overridden}, **sub.fixed}
+    merged = Grid(
+        name=sub.name,
+        fixed=fixed,
+        factors={**base.factors, **sub.factors},
+        zips=base.zips + sub.zips,
+    )
+    _check_unique(merged, where)
+    return merged
+
+
+def _apply_overrides(grids: Sequence[Grid], overrides: Mapping[str, Any]) -> tuple[Grid, ...]:
+    """The ``[quick.params]`` overrides applied wherever each parameter appears."""
+    where = "[quick.params]"
+    known = {name for grid in grids for name in grid.parameters()}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise CampaignError(f"{where}: unknown parameter(s) {', '.join(unknown)}")
+    result = []
+    for grid in grids:
+        fixed = dict(grid.fixed)
+        for name in fixed.keys() & overrides.keys():
+            fixed[name] = _scalar(overrides[name], f"{where}.{name}")
+        factors = dict(grid.factors)
+        for name in factors.keys() & overrides.keys():
+            value = overrides[name]
+            factors[name] = _values(value if isinstance(value, list) else [value],
+                                    f"{where}.{name}")
+        zips = []
+        for group in grid.zips:
+            given = [name for name in group if name in overrides]
+            if not given:
+                zips.append(group)
+                continue
+            if len(given) != len(group):
+                missing = [name for name in group if name not in overrides]
+                raise CampaignError(
+                    f"{where}: {', '.join(given)} zipped with {', '.join(missing)}:"
+                    " override every member of the group"
+                )
+            new = {name: _values(overrides[name], f"{where}.{name}") for name in group}
+            _check_zip_lengths(new, where)
+            zips.append(new)
+        result.append(Grid(grid.name, fixed, factors, tuple(zips)))
+    return tuple(result)
+
+
+def parse_campaign(
+    data: Mapping[str, Any],
+    *,
+    name: str | None = None,
+    quick: bool = False,
+    source: Path | None = None,
+    text: str = "",
+) -> Campaign:
+    """Build a :class:`Campaign` from a parsed TOML document (see the module docstring)."""
+    where = str(source) if source else "campaign"
+    _check_keys(data, _TOP_KEYS, where)
+    program = data.get("program")
+    if not isinstance(program, str) or not program:
+        raise CampaignError(f"{where}: 'program' (the example program's name) is required")
+    campaign_name = data.get("name", name or program)
+    if not isinstance(campaign_name, str) or not campaign_name:
+        raise CampaignError(f"{where}: 'name' must be a non-empty string")
+
+    metrics = data.get("metrics", [])
+    if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
+        raise CampaignError(f"{where}.metrics: expected a list of metric names")
+
+    base = Grid(
+        name="",
+        fixed=_parse_fixed(data.get("fixed"), "[fixed]"),
+        factors=_parse_factors(data.get("factors"), "[factors]"),
+        zips=_parse_zips(data.get("zip"), "[[zip]]"),
+    )
+    _check_unique(base, where)
+    subs = data.get("grid")
+    if subs is None:
+        grids = (Grid(campaign_name, base.fixed, base.factors, base.zips),)
+    else:
+        if not isinstance(subs, list) or not subs:
+            raise CampaignError(f"{where}: [[grid]] must be a non-empty array of tables")
+        grids = []
+        for index, table in enumerate(subs):
+            here = f"[[grid]] #{index + 1}"
+            table = _table(table, here)
+            _check_keys(table, _GRID_KEYS, here)
+            grid_name = table.get("name", f"grid{index + 1}")
+            sub = Grid(
+                name=str(grid_name),
+                fixed=_parse_fixed(table.get("fixed"), f"{here}.fixed"),
+                factors=_parse_factors(table.get("factors"), f"{here}.factors"),
+                zips=_parse_zips(table.get("zip"), f"{here}.zip"),
+            )
+            grids.append(_merge_grid(base, sub, here))
+        grids = tuple(grids)
+
+    seeds = _seeds(data, where) or (1,)
+    timeout = _timeout(data, where) or DEFAULT_TIMEOUT_S
+    quick_table = _table(data.get("quick"), "[quick]")
+    _check_keys(quick_table, _QUICK_KEYS, "[quick]")
+    if quick:
+        grids = _apply_overrides(grids, _table(quick_table.get("params"), "[quick.params]"))
+        seeds = _seeds(quick_table, "[quick]") or seeds
+        timeout = _timeout(quick_table, "[quick]") or timeout
+    else:
+        # Check the overrides even when not using them, so a typo shows up at once.
+        _apply_overrides(grids, _table(quick_table.get("params"), "[quick.params]"))
+        _seeds(quick_table, "[quick]")
+        _timeout(quick_table, "[quick]")
+
+    description = data.get("description", "")
+    return Campaign(
+        name=campaign_name,
+        program=program,
+        grids=grids,
+        seeds=seeds,
+        timeout=timeout,
+        metrics=tuple(metrics),
+        description=str(description),
+        quick=quick,
+        source=source,
+        text=text,
+    )
+
+
+def loads_campaign(text: str, *, name: str | None = None, quick: bool = False,
+                   source: Path | None = None) -> Campaign:
+    """Parse campaign TOML ``text``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CampaignError(f"{source or 'campaign'}: invalid TOML: {exc}") from exc
+    return parse_campaign(data, name=name, quick=quick, source=source, text=text)
+
+
+def resolve_campaign_path(name_or_path: str | Path) -> Path:
+    """A campaign file: an existing path, else ``campaigns/<name>.toml``."""
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    candidate = CAMPAIGNS_DIR / f"{name_or_path}.toml"
+    if candidate.is_file():
+        return candidate
+    known = sorted(p.stem for p in CAMPAIGNS_DIR.glob("*.toml"))
+    raise CampaignError(
+        f"no campaign {str(name_or_path)!r} (not a file; known: {', '.join(known) or 'none'})"
+    )
+
+
+def load_campaign(name_or_path: str | Path, *, quick: bool = False) -> Campaign:
+    """Read and parse a campaign file (a path, or a name in ``campaigns/``)."""
+    path = resolve_campaign_path(name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CampaignError(f"{path}: {exc.strerror or exc}") from exc
+    return loads_campaign(text, name=path.stem, quick=quick, source=path)

@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Paper reproductions: what each one runs, draws and compares with the paper.
+
+A reproduction is one :class:`Reproduction` in :data:`REPRODUCTIONS`: a campaign
+file in ``campaigns/``, a figures function (``"module:function"``, imported only
+when used) and, inside that module, the paper's reference numbers. The figures
+function takes the campaign's results database and an output directory, writes
+``fig<N>.png``/``.pdf`` and ``fig<N>.csv`` (``table<N>.csv`` for tables), named
+after the paper's figures and tables, and returns a :class:`FigureSet`: the files,
+plus :class:`Claim` objects saying where the reproduction agrees with the paper
+and where it does not. ``qdisc-lab reproduce`` and ``qdisc-lab report`` use it.
+
+Adding a paper: write ``campaigns/<name>.toml`` and ``figures/<name>.py`` (with a
+``make_figures(db_path, out_dir) -> FigureSet``), and add one entry here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+#: Verdicts a claim can have.
+VERDICTS = ("agree", "partly", "disagree", "not evaluated")
+
+
+@dataclass
+class TableData:
+    """A small table for the HTML report: column titles and rows of cells (strings)."""
+
+    columns: list[str]
+    rows: list[list[str]]
+
+
+@dataclass
+class Artifact:
+    """One reproduced figure or table and its files."""
+
+    id: str  # "fig1", "table1": the paper's name for it
+    title: str
+    caption: str
+    csv: Path
+    png: Path | None = None
+    pdf: Path | None = None
+    table: TableData | None = None
+
+
+@dataclass
+class Claim:
+    """One statement of the paper, checked against our numbers."""
+
+    where: str  # the paper's section, figure or table
+    paper: str  # what the paper says (with its numbers)
+    ours: str  # what we measured (with our numbers)
+    verdict: str  # one of VERDICTS
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {self.verdict!r}")
+
+
+#: The manifest a figure set is saved as, in its output directory.
+MANIFEST = "figures.json"
+
+
+@dataclass
+class FigureSet:
+    """What a figures function produced."""
+
+    reproduction: str
+    out_dir: Path
+    artifacts: list[Artifact] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def save(self) -> Path:
+        """Write ``out_dir/figures.json`` (file names relative to ``out_dir``)."""
+
+        def relative(path: Path | None) -> str | None:
+            return None if path is None else Path(path).name
+
+        doc = {
+            "reproduction": self.reproduction,
+            "artifacts": [
+                {**asdict(a), "csv": relative(a.csv), "png": relative(a.png),
+                 "pdf": relative(a.pdf)}
+                for a in self.artifacts
+            ],
+            "claims": [asdict(c) for c in self.claims],
+            "notes": self.notes,
+        }
+        path = self.out_dir / MANIFEST
+        path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, out_dir: Path) -> FigureSet:
+        """Read a figure set saved by :meth:`save` in ``out_dir``."""
+        doc = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
+
+        def absolute(name: str | None) -> Path | None:
+            return None if name is None else out_dir / name
+
+        artifacts = []
+        for a in doc["artifacts"]:
+            table = TableData(**a["table"]) if a.get("table") else None
+            artifacts.append(Artifact(a["id"], a["title"], a["caption"], absolute(a["csv"]),
+                                      absolute(a["png"]), absolute(a["pdf"]), table))
+        return cls(doc["reproduction"], out_dir, artifacts,
+                   [Claim(**c) for c in doc["claims"]], list(doc["notes"]))
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """A paper this repository reproduces."""
+
+    name: str
+    title: str
+    citation: str
+    campaign: str  # campaign name: campaigns/<campaign>.toml
+    figures: str  # "module:function", function(db_path, out_dir) -> FigureSet
+
+    def figures_function(self) -> Callable[[Path, Path], FigureSet]:
+        """Import and return the figures function."""
+        module_name, _, attribute = self.figures.partition(":")
+        return getattr(importlib.import_module(module_name), attribute)
+
+    def make_figures(self, db_path: Path, out_dir: Path) -> FigureSet:
+        """Draw the figures and tables of the results in ``db_path`` into ``out_dir``.
+
+        Also saves the figure set as ``out_dir/figures.json``, which the report reuses
+        while the database has not changed.
+        """
+        out_dir = Path(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        figures = self.figures_function()(Path(db_path), out_dir)
+        figures.save()
+        return figures
+
+
+REPRODUCTIONS: dict[str, Reproduction] = {
+    "red-vs-droptail": Reproduction(
+        name="red-vs-droptail",
+        title="Comparison of RED vs. DropTail queuing",
+        citation="Z. Luo, \u201cProject 2 \u2013 Comparison of RED vs. DropTail Queuing\u201d"
+        " (ns-3.24.1 study)",
+        campaign="red-vs-droptail",
+        figures="qdisclab.figures.red_vs_droptail:make_figures",
+    ),
+    # Planned, each with campaigns/<name>.toml and qdisclab/figures/<module>.py:
+    # "drr-evaluation", "vertical-dimensioning", "rio-assured-service", "cioq-red".
+}
+
+
+def get_reproduction(name: str) -> Reproduction:
+    """The registered reproduction ``name`` (``KeyError`` listing the known ones)."""
+    try:
+        return REPRODUCTIONS[name]
+    except KeyError:
+        raise KeyError(
+            f"no reproduction {name!r}; known: {', '.join(sorted(REPRODUCTIONS))}"
+        ) from None

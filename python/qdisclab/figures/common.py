@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Shared pieces of the figures modules: confidence intervals, results loading, file output.
+
+Confidence intervals are over seeds (RngRun replications): the mean of the ``n``
+per-seed values ± ``t(0.975, n-1) · s / √n`` (Student t, ``s`` the sample standard
+deviation). With one seed the half-width is NaN (unknown), not zero.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from qdisclab.campaign.spec import CampaignError, loads_campaign
+from qdisclab.campaign.store import ResultStore, RunRecord
+
+CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over seeds with its confidence-interval half-width."""
+
+    mean: float
+    half_width: float
+    n: int
+
+    @property
+    def low(self) -> float:
+        """Lower end of the interval."""
+        return self.mean - self.half_width
+
+    @property
+    def high(self) -> float:
+        """Upper end of the interval."""
+        return self.mean + self.half_width
+
+    def excludes_zero(self) -> bool:
+        """Whether the interval is known and lies entirely on one side of zero."""
+        return math.isfinite(self.half_width) and (self.low > 0 or self.high < 0)
+
+    def format(self, digits: int = 3) -> str:
+        """``mean ± half`` (``mean`` alone when the half-width is unknown)."""
+        if not math.isfinite(self.mean):
+            return "–"
+        if not math.isfinite(self.half_width):
+            return f"{self.mean:.{digits}f}"
+        return f"{self.mean:.{digits}f} ± {self.half_width:.{digits}f}"
+
+
+NO_ESTIMATE = Estimate(float("nan"), float("nan"), 0)
+
+
+@functools.cache
+def t_quantile(n: int, confidence: float = CONFIDENCE) -> float:
+    """The two-sided Student-t quantile for ``n`` samples (NaN when ``n < 2``)."""
+    if n < 2:
+        return float("nan")
+    return float(stats.t.ppf(0.5 + confidence / 2, n - 1))
+
+
+def t_interval(values: Iterable[float], confidence: float = CONFIDENCE) -> Estimate:
+    """Mean and Student-t confidence half-width of ``values`` (NaNs dropped)."""
+    data = np.asarray([v for v in values if v is not None and math.isfinite(v)], dtype=float)
+    n = data.size
+    if n == 0:
+        return NO_ESTIMATE
+    mean = float(data.mean())
+    if n < 2:
+        return Estimate(mean, float("nan"), 1)
+    half = t_quantile(n, confidence) * float(data.std(ddof=1)) / math.sqrt(n)
+    return Estimate(mean, half, n)
+
+
+def load_campaign_runs(db_path: Path) -> tuple[dict[str, str], list[RunRecord]]:
+    """The database's campaign facts and its ``ok`` runs that belong to the stored campaign.
+
+    Runs left over from an earlier version of the campaign file (other parameters)
+    are ignored; without a stored campaign every ``ok`` run counts.
+    """
+    with ResultStore(db_path) as store:
+        meta = store.meta()
+        keys = None
+        if meta.get("campaign_toml"):
+            try:
+                campaign = loads_campaign(
+                    meta["campaign_toml"],
+                    name=meta.get("campaign"),
+                    quick=meta.get("mode") == "quick",
+                )
+                keys = [run.key for run in campaign.runs()]
+            except CampaignError:
+                keys = None
+        return meta, store.runs(status="ok", keys=keys)
+
+
+def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
+    """Write a CSV; NaN and None become empty cells, floats keep full precision."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        for row in rows:
+            writer.writerow([_cell(value) for value in row])
+    return path
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "" if not math.isfinite(value) else repr(value)
+    return value
+
+
+def save_figure(fig, out_dir: Path, stem: str) -> tuple[Path, Path]:
+    """Write ``<stem>.png`` (150 dpi) and ``<stem>.pdf``; return both paths."""
+    png = out_dir / f"{stem}.png"
+    pdf = out_dir / f"{stem}.pdf"
+    fig.savefig(png, dpi=150)
+    fig.savefig(pdf)
+    return png, pdf

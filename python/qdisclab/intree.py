@@ -1,0 +1,584 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""In-tree build mode: build and test qdisc-lab inside an ns-3 source tree.
+
+The module is copied to ``contrib/qdisc-lab`` of an ns-3 source tree kept in a
+cache directory outside the repository clone, ns-3 is configured with only the
+modules qdisc-lab needs (examples and tests on, but only qdisc-lab's own
+examples and tests are compiled), built with ccache, then the module's test
+suites run through ``./test.py`` and the demo example through ``./ns3 run``.
+
+Only ns-3.37 can be fetched (``apt-get source ns3`` on Debian bookworm); for any
+other version pass ``ns3_src=`` or set ``QDISC_LAB_NS3_SRC`` to an existing
+ns-3 source tree, which is then used in place.
+
+Repeat runs are cheap: the source tree, the ccache directory and the build
+directory all live under ``cache``; the module copy only rewrites files whose
+content changed, and ``./ns3 configure`` runs only when its arguments changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Sequence
+
+MODULE_NAME = "qdisc-lab"
+
+# ns-3 modules qdisc-lab uses.  ns-3.37 also resolves the dependencies named in
+# the module's CMakeLists.txt, but naming them keeps the set explicit.  With
+# tests on, "internet" must be in the set or test-runner fails to link.
+NS3_MODULES: tuple[str, ...] = (
+    "core",
+    "network",
+    "internet",
+    "traffic-control",
+    "point-to-point",
+    "applications",
+    "flow-monitor",
+    "csma",
+    "bridge",
+    "stats",
+)
+
+DEMO_EXAMPLE = "dumbbell-fifo-vs-red"
+DEMO_ARGS = "--quick --simTime=5"
+
+# Versions that `apt-get source ns3` provides (Debian bookworm).
+DEBIAN_NS3_VERSIONS = ("3.37",)
+SRC_ENV_VAR = "QDISC_LAB_NS3_SRC"
+
+DEB_SRC_FILE = Path("/etc/apt/sources.list.d/qdisc-lab-src.sources")
+DEB_SRC_ENTRY = """\
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+"""
+
+# Not copied into contrib/qdisc-lab: anywhere in the tree ...
+EXCLUDE_ANYWHERE = frozenset({".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
+# ... and at the top of the repository only (as in .gitignore's /build/ etc.).
+EXCLUDE_TOP = frozenset({"build", ".venv", "results", "cmake-cache"})
+
+STAMP_NAME = ".qdisc-lab-configure.json"
+
+_SUITE_RE = re.compile(r'TestSuite\s*[({]\s*"(' + re.escape(MODULE_NAME) + r'[^"]*)"')
+
+
+class StepFailed(RuntimeError):
+    """A step of the in-tree run failed; the message says why."""
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _say(console, text: str, style: str | None = None) -> None:
+    if console is None:
+        print(text, flush=True)
+        return
+    try:
+        from rich.markup import escape
+    except ImportError:  # a console-like object without rich installed
+        console.print(text)
+        return
+    text = escape(text)
+    console.print(f"[{style}]{text}[/]" if style else text)
+
+
+def _show_cmd(console, cmd: Sequence[str], cwd: Path | None) -> None:
+    line = shlex.join(str(c) for c in cmd)
+    if cwd is not None:
+        line = f"(cd {shlex.quote(str(cwd))} && {line})"
+    if console is None:
+        print(f"$ {line}", flush=True)
+    else:
+        try:
+            from rich.markup import escape
+        except ImportError:
+            console.print(f"$ {line}")
+        else:
+            console.print(f"[dim]$ {escape(line)}[/]")
+
+
+@contextmanager
+def _step(console, name: str) -> Iterator[None]:
+    _say(console, f"==> {name}", "bold")
+    t0 = time.monotonic()
+    ok = False
+    try:
+        yield
+        ok = True
+    finally:
+        dt = time.monotonic() - t0
+        _say(console, f"<== {name}: {'ok' if ok else 'FAILED'} in {dt:.1f} s", "green" if ok else "red")
+
+
+def run_cmd(
+    cmd: Sequence[str | os.PathLike],
+    *,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    console=None,
+    capture: bool = False,
+    check: bool = True,
+) -> subprocess.CompletedProcess:
+    """Print and run a command; output goes to our stdout unless captured."""
+    cmd = [str(c) for c in cmd]
+    _show_cmd(console, cmd, cwd)
+    sys.stdout.flush()
+    proc = subprocess.run(
+        cmd,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if capture else None,
+        stderr=subprocess.STDOUT if capture else None,
+        text=True,
+    )
+    if check and proc.returncode != 0:
+        tail = ""
+        if capture and proc.stdout:
+            tail = "\n" + "\n".join(proc.stdout.splitlines()[-40:])
+        raise StepFailed(f"command failed with exit code {proc.returncode}: {shlex.join(cmd)}{tail}")
+    return proc
+
+
+# --------------------------------------------------------------------------- system setup
+
+
+def _privileged(cmd: list[str]) -> list[str]:
+    if hasattr(os, "geteuid") and os.geteuid() != 0 and shutil.which("sudo"):
+        return ["sudo", "-n", *cmd]
+    return cmd
+
+
+def _apt_env() -> dict[str, str]:
+    return {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+
+
+def apt_install(packages: Sequence[str], console=None) -> None:
+    run_cmd(_privileged(["apt-get", "install", "-y", "--no-install-recommends", *packages]),
+            env=_apt_env(), console=console)
+
+
+def apt_update(console=None) -> None:
+    run_cmd(_privileged(["apt-get", "update"]), env=_apt_env(), console=console)
+
+
+def has_deb_src(apt_dir: Path = Path("/etc/apt")) -> bool:
+    """True if some apt source already enables deb-src entries."""
+    candidates = [apt_dir / "sources.list"]
+    candidates += sorted((apt_dir / "sources.list.d").glob("*.list"))
+    candidates += sorted((apt_dir / "sources.list.d").glob("*.sources"))
+    for path in candidates:
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            line = line.strip()
+            if line.startswith("deb-src "):
+                return True
+            if line.lower().startswith("types:") and "deb-src" in line.split(":", 1)[1].split():
+                return True
+    return False
+
+
+def ensure_deb_src(console=None) -> bool:
+    """Add the bookworm deb-src entry if no deb-src source exists; True if added."""
+    if has_deb_src():
+        return False
+    _say(console, f"adding {DEB_SRC_FILE}")
+    if os.access(DEB_SRC_FILE.parent, os.W_OK):
+        DEB_SRC_FILE.write_text(DEB_SRC_ENTRY)
+    else:
+        run_cmd(_privileged(["tee", str(DEB_SRC_FILE)]), console=console)  # pragma: no cover
+    return True
+
+
+def ensure_tools(console=None) -> None:
+    """ccache (used by ns-3's CMake when on PATH), cmake, a compiler, and dpkg-dev."""
+    wanted = {"ccache": "ccache", "cmake": "cmake", "g++": "g++", "dpkg-source": "dpkg-dev",
+              "ninja": "ninja-build", "tar": "tar", "bzip2": "bzip2"}
+    missing = sorted({pkg for tool, pkg in wanted.items() if shutil.which(tool) is None})
+    if missing:
+        apt_update(console)
+        apt_install(missing, console)
+
+
+# --------------------------------------------------------------------------- ns-3 source
+
+
+def ns3_version_of(tree: Path) -> str | None:
+    try:
+        return (tree / "VERSION").read_text().strip()
+    except OSError:
+        return None
+
+
+def is_ns3_tree(tree: Path) -> bool:
+    return (tree / "ns3").is_file() and (tree / "test.py").is_file() and (tree / "src" / "core").is_dir()
+
+
+def find_orig_tarball(src_dir: Path, version: str) -> Path | None:
+    hits = sorted(src_dir.glob(f"ns3_{version}.orig.tar.*"))
+    return hits[0] if hits else None
+
+
+def fetch_debian_source(src_dir: Path, version: str, console=None) -> Path:
+    """Download (not unpack) Debian's ns3 source package into src_dir; return the orig tarball."""
+    tarball = find_orig_tarball(src_dir, version)
+    if tarball is not None:
+        return tarball
+    src_dir.mkdir(parents=True, exist_ok=True)
+    added = ensure_deb_src(console)
+    if added:
+        apt_update(console)
+    cmd = ["apt-get", "source", "--download-only", "ns3"]
+    proc = run_cmd(cmd, cwd=src_dir, console=console, check=False)
+    if proc.returncode != 0 and not added:
+        apt_update(console)  # the deb-src entry may be there without its index
+        proc = run_cmd(cmd, cwd=src_dir, console=console, check=False)
+    if proc.returncode != 0:
+        raise StepFailed("apt-get source ns3 failed")
+    tarball = find_orig_tarball(src_dir, version)
+    if tarball is None:
+        got = ", ".join(p.name for p in src_dir.glob("ns3_*.orig.tar.*")) or "nothing"
+        raise StepFailed(f"Debian's ns3 source is not version {version} (got {got})")
+    return tarball
+
+
+def extract_ns3(tarball: Path, dest: Path, version: str, console=None) -> Path:
+    """Unpack ns-allinone-<v>/ns-<v> from the orig tarball to dest (atomically)."""
+    tmp = dest.parent / f".{dest.name}.extract"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    run_cmd(["tar", "-xf", tarball, "-C", tmp, "--wildcards", f"*/ns-{version}/*"], console=console)
+    found = [p for p in tmp.glob(f"*/ns-{version}") if is_ns3_tree(p)]
+    found += [p for p in tmp.glob(f"ns-{version}") if is_ns3_tree(p)]
+    if not found:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise StepFailed(f"no ns-{version} source tree inside {tarball}")
+    if dest.exists():
+        shutil.rmtree(dest)
+    found[0].rename(dest)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def ensure_ns3_source(cache: Path, version: str, console=None, ns3_src: Path | None = None) -> Path:
+    """Return an ns-3 source tree of `version`: given, cached, or fetched from Debian."""
+    given = ns3_src or (Path(os.environ[SRC_ENV_VAR]) if os.environ.get(SRC_ENV_VAR) else None)
+    if given is not None:
+        given = given.expanduser().resolve()
+        if not is_ns3_tree(given):
+            raise StepFailed(f"{given} is not an ns-3 source tree (no ns3, test.py, src/core)")
+        found = ns3_version_of(given)
+        if found and found != version:
+            _say(console, f"note: {given} is ns-{found}, not ns-{version}; using it", "yellow")
+        return given
+
+    tree = cache / f"ns-{version}"
+    if is_ns3_tree(tree) and ns3_version_of(tree) == version:
+        _say(console, f"reusing {tree}")
+        return tree
+    if version not in DEBIAN_NS3_VERSIONS:
+        raise StepFailed(
+            f"ns-{version} cannot be fetched (Debian has {', '.join(DEBIAN_NS3_VERSIONS)}); "
+            f"set {SRC_ENV_VAR} to an ns-{version} source tree"
+        )
+    tarball = fetch_debian_source(cache / "src", version, console)
+    return extract_ns3(tarball, tree, version, console)
+
+
+# --------------------------------------------------------------------------- module copy
+
+
+@dataclass
+class SyncStats:
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+
+
+def _excluded(rel: Path) -> bool:
+    if any(part in EXCLUDE_ANYWHERE for part in rel.parts):
+        return True
+    return len(rel.parts) > 0 and rel.parts[0] in EXCLUDE_TOP
+
+
+def _same_content(a: Path, b: Path) -> bool:
+    try:
+        if b.is_symlink() or not b.is_file() or a.stat().st_size != b.stat().st_size:
+            return False
+    except OSError:
+        return False
+    with a.open("rb") as fa, b.open("rb") as fb:
+        while True:
+            ca, cb = fa.read(1 << 16), fb.read(1 << 16)
+            if ca != cb:
+                return False
+            if not ca:
+                return True
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def sync_tree(src: Path, dst: Path) -> SyncStats:
+    """Mirror src into dst like `rsync -r --delete --checksum` with the excludes.
+
+    Files whose content is unchanged are left alone (mtime kept), so ninja and
+    ccache see no change; rewritten files get a fresh mtime.
+    """
+    src, stats = src.resolve(), SyncStats()
+    if dst.is_symlink() or (dst.exists() and not dst.is_dir()):
+        dst.unlink()
+    dst.mkdir(parents=True, exist_ok=True)
+    if dst.resolve() == src or src in dst.resolve().parents:
+        raise StepFailed(f"refusing to copy {src} into itself ({dst})")
+
+    wanted: set[Path] = set()
+    for root, dirs, files in os.walk(src):
+        rel_root = Path(root).relative_to(src)
+        dirs[:] = sorted(d for d in dirs if not _excluded(rel_root / d))
+        for d in dirs:
+            wanted.add(rel_root / d)
+        for name in sorted(files):
+            rel = rel_root / name
+            if _excluded(rel):
+                continue
+            s, d = src / rel, dst / rel
+            if not s.is_file():  # dangling symlink, socket, ...
+                continue
+            wanted.add(rel)
+            if _same_content(s, d):
+                stats.unchanged += 1
+                continue
+            if d.exists() or d.is_symlink():
+                _remove(d)
+            d.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(s, d)
+            shutil.copymode(s, d)
+            stats.written.append(str(rel))
+
+    # Delete what is no longer in the source (deepest first).
+    for root, dirs, files in os.walk(dst, topdown=False):
+        rel_root = Path(root).relative_to(dst)
+        for name in files + dirs:
+            rel = rel_root / name
+            if rel not in wanted:
+                _remove(dst / rel)
+                stats.removed.append(str(rel))
+    return stats
+
+
+# --------------------------------------------------------------------------- configure / build
+
+
+def ns3_env(cache: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["CCACHE_DIR"] = str(cache / "ccache")
+    env.setdefault("CCACHE_MAXSIZE", "5G")
+    return env
+
+
+def configure_args(modules: Sequence[str] = NS3_MODULES, profile: str = "release") -> list[str]:
+    """Arguments after `./ns3 configure`."""
+    args = [
+        "-d", profile,
+        "--enable-examples",
+        "--enable-tests",
+        "--disable-werror",
+        "--disable-python-bindings",
+        "--disable-gtk",
+        "--disable-gsl",
+        "--disable-mpi",
+        "--enable-modules=" + ";".join([MODULE_NAME, *modules]),
+        # Examples and tests on, but compile only qdisc-lab's, not those of
+        # every enabled ns-3 module (which would more than double the build).
+        "--filter-module-examples-and-tests=" + MODULE_NAME,
+    ]
+    if shutil.which("ninja"):
+        args[0:0] = ["-G", "Ninja"]
+    return args
+
+
+def _stamp_data(ns3dir: Path, args: Sequence[str]) -> dict:
+    module_cmake = ns3dir / "contrib" / MODULE_NAME / "CMakeLists.txt"
+    return {
+        "args": list(args),
+        "module_present": module_cmake.is_file(),
+        "ccache": shutil.which("ccache"),
+        "ns3_version": ns3_version_of(ns3dir),
+    }
+
+
+def needs_configure(ns3dir: Path, args: Sequence[str]) -> bool:
+    cache_dir = ns3dir / "cmake-cache"
+    if not (cache_dir / "CMakeCache.txt").is_file():
+        return True
+    if not any((cache_dir / f).is_file() for f in ("build.ninja", "Makefile")):
+        return True
+    try:
+        old = json.loads((cache_dir / STAMP_NAME).read_text())
+    except (OSError, ValueError):
+        return True
+    return old != _stamp_data(ns3dir, args)
+
+
+def configure(ns3dir: Path, args: Sequence[str], env: dict[str, str], console=None) -> bool:
+    """Run ./ns3 configure when needed; return True if it ran."""
+    if not needs_configure(ns3dir, args):
+        _say(console, "configuration unchanged; skipping ./ns3 configure")
+        return False
+    stamp = ns3dir / "cmake-cache" / STAMP_NAME
+    stamp.unlink(missing_ok=True)
+    run_cmd(["./ns3", "configure", *args], cwd=ns3dir, env=env, console=console)
+    stamp.write_text(json.dumps(_stamp_data(ns3dir, args), indent=1) + "\n")
+    return True
+
+
+def build(ns3dir: Path, env: dict[str, str], jobs: int | None = None, console=None) -> None:
+    cmd = ["./ns3", "build"]
+    if jobs:
+        cmd += ["-j", str(jobs)]
+    run_cmd(cmd, cwd=ns3dir, env=env, console=console)
+
+
+# --------------------------------------------------------------------------- tests / example
+
+
+def suites_from_sources(repo: Path) -> list[str]:
+    """qdisc-lab suite names found in the module's test sources."""
+    names: set[str] = set()
+    test_dir = repo / "test"
+    for path in sorted(test_dir.rglob("*.cc")) if test_dir.is_dir() else []:
+        names.update(_SUITE_RE.findall(path.read_text(errors="replace")))
+    return sorted(names)
+
+
+def parse_test_list(text: str) -> list[str]:
+    """qdisc-lab suite names from `./test.py --list` output (lines: TYPE NAME)."""
+    names = set()
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] != "example" and parts[-1].startswith(MODULE_NAME):
+            names.add(parts[-1])
+    return sorted(names)
+
+
+def discover_suites(ns3dir: Path, repo: Path, env: dict[str, str], console=None) -> list[str]:
+    proc = run_cmd(["./test.py", "--no-build", "--list"], cwd=ns3dir, env=env, console=console,
+                   capture=True, check=False)
+    suites = parse_test_list(proc.stdout or "") if proc.returncode == 0 else []
+    if not suites:
+        suites = suites_from_sources(repo)
+        if suites:
+            _say(console, "test.py --list found no qdisc-lab suite; using names from test/*.cc", "yellow")
+    return suites
+
+
+def run_suites(ns3dir: Path, suites: Sequence[str], env: dict[str, str], jobs: int | None = None,
+               console=None) -> dict[str, bool]:
+    results = {}
+    for suite in suites:
+        cmd = ["./test.py", "--no-build", "--nocolor", "-s", suite]
+        if jobs:
+            cmd += ["--jobs", str(jobs)]
+        proc = run_cmd(cmd, cwd=ns3dir, env=env, console=console, check=False)
+        results[suite] = proc.returncode == 0
+    return results
+
+
+def run_example(ns3dir: Path, cache: Path, env: dict[str, str], console=None,
+                example: str = DEMO_EXAMPLE, args: str = DEMO_ARGS) -> None:
+    out = cache / "example-output" / example
+    out.mkdir(parents=True, exist_ok=True)
+    run_cmd(["./ns3", "run", "--no-build", f"--cwd={out}", f"{example} {args}".strip()],
+            cwd=ns3dir, env=env, console=console)
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def check_module(repo: Path) -> None:
+    missing = [p for p in ("CMakeLists.txt", f"examples/{DEMO_EXAMPLE}.cc") if not (repo / p).is_file()]
+    if missing:
+        raise StepFailed(f"{repo} is not a complete qdisc-lab module (missing {', '.join(missing)})")
+
+
+def run_intree(repo: Path, cache: Path, version: str = "3.37", jobs: int | None = None, console=None,
+               *, ns3_src: Path | None = None) -> bool:
+    """Build qdisc-lab inside ns-3 and run its test suites and demo; True if all passed."""
+    repo, cache = Path(repo).resolve(), Path(cache).expanduser().resolve()
+    t_start = time.monotonic()
+    try:
+        check_module(repo)
+        cache.mkdir(parents=True, exist_ok=True)
+        env = ns3_env(cache)
+        with _step(console, "tools"):
+            ensure_tools(console)
+        with _step(console, f"ns-{version} source"):
+            ns3dir = ensure_ns3_source(cache, version, console, ns3_src)
+            _say(console, f"ns-3 source tree: {ns3dir}")
+        with _step(console, f"copy module to contrib/{MODULE_NAME}"):
+            stats = sync_tree(repo, ns3dir / "contrib" / MODULE_NAME)
+            _say(console, f"{len(stats.written)} written, {len(stats.removed)} removed, "
+                          f"{stats.unchanged} unchanged")
+        with _step(console, "configure"):
+            configure(ns3dir, configure_args(), env, console)
+        with _step(console, "build"):
+            build(ns3dir, env, jobs, console)
+        with _step(console, "test suites"):
+            suites = discover_suites(ns3dir, repo, env, console)
+            if not suites:
+                raise StepFailed(f"no {MODULE_NAME}* test suite was found")
+            results = run_suites(ns3dir, suites, env, jobs, console)
+            for suite, ok in results.items():
+                _say(console, f"{'PASS' if ok else 'FAIL'}: {suite}", "green" if ok else "red")
+            n_ok = sum(results.values())
+            _say(console, f"{MODULE_NAME} suites: {n_ok} passed, {len(results) - n_ok} failed")
+            if n_ok != len(results):
+                raise StepFailed("some test suites failed")
+        with _step(console, f"run {DEMO_EXAMPLE}"):
+            run_example(ns3dir, cache, env, console)
+    except (StepFailed, OSError) as exc:
+        _say(console, f"in-tree run failed: {exc}", "red")
+        _say(console, f"total {time.monotonic() - t_start:.1f} s", "red")
+        return False
+    _say(console, f"in-tree run passed in {time.monotonic() - t_start:.1f} s", "green")
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2])
+    parser.add_argument("--cache", type=Path, default=Path("~/.cache/qdisc-lab"))
+    parser.add_argument("--ns3-version", default="3.37")
+    parser.add_argument("--ns3-src", type=Path, default=None)
+    parser.add_argument("-j", "--jobs", type=int, default=None)
+    ns = parser.parse_args(argv)
+    ok = run_intree(ns.repo, ns.cache, ns.ns3_version, ns.jobs, ns3_src=ns.ns3_src)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

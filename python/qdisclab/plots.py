@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Figures and tables of the FIFO-vs-RED demo.
+
+Only matplotlib's object API (``Figure``) is used, rendered by the Agg/PDF
+backends without a display and without pyplot's global state.
+"""
+
+import csv
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from qdisclab.metrics import run_label
+
+QUEUE_TRACE_HEADER = ("time_s", "packets", "bytes")
+
+
+@dataclass(frozen=True)
+class DemoArtifacts:
+    """Files written by :func:`plot_demo`."""
+
+    png: Path
+    pdf: Path
+    csv: Path
+
+
+def read_queue_trace(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Return the ``time_s`` and ``packets`` columns of a queue-trace CSV."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    if not rows or tuple(col.strip() for col in rows[0]) != QUEUE_TRACE_HEADER:
+        raise ValueError(f"{path}: expected header {','.join(QUEUE_TRACE_HEADER)}")
+    data = np.array([[float(v) for v in row[:2]] for row in rows[1:] if row], dtype=float)
+    if data.size == 0:
+        return np.empty(0), np.empty(0)
+    return data[:, 0], data[:, 1]
+
+
+def metric_names(docs: Sequence[dict]) -> list[str]:
+    """Union of the metric names of ``docs``, in first-seen order."""
+    names: dict[str, None] = {}
+    for doc in docs:
+        names.update(dict.fromkeys(doc["metrics"]))
+    return list(names)
+
+
+def write_metrics_csv(docs: Sequence[dict], path: Path) -> Path:
+    """Write one row per run: ``queue_disc`` then every metric (empty when null)."""
+    names = metric_names(docs)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["queue_disc", *names])
+        for index, doc in enumerate(docs):
+            values = [doc["metrics"].get(name) for name in names]
+            writer.writerow([run_label(doc, index), *("" if v is None else v for v in values)])
+    return path
+
+
+def _value(doc: dict, name: str) -> float:
+    value = doc["metrics"].get(name)
+    return float("nan") if value is None else float(value)
+
+
+def _headroom(axis, values: list[float]) -> None:
+    """Start ``axis`` at 0 and leave room above the tallest bar for labels and legend."""
+    finite = [v for v in values if np.isfinite(v)]
+    top = max(finite, default=0.0)
+    axis.set_ylim(0, top * 1.3 if top > 0 else 1)
+
+
+def demo_figure(docs: Sequence[dict], traces: Sequence[Path]) -> Figure:
+    """Queue length over time (left) and goodput / mean queueing delay bars (right)."""
+    fig = Figure(figsize=(11, 4.2), layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=[1.6, 1])
+    labels = [run_label(doc, i) for i, doc in enumerate(docs)]
+    colors = [f"C{i}" for i in range(len(docs))]
+
+    for label, color, trace in zip(labels, colors, traces, strict=True):
+        times, packets = read_queue_trace(trace)
+        left.plot(times, packets, drawstyle="steps-post", color=color, lw=1, label=label)
+    left.set_xlabel("Time (s)")
+    left.set_ylabel("Queue length (packets)")
+    left.set_title("Bottleneck queue")
+    left.set_ylim(bottom=0)
+    left.grid(alpha=0.3)
+    left.legend()
+
+    # Goodput and delay have different units: one y axis each, one bar group each.
+    delay_axis = right.twinx()
+    width = 0.7 / max(len(docs), 1)
+    for i, (doc, label, color) in enumerate(zip(docs, labels, colors, strict=True)):
+        offset = (i - (len(docs) - 1) / 2) * width
+        bars = right.bar(offset, _value(doc, "tcp_goodput_mbps"), width, color=color, label=label)
+        right.bar_label(bars, fmt="%.2f", fontsize=8)
+        bars = delay_axis.bar(
+            1 + offset, _value(doc, "mean_queue_delay_ms"), width, color=color, hatch="//"
+        )
+        delay_axis.bar_label(bars, fmt="%.1f", fontsize=8)
+    right.set_xticks([0, 1], ["Goodput", "Mean queueing delay"])
+    right.set_ylabel("Goodput (Mb/s)")
+    delay_axis.set_ylabel("Mean queueing delay (ms, hatched)")
+    _headroom(right, [_value(doc, "tcp_goodput_mbps") for doc in docs])
+    _headroom(delay_axis, [_value(doc, "mean_queue_delay_ms") for doc in docs])
+    right.set_title("Throughput and delay")
+    # The twin axis is drawn on top: put the legend there so bars cannot hide it.
+    delay_axis.legend(*right.get_legend_handles_labels(), loc="upper center", ncols=len(docs))
+
+    if docs:
+        params = docs[0].get("params", {})
+        keys = ("bottleneckRate", "bottleneckDelay", "nTcp", "simTime")
+        details = ", ".join(f"{key}={params[key]}" for key in keys if key in params)
+        fig.suptitle(f"{docs[0].get('program', 'demo')}: {' vs '.join(labels)}  ({details})")
+    return fig
+
+
+def plot_demo(
+    docs: Sequence[dict],
+    traces: Sequence[Path],
+    out_dir: Path,
+    stem: str = "demo-fifo-vs-red",
+) -> DemoArtifacts:
+    """Write ``<stem>.png``, ``<stem>.pdf`` and ``<stem>.csv`` into ``out_dir``.
+
+    ``docs`` are validated metrics objects (see :mod:`qdisclab.metrics`) and
+    ``traces`` their queue-trace CSVs (``time_s,packets,bytes``), in the same order.
+    """
+    if len(docs) != len(traces):
+        raise ValueError("need one queue trace per metrics document")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    artifacts = DemoArtifacts(
+        png=out_dir / f"{stem}.png", pdf=out_dir / f"{stem}.pdf", csv=out_dir / f"{stem}.csv"
+    )
+    fig = demo_figure(docs, traces)
+    fig.savefig(artifacts.png, dpi=150)
+    fig.savefig(artifacts.pdf)
+    write_metrics_csv(docs, artifacts.csv)
+    return artifacts

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""``qdisc-lab setup``: install what a fresh Debian/Ubuntu machine needs.
+
+Everything is checked first and only what is missing gets installed, so the
+other commands call :func:`ensure_setup` unconditionally before they work.
+"""
+
+import importlib.metadata
+import shutil
+import sys
+
+import click
+
+from qdisclab import proc
+from qdisclab.context import CONSOLE, PYTHON_DIR
+
+APT_PACKAGES = (
+    "build-essential",
+    "cmake",
+    "ninja-build",
+    "ccache",
+    "pkg-config",
+    "libns3-dev",
+    "ns3",
+    "libgsl-dev",
+    "libgtest-dev",
+    "libboost-dev",
+    "clang-format",
+    "python3-venv",
+    "dpkg-dev",
+    "valgrind",
+)
+
+WHEEL_REQUIREMENTS = PYTHON_DIR / "requirements-wheel.txt"
+
+
+def missing_apt_packages(packages: tuple[str, ...] = APT_PACKAGES) -> list[str]:
+    """Return the packages of ``packages`` that dpkg does not report as installed."""
+    result = proc.run(
+        ["dpkg-query", "-W", "-f=${Package} ${Status}\\n", *packages],
+        check=False,
+        capture=True,
+    )
+    installed = set()
+    for line in result.stdout.splitlines():
+        name, _, status = line.partition(" ")
+        if status.strip() == "install ok installed":
+            installed.add(name)
+    return [package for package in packages if package not in installed]
+
+
+def ensure_apt_packages() -> None:
+    """Install the missing :data:`APT_PACKAGES` with apt-get (through sudo when not root)."""
+    if shutil.which("dpkg-query") is None or shutil.which("apt-get") is None:
+        CONSOLE.print(
+            "[yellow]Not a Debian/Ubuntu system: install the tools listed in README by hand.[/]"
+        )
+        return
+    missing = missing_apt_packages()
+    if not missing:
+        CONSOLE.print("System packages: all installed.")
+        return
+    CONSOLE.print(f"Installing system packages: {', '.join(missing)}")
+    env = {"DEBIAN_FRONTEND": "noninteractive"}
+    sudo = proc.sudo_prefix()
+    if sudo:
+        # sudo resets the environment; set the variable again behind it.
+        sudo = [*sudo, "env", "DEBIAN_FRONTEND=noninteractive"]
+    proc.run([*sudo, "apt-get", "update"], env=env)
+    proc.run([*sudo, "apt-get", "install", "-y", "--no-install-recommends", *missing], env=env)
+
+
+def wheel_requirements() -> dict[str, str]:
+    """Map each ``name==version`` pin of requirements-wheel.txt to its version."""
+    pins = {}
+    for line in WHEEL_REQUIREMENTS.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            pins[name.strip()] = version.strip()
+    return pins
+
+
+def ensure_wheel() -> None:
+    """Install requirements-wheel.txt (the ns-3 wheel) into this venv unless present."""
+    stale = []
+    for name, version in wheel_requirements().items():
+        try:
+            if importlib.metadata.version(name) == version:
+                continue
+        except importlib.metadata.PackageNotFoundError:
+            pass
+        stale.append(f"{name}=={version}")
+    if not stale:
+        CONSOLE.print("Python wheel packages: all installed.")
+        return
+    CONSOLE.print(f"Installing into the venv: {', '.join(stale)}")
+    proc.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "-r",
+            WHEEL_REQUIREMENTS,
+        ]
+    )
+
+
+def ensure_setup(wheel: bool = False) -> None:
+    """Install whatever is missing: apt packages, plus the ns-3 wheel when ``wheel``."""
+    ensure_apt_packages()
+    if wheel:
+        ensure_wheel()
+
+
+@click.command("setup")
+@click.option("--wheel", is_flag=True, help="Also install the ns-3 wheel (requirements-wheel.txt).")
+def setup_cmd(wheel: bool) -> None:
+    """Install the system packages (and optionally the ns-3 wheel) this module needs."""
+    ensure_setup(wheel=wheel)
+    CONSOLE.print("[green]Setup complete.[/]")

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""``qdisc-lab test``: ctest, pytest and the clang-format check, summed up.
+
+Each source writes (or is turned into) test counts; the command prints a
+table per source and ends with the plain line ``N passed, N failed``.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from qdisclab import proc
+from qdisclab.build import FLAVORS, build, ns3_option, runtime_env
+from qdisclab.context import CONSOLE, PYTHON_DIR, REPO
+from qdisclab.junit import Counts, closing_line, summarize
+
+# Set in the environment of the pytest run, so no test re-enters `qdisc-lab test`.
+IN_PYTEST_ENV = "QDISC_LAB_IN_PYTEST"
+FORMAT_DIRS = ("model", "helper", "test", "examples")
+FORMAT_SUFFIXES = (".cc", ".h")
+FORMAT_TEST = "clang-format"
+# clang-format --dry-run -Werror reports "<file>:<line>:<col>: error: ...".
+_FORMAT_DIAGNOSTIC = re.compile(r"^(?P<file>.+?):\d+:\d+: (?:error|warning):", re.MULTILINE)
+
+
+@dataclass
+class SourceResult:
+    """Counts of one test source (``ctest/system``, ``pytest``, ``format``)."""
+
+    name: str
+    counts: Counts
+    note: str = ""
+
+
+def _failed(name: str, test: str, note: str) -> SourceResult:
+    return SourceResult(name, Counts(failed=1, failures=[test]), note)
+
+
+def run_ctest(flavor: str, pattern: str | None = None) -> SourceResult:
+    """Build ``flavor`` and run its ctest suite (``-R pattern`` when given)."""
+    name = f"ctest/{flavor}"
+    try:
+        out = build(flavor)
+    except (subprocess.CalledProcessError, click.ClickException) as exc:
+        return _failed(name, f"build ({flavor})", f"build failed: {exc}")
+    junit = out / "ctest-junit.xml"
+    junit.unlink(missing_ok=True)
+    cmd = [
+        "ctest",
+        "--test-dir",
+        str(out),
+        "--output-junit",
+        str(junit),
+        "--output-on-failure",
+        "--parallel",
+        str(os.cpu_count() or 1),
+    ]
+    if pattern:
+        cmd += ["-R", pattern]
+    result = proc.run(cmd, env=runtime_env(flavor), check=False)
+    if not junit.is_file():
+        return _failed(name, f"ctest ({flavor})", f"no JUnit output (exit {result.returncode})")
+    counts = summarize(junit)
+    if result.returncode != 0 and counts.failed == 0:
+        counts.failed += 1
+        counts.failures.append(f"ctest ({flavor}) exit status {result.returncode}")
+    return SourceResult(name, counts)
+
+
+def run_pytest(pattern: str | None = None) -> SourceResult:
+    """Run the Python tests under python/tests (``-k pattern`` when given)."""
+    junit = REPO / "build" / "pytest-junit.xml"
+    junit.parent.mkdir(parents=True, exist_ok=True)
+    junit.unlink(missing_ok=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(PYTHON_DIR / "tests"),
+        f"--junitxml={junit}",
+        "-q",
+        "--tb=short",
+    ]
+    if pattern:
+        cmd += ["-k", pattern]
+    result = proc.run(cmd, env={IN_PYTEST_ENV: "1"}, check=False, cwd=REPO)
+    if not junit.is_file():
+        return _failed("pytest", "pytest", f"no JUnit output (exit {result.returncode})")
+    counts = summarize(junit)
+    # 0: passed, 1: tests failed, 5: none collected; anything else broke pytest itself.
+    if result.returncode not in (0, 1, 5) and counts.failed == 0:
+        counts.failed += 1
+        counts.failures.append(f"pytest exit status {result.returncode}")
+    return SourceResult("pytest", counts)
+
+
+def format_sources(repo: Path = REPO) -> list[Path]:
+    """The C++ files the format check covers, relative to ``repo``."""
+    return sorted(
+        path.relative_to(repo)
+        for directory in FORMAT_DIRS
+        for path in (repo / directory).rglob("*")
+        if path.suffix in FORMAT_SUFFIXES and path.is_file()
+    )
+
+
+def offending_files(diagnostics: str) -> list[str]:
+    """Files named in clang-format's ``--dry-run`` diagnostics, in order, once each."""
+    return list(dict.fromkeys(m["file"] for m in _FORMAT_DIAGNOSTIC.finditer(diagnostics)))
+
+
+def run_format_check() -> SourceResult:
+    """``clang-format --dry-run -Werror`` over the C++ sources: one test, ``clang-format``."""
+    name = "format"
+    sources = format_sources()
+    if not sources:
+        return SourceResult(name, Counts(skipped=1), "no C++ sources")
+    if shutil.which("clang-format") is None:
+        return _failed(name, FORMAT_TEST, "clang-format is not installed")
+    result = proc.run(
+        ["clang-format", "--dry-run", "-Werror", "--style=file", *map(str, sources)],
+        cwd=REPO,
+        check=False,
+        capture=True,
+    )
+    if result.returncode == 0:
+        return SourceResult(name, Counts(passed=1), f"{len(sources)} files")
+    offenders = offending_files(result.stderr)
+    note = "needs formatting: " + ", ".join(offenders) if offenders else result.stderr.strip()
+    return _failed(name, FORMAT_TEST, note)
+
+
+def summary_table(results: list[SourceResult]) -> Table:
+    """Rich table with one row per test source."""
+    table = Table(title="Test summary")
+    table.add_column("Source")
+    for column in ("Passed", "Failed", "Skipped"):
+        table.add_column(column, justify="right")
+    table.add_column("Notes", overflow="fold")
+    for result in results:
+        counts = result.counts
+        style = "red" if counts.failed else "green"
+        table.add_row(
+            result.name,
+            str(counts.passed),
+            str(counts.failed),
+            str(counts.skipped),
+            result.note,
+            style=style,
+        )
+    return table
+
+
+@click.command("test")
+@ns3_option((*FLAVORS, "all"))
+@click.option(
+    "-k",
+    "pattern",
+    metavar="PATTERN",
+    help="Only tests matching PATTERN (pytest -k, ctest -R); the format check "
+    "runs only if PATTERN is a substring of 'clang-format'.",
+)
+def test_cmd(flavor: str, pattern: str | None) -> None:
+    """Build, then run ctest, pytest and the clang-format check."""
+    from qdisclab.provision import ensure_setup
+
+    if os.environ.get(IN_PYTEST_ENV):
+        raise click.ClickException(
+            "refusing to run `qdisc-lab test` from inside its own pytest run"
+        )
+    flavors = FLAVORS if flavor == "all" else (flavor,)
+    ensure_setup(wheel="wheel" in flavors)
+
+    results = [run_ctest(f, pattern) for f in flavors]
+    results.append(run_pytest(pattern))
+    if not pattern or pattern in FORMAT_TEST:
+        results.append(run_format_check())
+
+    total = sum((r.counts for r in results), Counts())
+    CONSOLE.print(summary_table(results))
+    for failure in total.failures:
+        CONSOLE.print(f"[red]FAILED[/] {failure}")
+    CONSOLE.file.flush()
+    print(closing_line(total), flush=True)
+    if total.failed or total.passed + total.failed == 0:
+        sys.exit(1)

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The click command group, driven through CliRunner (nothing is built or installed)."""
+
+import sys
+import types
+
+from click.testing import CliRunner
+
+from qdisclab import testing
+from qdisclab.cli import main
+from qdisclab.context import CACHE, REPO
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, list(args), prog_name="qdisc-lab")
+
+
+def test_help_lists_the_commands():
+    result = invoke("--help")
+    assert result.exit_code == 0
+    listed = result.output.split("Commands:", 1)[1].split()
+    for command in ("setup", "build", "test", "demo", "intree"):
+        assert command in listed
+
+
+def test_every_command_has_help():
+    for command in ("setup", "build", "test", "demo", "intree"):
+        result = invoke(command, "--help")
+        assert result.exit_code == 0, result.output
+        assert "Usage: qdisc-lab " + command in result.output
+
+
+def test_ns3_choices():
+    assert "[system|wheel|all]" in invoke("test", "--help").output
+    assert "[system|wheel]" in invoke("build", "--help").output
+    result = invoke("build", "--ns3", "nope")
+    assert result.exit_code == 2
+
+
+def test_test_refuses_to_recurse(monkeypatch):
+    monkeypatch.setenv(testing.IN_PYTEST_ENV, "1")
+    result = invoke("test")
+    assert result.exit_code == 1
+    assert "refusing to run" in result.output
+
+
+def test_intree_missing_module(monkeypatch):
+    monkeypatch.setitem(sys.modules, "qdisclab.intree", None)  # import fails as if absent
+    result = invoke("intree")
+    assert result.exit_code == 1
+    assert "intree.py is missing" in result.output
+
+
+def test_intree_passes_its_options(monkeypatch):
+    calls = []
+
+    def run_intree(*, repo, cache, version, jobs, console, keep_going=False):
+        calls.append((repo, cache, version, jobs, keep_going))
+        return version == "3.37"
+
+    fake = types.ModuleType("qdisclab.intree")
+    fake.run_intree = run_intree
+    monkeypatch.setitem(sys.modules, "qdisclab.intree", fake)
+
+    assert invoke("intree", "--jobs", "3", "--keep-going").exit_code == 0
+    assert invoke("intree", "--ns3-version", "3.40").exit_code == 1
+    assert calls[0] == (REPO, CACHE, "3.37", 3, True)
+    assert calls[1][2] == "3.40" and calls[1][4] is False
+
+
+def test_unimportable_subcommand_does_not_break_help():
+    from qdisclab.cli import LazyGroup
+
+    group = LazyGroup("g", lazy_commands={"ghost": "qdisclab.no_such_module:cmd"})
+    runner = CliRunner()
+    help_result = runner.invoke(group, ["--help"])
+    assert help_result.exit_code == 0
+    assert "ghost" in help_result.output and "unavailable" in help_result.output
+    result = runner.invoke(group, ["ghost"])
+    assert result.exit_code == 1
+    assert "No module named 'qdisclab.no_such_module'" in result.output

@@ -1,0 +1,255 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Figures, tables, claims and the HTML report, from a synthetic results database.
+
+The synthetic RED-vs-DropTail results are built so that every number is known:
+goodputs are multiples of 1/1024 (exact in binary, so seed means are exact), the
+seeds add -1/1024, 0, +1/1024, and best RED beats DropTail in exactly the paper's
+number of cells per {Wait, Gentle} x link setting, with the paper's best threshold
+pair (0.32/0.64) on top.
+"""
+
+import csv
+import math
+from pathlib import Path
+
+import pytest
+from scipy import stats
+
+from qdisclab.campaign.spec import loads_campaign
+from qdisclab.campaign.store import ResultStore
+from qdisclab.figures import REPRODUCTIONS, get_reproduction
+from qdisclab.figures import red_vs_droptail as rvd
+from qdisclab.figures.common import t_interval
+from qdisclab.report import write_report
+
+# The study's grid, as in campaigns/red-vs-droptail.toml, with three seeds.
+CAMPAIGN_TOML = """
+name = "red-vs-droptail"
+program = "red-vs-droptail"
+metrics = ["tcp_goodput_mbps", "udp_goodput_mbps", "total_goodput_mbps"]
+seeds = [1, 2, 3]
+[fixed]
+simTime = 30
+[factors]
+window = [2000, 8000, 16000, 32000, 64000]
+queueSize = [2000, 8000, 16000, 32000, 64000]
+[[zip]]
+bottleneckRate = ["1Mbps", "1Mbps", "1Mbps", "0.5Mbps"]
+bottleneckDelay = ["20ms", "10ms", "30ms", "20ms"]
+[[grid]]
+name = "droptail"
+fixed = { queueDisc = "DropTail" }
+[[grid]]
+name = "red"
+fixed = { queueDisc = "Red" }
+factors = { wait = [true, false], gentle = [true, false] }
+[[grid.zip]]
+minTh = [0.02, 0.04, 0.08, 0.16, 0.24, 0.32, 0.32, 0.4, 0.48, 0.6]
+maxTh = [0.04, 0.08, 0.16, 0.32, 0.48, 0.64, 0.8, 0.8, 0.96, 0.85]
+[quick]
+seeds = [1, 2]
+[quick.params]
+simTime = 10
+window = [2000, 16000, 32000]
+queueSize = [2000, 16000, 64000]
+bottleneckRate = ["1Mbps"]
+bottleneckDelay = ["20ms"]
+wait = [true]
+gentle = [true]
+minTh = [0.08, 0.32, 0.6]
+maxTh = [0.16, 0.64, 0.85]
+"""
+
+OFFSET = {1: -1 / 1024, 2: 0.0, 3: 1 / 1024}
+UDP = 0.125
+
+
+def droptail_total(link: int, wi: int, qi: int) -> float:
+    """DropTail's seed-mean goodput of a cell (exact in binary)."""
+    return 0.25 + link / 16 + (wi * 5 + qi) / 256
+
+
+def red_total(link: int, wi: int, qi: int, wait: bool, gentle: bool, pair: int) -> float:
+    """RED's seed-mean goodput: best pair 0.32/0.64 ahead by 1/64 in the paper's k cells."""
+    k = rvd.PAPER_TABLE1[(wait, gentle)][link]
+    best = droptail_total(link, wi, qi) + (1 / 64 if wi * 5 + qi < k else -1 / 64)
+    return best - abs(pair - 5) / 512
+
+
+def synthetic_total(params: dict, seed: int) -> float:
+    link = rvd.LINKS.index((params["bottleneckRate"], params["bottleneckDelay"]))
+    wi = rvd.WINDOWS.index(params["window"])
+    qi = rvd.QUEUES.index(params["queueSize"])
+    if params["queueDisc"] == "DropTail":
+        mean = droptail_total(link, wi, qi)
+    else:
+        pair = rvd.PAIRS.index((params["minTh"], params["maxTh"]))
+        mean = red_total(link, wi, qi, params["wait"], params["gentle"], pair)
+    return mean + OFFSET[seed]
+
+
+def make_db(path: Path, quick: bool = False, *, fail_every: int = 0) -> int:
+    """Write a synthetic campaign database; return the number of runs."""
+    campaign = loads_campaign(CAMPAIGN_TOML, quick=quick)
+    runs = campaign.runs()
+    with ResultStore(path) as store:
+        store.set_meta({"campaign": campaign.name, "program": campaign.program,
+                        "mode": campaign.mode, "campaign_toml": CAMPAIGN_TOML})
+        store.start_sweep({"campaign": campaign.name, "mode": campaign.mode,
+                           "wall_time_s": 12.5})
+        with store.conn:  # one transaction: fast
+            store.conn.execute("BEGIN")
+            for index, run in enumerate(runs):
+                total = synthetic_total(run.params, run.seed)
+                failed = fail_every and index % fail_every == fail_every - 1
+                store.record({
+                    "run_key": run.key, "campaign": campaign.name, "program": run.program,
+                    "grid": run.grid, "params": run.params, "seed": run.seed,
+                    "status": "failed" if failed else "ok",
+                    "reason": "exit status 1" if failed else None,
+                    "metrics": None if failed else {
+                        "tcp_goodput_mbps": total - UDP, "udp_goodput_mbps": UDP,
+                        "total_goodput_mbps": total, "mean_queue_delay_ms": 10.0,
+                        "drops": 1, "early_drops": 0, "forced_drops": 1,
+                    },
+                    "wall_time_s": 0.25, "exit_code": 1 if failed else 0,
+                    "ns3_version": "3.37", "git_rev": "abc123",
+                })
+    return len(runs)
+
+
+@pytest.fixture(scope="module")
+def full_figures(tmp_path_factory):
+    root = tmp_path_factory.mktemp("results")
+    directory = root / "red-vs-droptail"
+    db = directory / "campaign.sqlite"
+    count = make_db(db)
+    figures = get_reproduction("red-vs-droptail").make_figures(db, directory)
+    return root, directory, figures, count
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_registry_names_the_study():
+    assert "red-vs-droptail" in REPRODUCTIONS
+    reproduction = get_reproduction("red-vs-droptail")
+    assert reproduction.figures_function() is rvd.make_figures
+    with pytest.raises(KeyError, match="known: .*red-vs-droptail"):
+        get_reproduction("no-such-paper")
+
+
+def test_t_interval_is_student_t():
+    estimate = t_interval([1.0, 2.0, 4.0])
+    s = math.sqrt(((1 - 7 / 3) ** 2 + (2 - 7 / 3) ** 2 + (4 - 7 / 3) ** 2) / 2)
+    assert estimate.n == 3
+    assert estimate.mean == pytest.approx(7 / 3, abs=1e-15)
+    assert estimate.half_width == pytest.approx(4.302652729749464 * s / math.sqrt(3), rel=1e-12)
+    single = t_interval([5.0])
+    assert single.mean == 5.0 and math.isnan(single.half_width)
+    assert t_interval([]).n == 0
+
+
+def test_every_file_is_written(full_figures):
+    _, directory, figures, count = full_figures
+    assert count == 4100 * 3
+    ids = [artifact.id for artifact in figures.artifacts]
+    assert ids == ["fig1", "fig2", "fig3", "fig4", "table1", "fig5", "fig6"]
+    for stem in ("fig1", "fig2", "fig3", "fig4", "fig5", "fig6"):
+        for suffix in (".png", ".pdf", ".csv"):
+            path = directory / f"{stem}{suffix}"
+            assert path.is_file() and path.stat().st_size > 0, path
+        assert (directory / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (directory / "table1.csv").is_file()
+
+
+def test_table1_counts_match_the_constructed_data(full_figures):
+    _, directory, _, _ = full_figures
+    rows = read_csv(directory / "table1.csv")
+    assert len(rows) == 16
+    for row in rows:
+        wg = (row["wait"] == "true", row["gentle"] == "true")
+        link = rvd.LINKS.index((row["bottleneckRate"], row["bottleneckDelay"]))
+        paper = rvd.PAPER_TABLE1[wg][link]
+        assert int(row["cells"]) == 25
+        assert int(row["red_ge_droptail"]) == paper
+        assert int(row["paper_of_25"]) == paper
+        # The seed offsets cancel in the paired difference: every gap is significant.
+        assert int(row["red_better_significant"]) == paper
+        assert int(row["droptail_better_significant"]) == 25 - paper
+
+
+def test_fig1_csv_numbers_are_exact(full_figures):
+    _, directory, _, _ = full_figures
+    rows = read_csv(directory / "fig1.csv")
+    assert len(rows) == 25
+    half = stats.t.ppf(0.975, 2) * (1 / 1024) / math.sqrt(3)  # sample sd of the offsets: 1/1024
+    for row in rows:
+        wi = rvd.WINDOWS.index(int(row["window"]))
+        qi = rvd.QUEUES.index(int(row["queueSize"]))
+        assert (row["bottleneckRate"], row["bottleneckDelay"]) == ("1Mbps", "20ms")
+        assert float(row["droptail_mean"]) == droptail_total(0, wi, qi)
+        assert float(row["red_best_mean"]) == red_total(0, wi, qi, True, True, 5)
+        assert (float(row["red_best_minTh"]), float(row["red_best_maxTh"])) == (0.32, 0.64)
+        assert float(row["droptail_ci95"]) == pytest.approx(half, rel=1e-9)
+        assert int(row["droptail_n"]) == 3 and int(row["red_best_n"]) == 3
+        assert float(row["diff_ci95"]) == pytest.approx(0.0, abs=1e-12)
+        wins = wi * 5 + qi < 17
+        assert row["red_ge_droptail"] == ("true" if wins else "false")
+        assert float(row["diff_mean"]) == pytest.approx(1 / 64 if wins else -1 / 64, abs=1e-12)
+
+
+def test_fig5_finds_the_papers_best_pair(full_figures):
+    _, directory, figures, _ = full_figures
+    rows = [r for r in read_csv(directory / "fig5.csv") if r["queueSize"] == "all"]
+    assert [(float(r["minTh"]), float(r["maxTh"])) for r in rows] == list(rvd.PAIRS)
+    best = max(rows, key=lambda r: float(r["total_mean"]))
+    assert (float(best["minTh"]), float(best["maxTh"])) == (0.32, 0.64)
+    assert all(float(r["udp_mean"]) == UDP for r in rows)
+    verdicts = {c.paper: c.verdict for c in figures.claims}
+    assert verdicts["maximum total goodput at minTh/maxTh = 0.32/0.64 (window 32000)"] == "agree"
+
+
+def test_claims_state_agreement_with_numbers(full_figures):
+    _, _, figures, _ = full_figures
+    by_where = {}
+    for claim in figures.claims:
+        by_where.setdefault(claim.where, []).append(claim)
+    table = by_where["Table 1"][0]
+    assert table.verdict == "agree" and "16 of 16 within ±3" in table.ours
+    seventeen = by_where["§2.1 (Figure 1)"][0]
+    assert seventeen.verdict == "agree" and seventeen.ours.startswith("17 of 25")
+    # Constructed so that RED is ahead at window 2000 / queue >= 16000: the paper says equal.
+    equal = next(c for c in figures.claims if "window 2000" in c.paper)
+    assert equal.verdict == "disagree" and "0 of 3" in equal.ours
+
+
+def test_report_embeds_everything(full_figures):
+    root, _, _, _ = full_figures
+    report = write_report(root)
+    text = report.read_text(encoding="utf-8")
+    assert report == root / "report.html"
+    assert text.count('src="data:image/png;base64,') == 6
+    for stem in ("fig1", "fig5", "fig6"):
+        assert f'href="red-vs-droptail/{stem}.csv"' in text
+        assert f'href="red-vs-droptail/{stem}.pdf"' in text
+    assert 'href="red-vs-droptail/table1.csv"' in text
+    assert "12300 planned: 12300 ok, 0 failed, 0 timed out" in text
+    assert "17/25 [17↑ 8↓] — paper 17/25" in text
+    assert "Where we agree and where we do not" in text
+
+
+def test_quick_results_are_reported_as_quick(tmp_path):
+    directory = tmp_path / "red-vs-droptail"
+    count = make_db(directory / "campaign-quick.sqlite", quick=True, fail_every=10)
+    assert count == 72
+    (tmp_path / "other").mkdir()  # no database: not a section
+    text = write_report(tmp_path).read_text(encoding="utf-8")
+    assert "quick campaign" in text
+    assert "72 planned: 65 ok, 7 failed, 0 timed out" in text
+    assert (directory / "quick" / "fig1.csv").is_file()
+    assert not (directory / "fig1.csv").exists()
+    assert 'href="red-vs-droptail/quick/fig1.csv"' in text
+    assert "not evaluated" in text  # the quick grid lacks most of the paper's cells

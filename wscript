@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build of qdisc-lab for waf-era ns-3 (<= 3.35). CMakeLists.txt is the source of truth; the
+# test python/tests/test_build_lists.py fails when the two disagree.
+
+
+def build(bld):
+    version = bld.srcnode.find_node('VERSION').read().strip().split('.')
+    module = bld.create_ns3_module(
+        'qdisc-lab', ['applications', 'internet', 'point-to-point', 'traffic-control'])
+    module.source = [
+        'helper/bottleneck-monitor.cc',
+        'helper/dumbbell-scenario.cc',
+        'helper/metrics-report.cc',
+    ]
+    # Our code's logging and asserts work whatever ns-3's build profile is.
+    module.defines = [
+        'QDISC_LAB_NS3_VERSION_MAJOR=%s' % version[0],
+        'QDISC_LAB_NS3_VERSION_MINOR=%s' % version[1],
+        'NS3_LOG_ENABLE',
+        'NS3_ASSERT_ENABLE',
+    ]
+    module.export_defines = module.defines[:2]
+
+    module_test = bld.create_ns3_module_test_library('qdisc-lab')
+    module_test.source = [
+        'test/dumbbell-scenario-test-suite.cc',
+    ]
+
+    headers = bld(features='ns3header')
+    headers.module = 'qdisc-lab'
+    headers.source = [
+        'helper/bottleneck-monitor.h',
+        'helper/dumbbell-scenario.h',
+        'helper/metrics-report.h',
+        'model/qdisc-lab-compat.h',
+    ]
+
+    if bld.env.ENABLE_EXAMPLES:
+        bld.recurse('examples')
