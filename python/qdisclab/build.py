@@ -24,15 +24,19 @@ from qdisclab.context import CCACHE_DIR, CONSOLE, REPO
 FLAVORS = ("system", "wheel")
 
 
-def ns3_option(choices: tuple[str, ...] = FLAVORS):
-    """The ``--ns3`` option shared by the commands that build (default ``system``)."""
+def ns3_option(choices: tuple[str, ...] = FLAVORS, default: str | None = "system"):
+    """The ``--ns3`` option shared by the commands that build (default ``system``).
+
+    With ``default=None`` the command decides (a campaign names the build it runs on).
+    """
     return click.option(
         "--ns3",
         "flavor",
         type=click.Choice(choices),
-        default="system",
-        show_default=True,
-        help="Which ns-3 installation to build against.",
+        default=default,
+        show_default=default is not None,
+        help="Which ns-3 installation to build against"
+        + ("." if default else " (default: the campaign's `ns3`, else system)."),
     )
 
 

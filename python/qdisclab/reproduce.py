@@ -90,7 +90,7 @@ NAME_ARGUMENT = click.argument("name", type=click.Choice(sorted(REPRODUCTIONS)))
 @jobs_option
 @cluster_option
 @click.option("--retry-failed", is_flag=True, help="Rerun runs stored as failed or timed out.")
-@ns3_option()
+@ns3_option(default=None)
 def reproduce_cmd(name, quick, jobs, cluster, retry_failed, flavor):
     """Build, run the paper's campaign and draw its figures into results/NAME/.
 
@@ -102,7 +102,10 @@ def reproduce_cmd(name, quick, jobs, cluster, retry_failed, flavor):
     from qdisclab.provision import ensure_setup
     from qdisclab.report import write_report
 
+    from qdisclab.campaign.spec import load_campaign
+
     reproduction = _reproduction(name)
+    flavor = flavor or load_campaign(reproduction.campaign, quick=quick).ns3
     ensure_setup(wheel=flavor == "wheel")
     build(flavor)
     result = run_sweep(

@@ -213,3 +213,19 @@ def test_red_vs_droptail_campaign():
 def test_unknown_campaign_name_lists_known_ones():
     with pytest.raises(CampaignError, match="known: .*red-vs-droptail"):
         load_campaign("no-such-campaign")
+
+
+def test_campaign_names_its_ns3_build(tmp_path):
+    """`ns3` chooses the build a campaign runs on; anything but system/wheel is an error."""
+    from qdisclab.campaign.spec import CampaignError, load_campaign
+
+    good = tmp_path / "good.toml"
+    good.write_text('program = "p"\nns3 = "wheel"\n[factors]\nx = [1, 2]\n')
+    assert load_campaign(str(good)).ns3 == "wheel"
+    default = tmp_path / "default.toml"
+    default.write_text('program = "p"\n[factors]\nx = [1]\n')
+    assert load_campaign(str(default)).ns3 == "system"
+    bad = tmp_path / "bad.toml"
+    bad.write_text('program = "p"\nns3 = "3.44"\n[factors]\nx = [1]\n')
+    with pytest.raises(CampaignError, match="ns3"):
+        load_campaign(str(bad))

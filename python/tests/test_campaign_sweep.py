@@ -224,7 +224,7 @@ metrics = ["value_mbps"]
 timeout = 30
 seeds = [1, 2]
 [fixed]
-sleep = 0.2
+sleep = 0.3
 [factors]
 x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 """
@@ -248,7 +248,9 @@ def test_resume_after_kill_9_reruns_only_missing_runs(fake, tmp_path):
     toml = tmp_path / "resume.toml"
     toml.write_text(RESUME_CAMPAIGN)
     db = tmp_path / "resume.sqlite"
-    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    scratch = tmp_path / "tmp"  # where the runs killed with the sweep leave their files
+    scratch.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR), "TMPDIR": str(scratch)}
     sweeper = subprocess.Popen(
         [sys.executable, "-m", "qdisclab", "sweep", str(toml), "--binary", str(program),
          "--db", str(db), "--jobs", "2"],

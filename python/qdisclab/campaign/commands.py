@@ -37,7 +37,7 @@ def run_sweep(
     cluster: str | None,
     db: Path | None,
     retry_failed: bool,
-    flavor: str,
+    flavor: str | None,
     binary: Path | None,
 ):
     """Load, sweep and summarize a campaign; return the :class:`SweepResult`."""
@@ -52,6 +52,7 @@ def run_sweep(
 
     try:
         campaign = load_campaign(campaign_name, quick=quick)
+        flavor = flavor or campaign.ns3
         program = binary or program_binary(campaign.program, flavor)
         if not Path(program).is_file():
             raise CampaignError(f"{program} does not exist")
@@ -91,7 +92,7 @@ def run_sweep(
     "--binary", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
     help="Run this executable instead of build/<flavor>/examples/<program>.",
 )
-@ns3_option()
+@ns3_option(default=None)
 def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary, flavor):
     """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
 

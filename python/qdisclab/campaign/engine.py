@@ -31,19 +31,20 @@ from rich.progress import (
     Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.table import Table
 from rich.text import Text
 
-from qdisclab.campaign import runner
+from qdisclab.campaign import children, runner
 from qdisclab.campaign.spec import Campaign, CampaignError, Run
 from qdisclab.campaign.store import ResultStore, iso_time
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.metrics import MetricsError, parse_metrics
 
 #: How long to wait for a remote scheduler and its first worker.
-CONNECT_TIMEOUT_S = 60
+CONNECT_TIMEOUT_S = 30
+#: Where the embedded cluster's HTTP endpoints listen (Dask's default is every interface).
+LOOPBACK_HTTP = "127.0.0.1:0"
 
 
 def default_db_path(campaign: Campaign) -> Path:
@@ -198,14 +199,34 @@ class SweepResult:
         return (self.wall_time_s * self.workers - self.run_time_s) / self.executed
 
 
+def _average_rate(task: Task) -> float | None:
+    """Runs per second since the start (steadier than a short window when runs end in bursts)."""
+    if not task.completed or not task.elapsed:
+        return None
+    return task.completed / task.elapsed
+
+
 class RateColumn(ProgressColumn):
-    """Completed runs per second."""
+    """Completed runs per second, averaged since the start."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        if speed is None:
-            return Text("– runs/s", style="progress.data.speed")
-        return Text(f"{speed:.2f} runs/s", style="progress.data.speed")
+        rate = _average_rate(task)
+        text = "– runs/s" if rate is None else f"{rate:.2f} runs/s"
+        return Text(text, style="progress.data.speed")
+
+
+class EtaColumn(ProgressColumn):
+    """Time left at the average rate."""
+
+    def render(self, task: Task) -> Text:
+        rate = _average_rate(task)
+        if task.finished:
+            return Text("ETA 0:00:00", style="progress.remaining")
+        if rate is None or task.total is None:
+            return Text("ETA -:--:--", style="progress.remaining")
+        seconds = int((task.total - task.completed) / rate)
+        return Text(f"ETA {seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}",
+                    style="progress.remaining")
 
 
 def _progress(console: Console) -> Progress:
@@ -216,8 +237,7 @@ def _progress(console: Console) -> Progress:
         MofNCompleteColumn(),
         RateColumn(),
         TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
+        EtaColumn(),
         TextColumn("{task.fields[status]}"),
         console=console,
         transient=False,
@@ -235,9 +255,27 @@ def _report_failure(console: Console, index: int, run: Run, row: Mapping) -> Non
         )
     if index == SHOWN_FAILURES:
         console.print(
-            f"[red]…[/] further failures are not shown; they are in the database"
+            "[red]…[/] further failures are not shown; they are in the database"
             " (status, reason and stderr_tail columns)."
         )
+
+
+def detached_task():
+    """:func:`runner.execute_run`, detached from its module, for workers elsewhere.
+
+    Dask pickles a task's function by reference (module and name), which a worker
+    without qdisclab on its path cannot import. This copy — made by cloudpickle with
+    the runner module registered by value — is no longer the object its module
+    names, so pickle cannot send it by reference and Dask sends it with cloudpickle,
+    by value, helpers included. The runner uses the standard library only.
+    """
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(runner)
+    try:
+        return cloudpickle.loads(cloudpickle.dumps(runner.execute_run))
+    finally:
+        cloudpickle.unregister_pickle_by_value(runner)
 
 
 def _open_client(cluster: str | None, jobs: int):
@@ -245,18 +283,26 @@ def _open_client(cluster: str | None, jobs: int):
     from dask.distributed import Client, LocalCluster
 
     if cluster:
-        import cloudpickle
-
-        # Workers then need nothing of ours on their path: the task function travels by value.
-        cloudpickle.register_pickle_by_value(runner)
-        client = Client(cluster, timeout=f"{CONNECT_TIMEOUT_S}s")
-        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+        try:
+            client = Client(cluster, timeout=f"{CONNECT_TIMEOUT_S}s")
+        except (OSError, TimeoutError) as exc:
+            raise CampaignError(f"cannot connect to the Dask scheduler {cluster}: {exc}") from exc
+        try:
+            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+        except TimeoutError as exc:
+            client.close()
+            raise CampaignError(
+                f"the Dask scheduler {cluster} has no worker after {CONNECT_TIMEOUT_S} s"
+            ) from exc
         return client, None
+    # In-process: no worker processes to leave behind. Dask still opens HTTP endpoints
+    # (health, metrics) for the scheduler and the worker: on loopback, any free port.
     local = LocalCluster(
         n_workers=1,
         threads_per_worker=jobs,
         processes=False,
-        dashboard_address=None,
+        dashboard_address=LOOPBACK_HTTP,
+        worker_dashboard_address=LOOPBACK_HTTP,
         silence_logs=logging.ERROR,
     )
     return Client(local), local
@@ -382,14 +428,19 @@ def _execute(
         )
         argv_base = [str(binary)]
         extra_env = dict(env) if env else None
+        # In-process workers track their children (for Ctrl-C); remote ones get a copy.
+        task = detached_task() if cluster else runner.execute_run
+        track = not cluster
         by_key = {}
         sweep_started = time.monotonic()
         for run in todo:
             future = client.submit(
-                runner.execute_run,
+                task,
                 argv_base + run.args(),
                 campaign.timeout,
                 extra_env,
+                runner.TAIL_CHARS,
+                track,
                 key=f"qdisclab-run-{run.key}",
                 retries=0,
             )
@@ -397,7 +448,7 @@ def _execute(
             futures.append(future)
 
         with _progress(console) as progress:
-            task = progress.add_task(campaign.name, total=len(todo), status="")
+            bar = progress.add_task(campaign.name, total=len(todo), status="")
             for future in as_completed(futures):
                 run = by_key[future.key]
                 try:
@@ -418,7 +469,7 @@ def _execute(
                     result.failures.append((run.label(), row["reason"]))
                     _report_failure(progress.console, len(result.failures), run, row)
                 progress.update(
-                    task,
+                    bar,
                     advance=1,
                     status=(f"[red]{result.failed} failed[/] " if result.failed else "")
                     + (f"[yellow]{result.timeout} timed out[/]" if result.timeout else ""),
@@ -429,7 +480,7 @@ def _execute(
         result.wall_time_s = time.monotonic() - started
         console.print("[yellow]Interrupted:[/] finished runs are stored; rerun to continue.")
         if local is not None:
-            runner.kill_active()
+            children.kill_all()
         if client is not None and futures:
             try:
                 client.cancel(futures, force=True)
@@ -441,11 +492,7 @@ def _execute(
             client.close()
         if local is not None:
             local.close()
-        if cluster:
-            import cloudpickle
 
-            if runner.__name__ in cloudpickle.list_registry_pickle_by_value():
-                cloudpickle.unregister_pickle_by_value(runner)
 
 
 def summary_table(result: SweepResult) -> Table:
@@ -469,12 +516,13 @@ def summary_table(result: SweepResult) -> Table:
 def overhead_line(result: SweepResult) -> str | None:
     """One line on the engine's cost: sweep wall time vs summed run time per worker."""
     per_run = result.overhead_per_run_s
-    if per_run is None:
+    if per_run is None or result.interrupted:
         return None
     ideal = result.run_time_s / result.workers
+    busy = result.run_time_s / max(result.wall_time_s * result.workers, 1e-9)
     return (
         f"Engine overhead: {per_run * 1000:.0f} ms per run: {result.wall_time_s:.1f} s wall for"
         f" {result.executed} runs vs {result.run_time_s:.1f} s of runs / {result.workers}"
-        f" workers = {ideal:.1f} s ({result.run_time_s / max(result.wall_time_s * result.workers, 1e-9):.0%}"
-        f" busy; includes the idle tail; cluster start-up {result.cluster_start_s:.1f} s not counted)"
+        f" workers = {ideal:.1f} s ({busy:.0%} busy; includes the idle tail; cluster"
+        f" start-up {result.cluster_start_s:.1f} s not counted)"
     )

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The task a Dask worker runs: one example program run, as a subprocess.
 
-This module uses the standard library only and is sent to workers *by value*
-(``cloudpickle.register_pickle_by_value``), so a worker needs neither qdisclab
-nor this repository on its Python path: a task is just the binary's path, its
+This module uses the standard library only and is sent to remote workers *by
+value* (see :func:`qdisclab.campaign.engine.detached_task`), so a worker needs
+neither qdisclab nor this repository on its Python path: a task is just the binary's path, its
 arguments, a timeout and extra environment variables. The worker runs the
 program with ``--output=<temporary file>`` and sends back the file's text, the
 exit status and the tail of standard error; the client checks the metrics
@@ -15,27 +15,10 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 
 #: How much of a run's standard error (and output) is kept, in characters.
 TAIL_CHARS = 4000
-
-# Children running in this process (in-process workers), so an interrupted sweep can end them.
-_ACTIVE: set = set()
-_ACTIVE_LOCK = threading.Lock()
-
-
-def kill_active() -> int:
-    """Kill every run this process has started and not yet reaped; return how many."""
-    with _ACTIVE_LOCK:
-        children = list(_ACTIVE)
-    for child in children:
-        try:
-            child.kill()
-        except OSError:
-            pass
-    return len(children)
 
 
 def _tail(path: str, limit: int) -> str:
@@ -56,6 +39,7 @@ def execute_run(
     timeout: float | None,
     env: dict[str, str] | None = None,
     tail_chars: int = TAIL_CHARS,
+    track: bool = False,
 ) -> dict:
     """Run ``argv + ["--output=FILE"]`` and report what happened.
 
@@ -64,7 +48,13 @@ def execute_run(
     that signal), ``output`` (the metrics file's text, or ``None`` when it was not
     written), ``stderr_tail``, ``stdout_tail``, ``error``, ``wall_time_s``,
     ``started_at`` (Unix time) and ``host``.
+
+    With ``track`` (in-process workers only) the child is registered with
+    :mod:`qdisclab.campaign.children` while it runs, so an interrupted sweep can end it.
     """
+    children = None
+    if track:
+        from qdisclab.campaign import children
     workdir = tempfile.mkdtemp(prefix="qdisclab-run-")
     output_path = os.path.join(workdir, "metrics.json")
     stdout_path = os.path.join(workdir, "stdout")
@@ -95,8 +85,8 @@ def execute_run(
                 result["outcome"] = "error"
                 result["error"] = f"cannot start {argv[0]}: {exc.strerror or exc}"
                 return result
-            with _ACTIVE_LOCK:
-                _ACTIVE.add(child)
+            if children is not None:
+                children.add(child)
             try:
                 result["returncode"] = child.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -104,8 +94,8 @@ def execute_run(
                 result["returncode"] = child.wait()
                 result["outcome"] = "timeout"
             finally:
-                with _ACTIVE_LOCK:
-                    _ACTIVE.discard(child)
+                if children is not None:
+                    children.discard(child)
         result["wall_time_s"] = time.monotonic() - started
         result["stderr_tail"] = _tail(stderr_path, tail_chars)
         result["stdout_tail"] = _tail(stdout_path, tail_chars // 4)

@@ -66,7 +66,7 @@ RESERVED_PARAMS = frozenset({"RngRun", "output"})
 
 _TOP_KEYS = frozenset(
     {"name", "program", "description", "metrics", "timeout", "seeds", "replications",
-     "fixed", "factors", "zip", "grid", "quick"}
+     "fixed", "factors", "zip", "grid", "quick", "ns3"}
 )
 _GRID_KEYS = frozenset({"name", "fixed", "factors", "zip"})
 _QUICK_KEYS = frozenset({"seeds", "replications", "timeout", "params"})
@@ -143,7 +143,8 @@ class Grid:
         ]
         for group in self.zips:
             names = list(group)
-            axes.append([dict(zip(names, row)) for row in zip(*group.values())])
+            rows = zip(*group.values(), strict=True)
+            axes.append([dict(zip(names, row, strict=True)) for row in rows])
         for choice in itertools.product(*axes):
             params = dict(self.fixed)
             for part in choice:
@@ -172,6 +173,8 @@ class Campaign:
     metrics: tuple[str, ...] = ()
     description: str = ""
     quick: bool = False
+    #: The ns-3 build the campaign runs on unless ``--ns3`` says otherwise ("system", "wheel").
+    ns3: str = "system"
     source: Path | None = None
     text: str = ""
 
@@ -443,6 +446,9 @@ def parse_campaign(
         _timeout(quick_table, "[quick]")
 
     description = data.get("description", "")
+    ns3 = data.get("ns3", "system")
+    if ns3 not in ("system", "wheel"):
+        raise CampaignError(f"{where}.ns3: expected \"system\" or \"wheel\", got {ns3!r}")
     return Campaign(
         name=campaign_name,
         program=program,
@@ -452,6 +458,7 @@ def parse_campaign(
         metrics=tuple(metrics),
         description=str(description),
         quick=quick,
+        ns3=ns3,
         source=source,
         text=text,
     )

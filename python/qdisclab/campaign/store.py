@@ -167,7 +167,8 @@ class ResultStore:
 
     def meta(self) -> dict[str, str]:
         """Every stored campaign fact."""
-        return {row["key"]: row["value"] for row in self.conn.execute("SELECT key, value FROM meta")}
+        rows = self.conn.execute("SELECT key, value FROM meta")
+        return {row["key"]: row["value"] for row in rows}
 
     # -- runs --------------------------------------------------------------------------
 
@@ -195,7 +196,7 @@ class ResultStore:
     def runs(
         self, *, status: str | None = None, keys: Iterable[str] | None = None
     ) -> list[RunRecord]:
-        """Stored runs (optionally only those with ``status`` / among ``keys``), in insertion order."""
+        """Stored runs (only those with ``status`` / among ``keys``), in insertion order."""
         query = "SELECT * FROM runs"
         args: list[Any] = []
         if status is not None:
@@ -266,7 +267,7 @@ class ResultStore:
     # -- views and export --------------------------------------------------------------
 
     def create_flat_view(self, params: Sequence[str], metrics: Sequence[str]) -> None:
-        """(Re)create ``runs_flat``: one ``p_<name>`` column per parameter, ``m_<name>`` per metric."""
+        """(Re)create ``runs_flat``: ``p_<name>`` per parameter, ``m_<name>`` per metric."""
         columns = ["run_key", "status", "seed"]
         columns += [
             f"json_extract(params, {_sql_path(name)}) AS {_quote('p_' + name)}" for name in params
