@@ -12,6 +12,10 @@ def build(bld):
         'helper/bottleneck-monitor.cc',
         'helper/dumbbell-scenario.cc',
         'helper/metrics-report.cc',
+        'model/drr-queue-disc.cc',
+        'model/drr-scheduler.cc',
+        'model/flow-identifier.cc',
+        'model/flow-weight-rules.cc',
     ]
     # Our code's logging and asserts work whatever ns-3's build profile is.
     module.defines = [
@@ -33,6 +37,10 @@ def build(bld):
         'helper/bottleneck-monitor.h',
         'helper/dumbbell-scenario.h',
         'helper/metrics-report.h',
+        'model/drr-queue-disc.h',
+        'model/drr-scheduler.h',
+        'model/flow-identifier.h',
+        'model/flow-weight-rules.h',
         'model/qdisc-lab-compat.h',
     ]
 

@@ -1,0 +1,369 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "drr-queue-disc.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/net-device.h"
+#include "ns3/packet-filter.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DrrQueueDisc");
+
+NS_OBJECT_ENSURE_REGISTERED(DrrFlowQueue);
+NS_OBJECT_ENSURE_REGISTERED(DrrQueueDisc);
+
+TypeId
+DrrFlowQueue::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DrrFlowQueue")
+                            .SetParent<DropTailQueue<QueueDiscItem>>()
+                            .SetGroupName("QdiscLab")
+                            .AddConstructor<DrrFlowQueue>();
+    return tid;
+}
+
+Ptr<QueueDiscItem>
+DrrFlowQueue::DequeueTail()
+{
+    const auto& container = Queue<QueueDiscItem>::GetContainer();
+    if (container.empty())
+    {
+        return nullptr;
+    }
+    return Queue<QueueDiscItem>::DoDequeue(std::prev(container.end()));
+}
+
+TypeId
+DrrQueueDisc::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::DrrQueueDisc")
+            .SetParent<QueueDisc>()
+            .SetGroupName("QdiscLab")
+            .AddConstructor<DrrQueueDisc>()
+            .AddAttribute("MaxSize",
+                          "The shared buffer pool (ns-2 blimit_), in bytes ('25000B') or packets "
+                          "('100p'). Bytes: at least one MTU (the device's, else 1500 B); "
+                          "packets: at least 1. Default: ns-2's 25000 B.",
+                          QueueSizeValue(QueueSize("25000B")),
+                          MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute("Buckets",
+                          "Number of per-flow queues flows are hashed into (ns-2 buckets_), "
+                          "1 .. 16777216. Default: ns-2's 10.",
+                          UintegerValue(10),
+                          MakeUintegerAccessor(&DrrQueueDisc::m_buckets),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Quantum",
+                          "Bytes a flow of weight 1 may send per round (ns-2 quantum_), >= 1. "
+                          "Packets larger than the quantum wait ceil(size/quantum) rounds. "
+                          "Default: ns-2's 250 B.",
+                          UintegerValue(250),
+                          MakeUintegerAccessor(&DrrQueueDisc::m_quantum),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Mask",
+                          "What identifies a flow (ns-2 mask_): FiveTuple (addresses, ports, "
+                          "protocol; ns-2 mask_ 0, the default) or AddressPair (mask_ 1).",
+                          EnumValue(FlowIdentifier::FIVE_TUPLE),
+                          MakeEnumAccessor(&DrrQueueDisc::m_mask),
+                          MakeEnumChecker(FlowIdentifier::FIVE_TUPLE,
+                                          "FiveTuple",
+                                          FlowIdentifier::ADDRESS_PAIR,
+                                          "AddressPair"))
+            .AddAttribute("Perturbation",
+                          "Hash perturbation, any 32-bit value: another value maps flows to "
+                          "buckets differently (and so changes which flows collide).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&DrrQueueDisc::m_perturbation),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("DropFrom",
+                          "Where buffer stealing drops from the longest flow: Head (ns-2, the "
+                          "default) or Tail.",
+                          EnumValue(DROP_HEAD),
+                          MakeEnumAccessor(&DrrQueueDisc::m_dropFrom),
+                          MakeEnumChecker(DROP_HEAD, "Head", DROP_TAIL, "Tail"))
+            .AddAttribute("WeightRules",
+                          "Per-flow weights (quantum x weight; stealing compares bytes / weight), "
+                          "as rules 'field=value ... weight=W' separated by ';', first match "
+                          "wins; fields src, dst (address or prefix), sport, dport (port or "
+                          "LO-HI), proto, dscp. Example: 'dscp=AF11 weight=2; dport=5000 "
+                          "weight=4'. Empty: every flow has DefaultWeight.",
+                          StringValue(""),
+                          MakeStringAccessor(&DrrQueueDisc::m_weightRules),
+                          MakeStringChecker())
+            .AddAttribute("DefaultWeight",
+                          "Weight of flows no rule matches, finite and > 0.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&DrrQueueDisc::m_defaultWeight),
+                          MakeDoubleChecker<double>())
+            .AddTraceSource("ActiveFlows",
+                            "Number of backlogged flows (the ActiveList's length)",
+                            MakeTraceSourceAccessor(&DrrQueueDisc::m_activeFlows),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("FlowEnqueue",
+                            "A packet joined a flow queue: bucket, packet",
+                            MakeTraceSourceAccessor(&DrrQueueDisc::m_flowEnqueueTrace),
+                            "ns3::DrrQueueDisc::FlowItemTracedCallback")
+            .AddTraceSource("FlowDequeue",
+                            "A flow queue sent a packet: bucket, packet",
+                            MakeTraceSourceAccessor(&DrrQueueDisc::m_flowDequeueTrace),
+                            "ns3::DrrQueueDisc::FlowItemTracedCallback")
+            .AddTraceSource("FlowDrop",
+                            "Buffer stealing dropped a packet of a flow: bucket, packet",
+                            MakeTraceSourceAccessor(&DrrQueueDisc::m_flowDropTrace),
+                            "ns3::DrrQueueDisc::FlowItemTracedCallback")
+            .AddTraceSource("Deficit",
+                            "A flow's deficit counter after it sent a packet: bucket, bytes",
+                            MakeTraceSourceAccessor(&DrrQueueDisc::m_deficitTrace),
+                            "ns3::DrrQueueDisc::DeficitTracedCallback");
+    return tid;
+}
+
+DrrQueueDisc::DrrQueueDisc()
+    : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE),
+      m_buckets(10),
+      m_quantum(250),
+      m_mask(FlowIdentifier::FIVE_TUPLE),
+      m_perturbation(0),
+      m_dropFrom(DROP_HEAD),
+      m_defaultWeight(1.0),
+      m_activeFlows(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+DrrQueueDisc::~DrrQueueDisc()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+DrrQueueDisc::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_queues.clear();
+    QueueDisc::DoDispose();
+}
+
+const DrrQueueDisc::FlowStats&
+DrrQueueDisc::GetFlowStats(uint32_t bucket) const
+{
+    NS_ABORT_MSG_UNLESS(bucket < m_flowStats.size(),
+                        "DrrQueueDisc: bucket " << bucket << " out of range [0, "
+                                                << m_flowStats.size() << ")");
+    return m_flowStats[bucket];
+}
+
+uint32_t
+DrrQueueDisc::GetActiveFlows() const
+{
+    return m_scheduler.GetActiveFlows();
+}
+
+uint64_t
+DrrQueueDisc::GetDeficit(uint32_t bucket) const
+{
+    return m_scheduler.GetDeficit(bucket);
+}
+
+uint64_t
+DrrQueueDisc::GetFlowBytes(uint32_t bucket) const
+{
+    return m_scheduler.GetBytes(bucket);
+}
+
+uint32_t
+DrrQueueDisc::GetBucket(Ptr<QueueDiscItem> item)
+{
+    FlowKey key;
+    return Classify(item, key);
+}
+
+uint32_t
+DrrQueueDisc::Classify(Ptr<QueueDiscItem> item, FlowKey& key)
+{
+    key = FlowIdentifier::Extract(item);
+    if (GetNPacketFilters() > 0)
+    {
+        const int32_t ret = QueueDisc::Classify(item);
+        if (ret != PacketFilter::PF_NO_MATCH)
+        {
+            return static_cast<uint32_t>(ret) % m_buckets;
+        }
+    }
+    if (!key.isIp)
+    {
+        return m_buckets; // the bucket of non-IP packets
+    }
+    return FlowIdentifier::Hash(key, m_mask, m_perturbation) % m_buckets;
+}
+
+Ptr<DrrFlowQueue>
+DrrQueueDisc::GetFlowQueue(uint32_t bucket)
+{
+    Ptr<DrrFlowQueue>& queue = m_queues[bucket];
+    if (!queue)
+    {
+        // The shared buffer is the limit; a flow queue never refuses a packet itself.
+        queue = CreateObject<DrrFlowQueue>();
+        queue->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, std::numeric_limits<uint32_t>::max()));
+        AddInternalQueue(queue);
+    }
+    return queue;
+}
+
+bool
+DrrQueueDisc::OverLimit() const
+{
+    const QueueSize limit = GetMaxSize();
+    return limit.GetUnit() == QueueSizeUnit::PACKETS ? GetNPackets() > limit.GetValue()
+                                                     : GetNBytes() > limit.GetValue();
+}
+
+bool
+DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
+{
+    NS_LOG_FUNCTION(this << item);
+
+    // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
+    FlowKey key;
+    const uint32_t f = Classify(item, key);
+    const double weight = m_scheduler.GetPackets(f) == 0 ? m_weights.WeightOf(key) : 1.0;
+    const uint32_t size = item->GetSize();
+
+    // 2. Queue it; an idle flow joins the tail of the ActiveList.
+    GetFlowQueue(f)->Enqueue(item);
+    m_scheduler.Arrive(f, size, weight);
+    m_activeFlows = m_scheduler.GetActiveFlows();
+    m_flowStats[f].enqueuedPackets++;
+    m_flowStats[f].enqueuedBytes += size;
+    m_flowEnqueueTrace(f, item);
+    NS_LOG_DEBUG("bucket " << f << " (" << key.ToString() << "), weight "
+                           << m_scheduler.GetQuantum(f) / double(m_quantum) << ": "
+                           << m_scheduler.GetPackets(f) << " packets, " << m_scheduler.GetBytes(f)
+                           << " B");
+
+    // 3. Buffer stealing: while the shared buffer is over its limit, drop from the longest.
+    while (OverLimit())
+    {
+        StealFromLongest();
+    }
+    return true;
+}
+
+void
+DrrQueueDisc::StealFromLongest()
+{
+    const uint32_t victim = m_scheduler.Longest();
+    Ptr<DrrFlowQueue> queue = m_queues[victim];
+    Ptr<QueueDiscItem> item = m_dropFrom == DROP_HEAD ? queue->Dequeue() : queue->DequeueTail();
+    NS_LOG_DEBUG("buffer full: drop from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")
+                                               << " of bucket " << victim << " ("
+                                               << m_scheduler.GetBytes(victim) << " B)");
+    m_scheduler.Depart(victim, item->GetSize());
+    m_activeFlows = m_scheduler.GetActiveFlows();
+    m_flowStats[victim].droppedPackets++;
+    m_flowStats[victim].droppedBytes += item->GetSize();
+    m_flowDropTrace(victim, item);
+    DropAfterDequeue(item, OVERLIMIT_DROP);
+}
+
+Ptr<QueueDiscItem>
+DrrQueueDisc::DoDequeue()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_scheduler.Empty())
+    {
+        return nullptr;
+    }
+    // DRR: the head flow sends its head packet if it fits its deficit; else it gets its
+    // quantum and moves to the tail (DrrScheduler::Select).
+    const uint32_t f =
+        m_scheduler.Select([this](uint32_t flow) { return m_queues[flow]->Peek()->GetSize(); });
+    Ptr<QueueDiscItem> item = m_queues[f]->Dequeue();
+    m_scheduler.Depart(f, item->GetSize());
+    m_activeFlows = m_scheduler.GetActiveFlows();
+    m_flowStats[f].sentPackets++;
+    m_flowStats[f].sentBytes += item->GetSize();
+    m_flowDequeueTrace(f, item);
+    m_deficitTrace(f, m_scheduler.GetDeficit(f));
+    NS_LOG_DEBUG("bucket " << f << " sends " << item->GetSize() << " B, deficit now "
+                           << m_scheduler.GetDeficit(f));
+    return item;
+}
+
+bool
+DrrQueueDisc::CheckConfig()
+{
+    NS_LOG_FUNCTION(this);
+    // Always-on checks: ns-3 only asserts on CheckConfig's result, and release builds drop that.
+    NS_ABORT_MSG_IF(GetNQueueDiscClasses() > 0, "DrrQueueDisc cannot have classes");
+    NS_ABORT_MSG_IF(GetNInternalQueues() > 0,
+                    "DrrQueueDisc creates its own per-flow queues; do not add internal queues");
+    NS_ABORT_MSG_UNLESS(m_buckets >= 1 && m_buckets <= (1U << 24),
+                        "DrrQueueDisc: Buckets = " << m_buckets
+                                                   << " is out of range [1, 16777216]");
+    NS_ABORT_MSG_IF(m_quantum == 0, "DrrQueueDisc: Quantum must be >= 1 byte, got 0");
+    NS_ABORT_MSG_UNLESS(std::isfinite(m_defaultWeight) && m_defaultWeight > 0,
+                        "DrrQueueDisc: DefaultWeight must be finite and > 0, got "
+                            << m_defaultWeight);
+    const QueueSize limit = GetMaxSize();
+    if (limit.GetUnit() == QueueSizeUnit::BYTES)
+    {
+        uint32_t mtu = 1500;
+        if (Ptr<NetDeviceQueueInterface> ndqi = GetNetDeviceQueueInterface())
+        {
+            if (Ptr<NetDevice> device = ndqi->GetObject<NetDevice>())
+            {
+                mtu = device->GetMtu();
+            }
+        }
+        NS_ABORT_MSG_IF(limit.GetValue() < mtu,
+                        "DrrQueueDisc: MaxSize = " << limit << " is smaller than one MTU (" << mtu
+                                                   << " B); it must be >= " << mtu
+                                                   << "B (or >= 1p in packets)");
+    }
+    else
+    {
+        NS_ABORT_MSG_IF(limit.GetValue() == 0, "DrrQueueDisc: MaxSize must be >= 1p, got 0p");
+    }
+    m_weights = FlowWeightRules(m_weightRules, "DrrQueueDisc WeightRules");
+    m_weights.SetDefaultWeight(m_defaultWeight);
+    if (m_quantum < 1500)
+    {
+        NS_LOG_INFO("Quantum " << m_quantum << " B is below a 1500 B packet: such packets wait "
+                               << "several rounds, and a dequeue may visit a flow several times");
+    }
+    return true;
+}
+
+void
+DrrQueueDisc::InitializeParams()
+{
+    NS_LOG_FUNCTION(this);
+    // Buckets + 1: the last bucket holds non-IP packets.
+    m_scheduler.Reset(m_buckets + 1, m_quantum);
+    m_queues.assign(m_buckets + 1, nullptr);
+    m_flowStats.assign(m_buckets + 1, FlowStats{});
+    m_activeFlows = 0;
+    NS_LOG_INFO("DRR: " << m_buckets << " buckets, quantum " << m_quantum << " B, buffer "
+                        << GetMaxSize() << ", " << m_weights.GetN() << " weight rules, "
+                        << (m_mask == FlowIdentifier::FIVE_TUPLE ? "five-tuple" : "address-pair")
+                        << " flows, drop from " << (m_dropFrom == DROP_HEAD ? "head" : "tail"));
+}
+
+} // namespace ns3

@@ -1,0 +1,169 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRR_QUEUE_DISC_H
+#define DRR_QUEUE_DISC_H
+
+#include "drr-scheduler.h"
+#include "flow-identifier.h"
+#include "flow-weight-rules.h"
+
+#include "ns3/drop-tail-queue.h"
+#include "ns3/queue-disc.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup qdisc-lab
+ * \brief A per-flow queue of DrrQueueDisc: a DropTailQueue that can also give up its tail.
+ */
+class DrrFlowQueue : public DropTailQueue<QueueDiscItem>
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /// \return the last packet, removed as by Dequeue(); nullptr if empty
+    Ptr<QueueDiscItem> DequeueTail();
+};
+
+/**
+ * \ingroup qdisc-lab
+ * \brief Deficit Round Robin (Shreedhar and Varghese, 1996) as ns-2's Queue/DRR implements it:
+ * flows hashed into buckets, one shared buffer, buffer stealing from the longest queue; plus
+ * per-flow weights.
+ *
+ * Enqueue: the packet's flow is found (installed PacketFilters first, as in FqCoDel; else a hash
+ * of the fields the Mask selects, modulo Buckets; non-IP packets share one extra bucket, number
+ * Buckets). The packet joins its flow's queue, and a flow that was idle joins the tail of the
+ * ActiveList with the weight the WeightRules give it. While the shared buffer (MaxSize) is over
+ * its limit, one packet is dropped from the longest flow (the largest bytes / weight), from its
+ * head (ns-2) or tail (DropFrom), counted under OVERLIMIT_DROP.
+ *
+ * Dequeue: DRR's round robin over the ActiveList (see DrrScheduler): the head flow sends its
+ * head packet if it fits its deficit; otherwise it gets quantum x weight more and goes to the
+ * tail. A flow that empties leaves the list and its deficit is reset.
+ */
+class DrrQueueDisc : public QueueDisc
+{
+  public:
+    /// Which end of the longest queue buffer stealing drops from.
+    enum DropFrom
+    {
+        DROP_HEAD, //!< the oldest packet (ns-2)
+        DROP_TAIL, //!< the newest packet
+    };
+
+    /// Counters of one bucket (flow queue).
+    struct FlowStats
+    {
+        uint64_t enqueuedPackets = 0; //!< packets enqueued
+        uint64_t enqueuedBytes = 0;   //!< bytes enqueued
+        uint64_t sentPackets = 0;     //!< packets dequeued for transmission
+        uint64_t sentBytes = 0;       //!< bytes dequeued for transmission
+        uint64_t droppedPackets = 0;  //!< packets dropped by buffer stealing
+        uint64_t droppedBytes = 0;    //!< bytes dropped by buffer stealing
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    DrrQueueDisc();
+    ~DrrQueueDisc() override;
+
+    /**
+     * \param bucket a bucket, 0 .. Buckets (the last one holds non-IP packets)
+     * \return its counters since the simulation started
+     */
+    const FlowStats& GetFlowStats(uint32_t bucket) const;
+
+    /**
+     * \param item a packet
+     * \return the bucket it would be queued in (packet filters, else the hash)
+     */
+    uint32_t GetBucket(Ptr<QueueDiscItem> item);
+
+    /// \return the number of backlogged flows
+    uint32_t GetActiveFlows() const;
+
+    /**
+     * \param bucket a bucket
+     * \return its deficit counter in bytes
+     */
+    uint64_t GetDeficit(uint32_t bucket) const;
+
+    /**
+     * \param bucket a bucket
+     * \return its backlog in bytes
+     */
+    uint64_t GetFlowBytes(uint32_t bucket) const;
+
+    /// Drop reasons
+    static constexpr const char* OVERLIMIT_DROP =
+        "Overlimit drop"; //!< shared buffer full: stolen from the longest flow
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    bool DoEnqueue(Ptr<QueueDiscItem> item) override;
+    Ptr<QueueDiscItem> DoDequeue() override;
+    bool CheckConfig() override;
+    void InitializeParams() override;
+
+    /**
+     * \param item a packet
+     * \param key set to the packet's flow key
+     * \return the packet's bucket
+     */
+    uint32_t Classify(Ptr<QueueDiscItem> item, FlowKey& key);
+
+    /**
+     * \param bucket a bucket
+     * \return its queue, created on first use
+     */
+    Ptr<DrrFlowQueue> GetFlowQueue(uint32_t bucket);
+
+    /// \return whether the shared buffer holds more than MaxSize
+    bool OverLimit() const;
+
+    /// Drop one packet of the longest flow (buffer stealing).
+    void StealFromLongest();
+
+    // Attributes
+    uint32_t m_buckets;          //!< number of buckets (ns-2 buckets_)
+    uint32_t m_quantum;          //!< quantum of a weight-1 flow in bytes (ns-2 quantum_)
+    FlowIdentifier::Mask m_mask; //!< flow identification (ns-2 mask_)
+    uint32_t m_perturbation;     //!< hash perturbation
+    DropFrom m_dropFrom;         //!< end of the longest queue to steal from
+    std::string m_weightRules;   //!< weight rules, as text
+    double m_defaultWeight;      //!< weight of flows no rule matches
+
+    FlowWeightRules m_weights;               //!< parsed weight rules
+    DrrScheduler m_scheduler;                //!< the DRR state
+    std::vector<Ptr<DrrFlowQueue>> m_queues; //!< per-bucket queues (created on first use)
+    std::vector<FlowStats> m_flowStats;      //!< per-bucket counters
+    TracedValue<uint32_t> m_activeFlows;     //!< number of backlogged flows
+
+    TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowEnqueueTrace; //!< bucket, packet
+    TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDequeueTrace; //!< bucket, packet
+    TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDropTrace;    //!< bucket, packet
+    TracedCallback<uint32_t, uint64_t> m_deficitTrace; //!< bucket, deficit after it sent
+};
+
+} // namespace ns3
+
+#endif /* DRR_QUEUE_DISC_H */

@@ -1,0 +1,124 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flow-identifier.h"
+
+#include "ns3/hash.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/ipv6-address.h"
+#include "ns3/ipv6-queue-disc-item.h"
+#include "ns3/packet.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// IANA protocol numbers whose header starts with 16-bit source and destination ports.
+constexpr uint8_t TCP = 6;
+constexpr uint8_t UDP = 17;
+
+/**
+ * Read the TCP/UDP ports at the start of \p packet's payload.
+ * \param packet the IP payload
+ * \param key where the ports go
+ */
+void
+ReadPorts(Ptr<const Packet> packet, FlowKey& key)
+{
+    if ((key.protocol != TCP && key.protocol != UDP) || packet->GetSize() < 4)
+    {
+        return;
+    }
+    uint8_t ports[4];
+    packet->CopyData(ports, 4);
+    key.srcPort = static_cast<uint16_t>(ports[0] << 8 | ports[1]);
+    key.dstPort = static_cast<uint16_t>(ports[2] << 8 | ports[3]);
+}
+
+} // namespace
+
+FlowKey
+FlowIdentifier::Extract(Ptr<const QueueDiscItem> item)
+{
+    FlowKey key;
+    if (auto ipv4 = DynamicCast<const Ipv4QueueDiscItem>(item))
+    {
+        const Ipv4Header& header = ipv4->GetHeader();
+        key.isIp = true;
+        header.GetSource().Serialize(key.src.data());
+        header.GetDestination().Serialize(key.dst.data());
+        key.protocol = header.GetProtocol();
+        key.dscp = static_cast<uint8_t>(header.GetDscp());
+        if (header.GetFragmentOffset() == 0)
+        {
+            ReadPorts(item->GetPacket(), key);
+        }
+    }
+    else if (auto ipv6 = DynamicCast<const Ipv6QueueDiscItem>(item))
+    {
+        const Ipv6Header& header = ipv6->GetHeader();
+        key.isIp = true;
+        key.isIpv6 = true;
+        header.GetSource().Serialize(key.src.data());
+        header.GetDestination().Serialize(key.dst.data());
+        key.protocol = header.GetNextHeader();
+        key.dscp = header.GetTrafficClass() >> 2;
+        ReadPorts(item->GetPacket(), key);
+    }
+    return key;
+}
+
+uint32_t
+FlowIdentifier::Hash(const FlowKey& key, Mask mask, uint32_t perturbation)
+{
+    const std::size_t addressBytes = key.isIpv6 ? 16 : 4;
+    char buffer[4 + 16 + 16 + 5];
+    std::size_t n = 0;
+    std::memcpy(buffer + n, &perturbation, 4);
+    n += 4;
+    std::memcpy(buffer + n, key.src.data(), addressBytes);
+    n += addressBytes;
+    std::memcpy(buffer + n, key.dst.data(), addressBytes);
+    n += addressBytes;
+    if (mask == FIVE_TUPLE)
+    {
+        std::memcpy(buffer + n, &key.srcPort, 2);
+        std::memcpy(buffer + n + 2, &key.dstPort, 2);
+        buffer[n + 4] = static_cast<char>(key.protocol);
+        n += 5;
+    }
+    return Hash32(buffer, n);
+}
+
+std::string
+FlowKey::ToString() const
+{
+    if (!isIp)
+    {
+        return "non-IP";
+    }
+    std::ostringstream os;
+    if (isIpv6)
+    {
+        auto source = src;
+        auto destination = dst;
+        os << Ipv6Address(source.data()) << "." << srcPort << " > "
+           << Ipv6Address(destination.data()) << "." << dstPort;
+    }
+    else
+    {
+        os << Ipv4Address::Deserialize(src.data()) << ":" << srcPort << " > "
+           << Ipv4Address::Deserialize(dst.data()) << ":" << dstPort;
+    }
+    os << " proto " << unsigned(protocol) << " dscp " << unsigned(dscp);
+    return os.str();
+}
+
+} // namespace ns3
