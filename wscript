@@ -28,6 +28,7 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('qdisc-lab')
     module_test.source = [
+        'test/drr-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
     ]
 

@@ -134,7 +134,7 @@ DrrQueueDisc::GetTypeId()
 }
 
 DrrQueueDisc::DrrQueueDisc()
-    : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE),
+    : QueueDisc(QueueDiscSizePolicy::MULTIPLE_QUEUES),
       m_buckets(10),
       m_quantum(250),
       m_mask(FlowIdentifier::FIVE_TUPLE),

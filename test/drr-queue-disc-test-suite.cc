@@ -1,0 +1,430 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/drr-queue-disc.h"
+#include "ns3/enum.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/ipv6-header.h"
+#include "ns3/ipv6-queue-disc-item.h"
+#include "ns3/packet-filter.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Bytes of IPv4 + UDP headers in every test packet's size.
+constexpr uint32_t IPV4_UDP = 28;
+
+/**
+ * An IPv4/UDP packet of exactly \p size bytes (headers included).
+ * \param src source address
+ * \param dst destination address
+ * \param sport source port
+ * \param dport destination port
+ * \param size total size, >= 28
+ * \param dscp DSCP
+ * \return the item
+ */
+Ptr<QueueDiscItem>
+Ipv4Packet(const char* src,
+           const char* dst,
+           uint16_t sport,
+           uint16_t dport,
+           uint32_t size,
+           Ipv4Header::DscpType dscp = Ipv4Header::DscpDefault)
+{
+    Ptr<Packet> p = Create<Packet>(size - IPV4_UDP);
+    UdpHeader udp;
+    udp.SetSourcePort(sport);
+    udp.SetDestinationPort(dport);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address(src));
+    ip.SetDestination(Ipv4Address(dst));
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetDscp(dscp);
+    return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
+}
+
+/**
+ * An IPv6/UDP packet of \p size bytes (48 bytes of headers included).
+ * \param src source address
+ * \param dst destination address
+ * \param dport destination port
+ * \param size total size, >= 48
+ * \return the item
+ */
+Ptr<QueueDiscItem>
+Ipv6Packet(const char* src, const char* dst, uint16_t dport, uint32_t size)
+{
+    Ptr<Packet> p = Create<Packet>(size - 48);
+    UdpHeader udp;
+    udp.SetSourcePort(1000);
+    udp.SetDestinationPort(dport);
+    p->AddHeader(udp);
+    Ipv6Header ip;
+    ip.SetSource(Ipv6Address(src));
+    ip.SetDestination(Ipv6Address(dst));
+    ip.SetNextHeader(17);
+    ip.SetPayloadLength(p->GetSize());
+    return Create<Ipv6QueueDiscItem>(p, Address(), 0x86DD, ip);
+}
+
+/// A packet that is neither IPv4 nor IPv6.
+class NonIpItem : public QueueDiscItem
+{
+  public:
+    /// \param size the packet size
+    explicit NonIpItem(uint32_t size)
+        : QueueDiscItem(Create<Packet>(size), Address(), 0x0806)
+    {
+    }
+
+    void AddHeader() override
+    {
+    }
+
+    bool Mark() override
+    {
+        return false;
+    }
+};
+
+/**
+ * \param attributes name/value pairs
+ * \return an initialized DrrQueueDisc
+ */
+Ptr<DrrQueueDisc>
+MakeDrr(const std::vector<std::pair<std::string, std::string>>& attributes)
+{
+    auto qd = CreateObject<DrrQueueDisc>();
+    for (const auto& [name, value] : attributes)
+    {
+        qd->SetAttribute(name, StringValue(value));
+    }
+    qd->Initialize();
+    return qd;
+}
+
+/**
+ * \param qd a queue disc
+ * \return the UIDs of every packet it dequeues until empty
+ */
+std::vector<uint64_t>
+DrainUids(Ptr<QueueDisc> qd)
+{
+    std::vector<uint64_t> uids;
+    while (Ptr<QueueDiscItem> item = qd->Dequeue())
+    {
+        uids.push_back(item->GetPacket()->GetUid());
+    }
+    return uids;
+}
+
+} // namespace
+
+/**
+ * \ingroup qdisc-lab-tests
+ * The hand-worked example of the scheduler's unit test, with real packets: three flows,
+ * quantum 500, sizes A = 200, 750, 100; B = 500, 500; C = 1000. Order A B A B C A, and the
+ * deficits after each packet.
+ */
+class DrrHandWorkedOrderTestCase : public TestCase
+{
+  public:
+    DrrHandWorkedOrderTestCase()
+        : TestCase("hand-worked example: exact order and deficits")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto qd = MakeDrr({{"Quantum", "500"}, {"Buckets", "1024"}, {"MaxSize", "100000B"}});
+        std::vector<Ptr<QueueDiscItem>> a = {Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 200),
+                                             Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 750),
+                                             Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 100)};
+        std::vector<Ptr<QueueDiscItem>> b = {Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 500),
+                                             Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 500)};
+        std::vector<Ptr<QueueDiscItem>> c = {Ipv4Packet("10.0.0.3", "10.9.0.1", 1, 9, 1000)};
+        const uint32_t fa = qd->GetBucket(a[0]);
+        const uint32_t fb = qd->GetBucket(b[0]);
+        const uint32_t fc = qd->GetBucket(c[0]);
+        NS_TEST_ASSERT_MSG_EQ((fa != fb && fb != fc && fa != fc), true, "three buckets");
+        for (const auto& items : {a, b, c})
+        {
+            for (const auto& item : items)
+            {
+                NS_TEST_ASSERT_MSG_EQ(qd->Enqueue(item), true, "enqueued");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(qd->GetActiveFlows(), 3, "three active flows");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetNBytes(), 3050, "backlog");
+
+        const std::vector<Ptr<QueueDiscItem>> order = {a[0], b[0], a[1], b[1], c[0], a[2]};
+        const std::vector<uint32_t> flows = {fa, fb, fa, fb, fc, fa};
+        const std::vector<uint64_t> deficits = {300, 0, 50, 0, 0, 0};
+        for (std::size_t i = 0; i < order.size(); ++i)
+        {
+            Ptr<QueueDiscItem> item = qd->Dequeue();
+            NS_TEST_ASSERT_MSG_EQ(item->GetPacket()->GetUid(),
+                                  order[i]->GetPacket()->GetUid(),
+                                  "packet " << i);
+            NS_TEST_ASSERT_MSG_EQ(qd->GetDeficit(flows[i]), deficits[i], "deficit after " << i);
+        }
+        NS_TEST_ASSERT_MSG_EQ(qd->Dequeue(), nullptr, "empty");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).sentPackets, 3, "A's counters");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).sentBytes, 1050, "A's counters");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetStats().nTotalDroppedPackets, 0, "no drops");
+        qd->Dispose();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * The shared buffer is full: the longest flow loses its head (or tail) packet, counted under
+ * OVERLIMIT_DROP, and the newcomer is admitted.
+ */
+class DrrStealingTestCase : public TestCase
+{
+  public:
+    DrrStealingTestCase()
+        : TestCase("buffer stealing hits the longest flow, head or tail, and admits a newcomer")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string dropFrom : {"Head", "Tail"})
+        {
+            auto qd = MakeDrr({{"MaxSize", "5000B"}, {"Buckets", "1024"}, {"DropFrom", dropFrom}});
+            std::vector<Ptr<QueueDiscItem>> a;
+            for (int i = 0; i < 3; ++i)
+            {
+                a.push_back(Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000));
+                qd->Enqueue(a.back());
+            }
+            qd->Enqueue(Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 1000));
+            Ptr<QueueDiscItem> newcomer = Ipv4Packet("10.0.0.3", "10.9.0.1", 1, 9, 1500);
+            NS_TEST_ASSERT_MSG_EQ(qd->Enqueue(newcomer), true, "the newcomer is admitted");
+            const uint32_t fa = qd->GetBucket(a[0]);
+            const uint32_t fc = qd->GetBucket(newcomer);
+            const QueueDisc::Stats& stats = qd->GetStats();
+            NS_TEST_ASSERT_MSG_EQ(stats.GetNDroppedPackets(DrrQueueDisc::OVERLIMIT_DROP),
+                                  1,
+                                  dropFrom << ": one packet stolen");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedPackets, 1, "from the longest");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fc).enqueuedPackets, 1, "newcomer queued");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetNBytes(), 4500, "back under the limit");
+            const std::vector<uint64_t> uids = DrainUids(qd);
+            const uint64_t lost = (dropFrom == "Head" ? a[0] : a[2])->GetPacket()->GetUid();
+            NS_TEST_ASSERT_MSG_EQ(std::count(uids.begin(), uids.end(), lost),
+                                  0,
+                                  dropFrom << ": the " << dropFrom << " packet was dropped");
+            NS_TEST_ASSERT_MSG_EQ(uids.size(), 4, "the other four are sent");
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * With weights, stealing compares bytes / weight; the weight rule sets the quantum too.
+ */
+class DrrWeightedStealingTestCase : public TestCase
+{
+  public:
+    DrrWeightedStealingTestCase()
+        : TestCase("weighted: stealing takes the longest bytes over weight; quantum x weight")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto qd = MakeDrr({{"MaxSize", "5500B"},
+                           {"Buckets", "1024"},
+                           {"Quantum", "1000"},
+                           {"WeightRules", "dport=7000 weight=2; dscp=AF11 weight=3"}});
+        Ptr<QueueDiscItem> a1 = Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000);
+        Ptr<QueueDiscItem> b1 = Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 7000, 1500);
+        qd->Enqueue(a1);
+        qd->Enqueue(Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000)); // A: 2000 B / 1
+        qd->Enqueue(b1);
+        qd->Enqueue(Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 7000, 1500)); // B: 3000 B / 2
+        const uint32_t fa = qd->GetBucket(a1);
+        const uint32_t fb = qd->GetBucket(b1);
+        NS_TEST_ASSERT_MSG_EQ(qd->GetDeficit(fb), 2000, "B's quantum is 2 x 1000");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetDeficit(fa), 1000, "A's quantum is 1000");
+        Ptr<QueueDiscItem> af =
+            Ipv4Packet("10.0.0.5", "10.9.0.1", 1, 9, 600, Ipv4Header::DSCP_AF11);
+        qd->Enqueue(af); // 5600 B > 5500 B
+        NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedPackets, 1, "A (2000) beats B (1500)");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fb).droppedPackets, 0, "B keeps its packets");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetDeficit(qd->GetBucket(af)), 3000, "DSCP AF11 weight 3");
+        qd->Dispose();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * Mask: FiveTuple separates flows that differ only in ports; AddressPair merges them. One
+ * bucket for many flows: collisions make it a FIFO. IPv6 packets are hashed and weighted;
+ * non-IP packets go to their own bucket; installed packet filters win over hashing.
+ */
+class DrrClassificationTestCase : public TestCase
+{
+  public:
+    DrrClassificationTestCase()
+        : TestCase("classification: masks, collisions, IPv6, non-IP, packet filters")
+    {
+    }
+
+  private:
+    /// A filter that puts every IPv4 packet in class 3.
+    class ClassThree : public PacketFilter
+    {
+      private:
+        bool CheckProtocol(Ptr<QueueDiscItem> item) const override
+        {
+            return DynamicCast<Ipv4QueueDiscItem>(item) != nullptr;
+        }
+
+        int32_t DoClassify(Ptr<QueueDiscItem> item) const override
+        {
+            return 3;
+        }
+    };
+
+    void DoRun() override
+    {
+        Ptr<QueueDiscItem> p1 = Ipv4Packet("10.0.0.1", "10.9.0.1", 1000, 80, 100);
+        Ptr<QueueDiscItem> p2 = Ipv4Packet("10.0.0.1", "10.9.0.1", 1001, 80, 100);
+        auto five = MakeDrr({{"Buckets", "1024"}, {"Mask", "FiveTuple"}});
+        auto pair = MakeDrr({{"Buckets", "1024"}, {"Mask", "AddressPair"}});
+        NS_TEST_ASSERT_MSG_NE(five->GetBucket(p1), five->GetBucket(p2), "ports separate");
+        NS_TEST_ASSERT_MSG_EQ(pair->GetBucket(p1), pair->GetBucket(p2), "ports ignored");
+        auto perturbed = MakeDrr({{"Buckets", "1024"}, {"Perturbation", "7"}});
+        NS_TEST_ASSERT_MSG_NE(perturbed->GetBucket(p1), five->GetBucket(p1), "perturbation");
+
+        // Buckets = 1: every flow collides; the one queue is served in arrival order.
+        auto one = MakeDrr({{"Buckets", "1"}, {"Quantum", "100"}, {"MaxSize", "100000B"}});
+        std::vector<uint64_t> arrival;
+        for (int i = 0; i < 6; ++i)
+        {
+            Ptr<QueueDiscItem> item = Ipv4Packet("10.0.0.1", "10.9.0.1", 1000 + i % 3, 80, 100);
+            arrival.push_back(item->GetPacket()->GetUid());
+            one->Enqueue(item);
+        }
+        NS_TEST_ASSERT_MSG_EQ(one->GetActiveFlows(), 1, "one bucket");
+        NS_TEST_ASSERT_MSG_EQ((DrainUids(one) == arrival), true, "FIFO under collisions");
+
+        // IPv6: hashed by addresses and ports, weighted by prefix rules.
+        auto v6 = MakeDrr({{"Buckets", "1024"},
+                           {"Quantum", "1000"},
+                           {"WeightRules", "src=2001:db8::/32 weight=4"}});
+        Ptr<QueueDiscItem> x = Ipv6Packet("2001:db8::1", "2001:dead::1", 80, 500);
+        Ptr<QueueDiscItem> y = Ipv6Packet("2001:db9::1", "2001:dead::1", 80, 500);
+        NS_TEST_ASSERT_MSG_NE(v6->GetBucket(x), v6->GetBucket(y), "IPv6 sources separate");
+        v6->Enqueue(x);
+        v6->Enqueue(y);
+        NS_TEST_ASSERT_MSG_EQ(v6->GetDeficit(v6->GetBucket(x)), 4000, "IPv6 prefix weight 4");
+        NS_TEST_ASSERT_MSG_EQ(v6->GetDeficit(v6->GetBucket(y)), 1000, "default weight 1");
+        NS_TEST_ASSERT_MSG_EQ(DrainUids(v6).size(), 2, "both sent");
+
+        // Non-IP: the extra bucket, number Buckets.
+        Ptr<QueueDiscItem> arp = Create<NonIpItem>(60);
+        NS_TEST_ASSERT_MSG_EQ(v6->GetBucket(arp), 1024, "non-IP bucket");
+        v6->Enqueue(arp);
+        NS_TEST_ASSERT_MSG_EQ(v6->Dequeue()->GetPacket()->GetUid(),
+                              arp->GetPacket()->GetUid(),
+                              "non-IP sent");
+        NS_TEST_ASSERT_MSG_EQ(v6->GetFlowStats(1024).sentPackets, 1, "counted in its bucket");
+
+        // Packet filters first, as in FqCoDel; no match falls back to hashing.
+        auto filtered = CreateObject<DrrQueueDisc>();
+        filtered->SetAttribute("Buckets", UintegerValue(16));
+        filtered->AddPacketFilter(CreateObject<ClassThree>());
+        filtered->Initialize();
+        NS_TEST_ASSERT_MSG_EQ(filtered->GetBucket(p1), 3, "filter's class");
+        NS_TEST_ASSERT_MSG_EQ(
+            filtered->GetBucket(x),
+            FlowIdentifier::Hash(FlowIdentifier::Extract(x), FlowIdentifier::FIVE_TUPLE, 0) % 16,
+            "no match: hash");
+        for (auto qd : {five, pair, perturbed, one, v6, filtered})
+        {
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * Packets larger than the quantum: a 1000-byte packet with quantum 100 waits ten rounds, while
+ * a flow of 100-byte packets sends one per round.
+ */
+class DrrLargePacketTestCase : public TestCase
+{
+  public:
+    DrrLargePacketTestCase()
+        : TestCase("packets larger than the quantum wait ceil(size over quantum) rounds")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto qd = MakeDrr({{"Buckets", "1024"}, {"Quantum", "100"}, {"MaxSize", "100000B"}});
+        Ptr<QueueDiscItem> big = Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000);
+        qd->Enqueue(big);
+        for (int i = 0; i < 20; ++i)
+        {
+            qd->Enqueue(Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 100));
+        }
+        std::size_t position = 0;
+        for (std::size_t i = 0; i < 21; ++i)
+        {
+            if (qd->Dequeue()->GetPacket()->GetUid() == big->GetPacket()->GetUid())
+            {
+                position = i;
+            }
+        }
+        // Rounds 1..9: only the small flow sends (9 packets); round 10: the big packet.
+        NS_TEST_ASSERT_MSG_EQ(position, 9, "the big packet leaves in round 10");
+        qd->Dispose();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * The DrrQueueDisc test suite.
+ */
+class DrrQueueDiscTestSuite : public TestSuite
+{
+  public:
+    DrrQueueDiscTestSuite()
+        : TestSuite("qdisc-lab-drr-queue-disc")
+    {
+        AddTestCase(new DrrHandWorkedOrderTestCase());
+        AddTestCase(new DrrStealingTestCase());
+        AddTestCase(new DrrWeightedStealingTestCase());
+        AddTestCase(new DrrClassificationTestCase());
+        AddTestCase(new DrrLargePacketTestCase());
+    }
+};
+
+/// Registers the suite.
+static DrrQueueDiscTestSuite g_drrQueueDiscTestSuite;
