@@ -4,6 +4,8 @@
 
 #include "drr-queue-disc.h"
 
+#include "qdisc-lab-compat.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -79,7 +81,7 @@ DrrQueueDisc::GetTypeId()
                           "What identifies a flow (ns-2 mask_): FiveTuple (addresses, ports, "
                           "protocol; ns-2 mask_ 0, the default) or AddressPair (mask_ 1).",
                           EnumValue(FlowIdentifier::FIVE_TUPLE),
-                          MakeEnumAccessor(&DrrQueueDisc::m_mask),
+                          QDISC_LAB_ENUM_ACCESSOR(FlowIdentifier::Mask, &DrrQueueDisc::m_mask),
                           MakeEnumChecker(FlowIdentifier::FIVE_TUPLE,
                                           "FiveTuple",
                                           FlowIdentifier::ADDRESS_PAIR,
@@ -90,12 +92,13 @@ DrrQueueDisc::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&DrrQueueDisc::m_perturbation),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("DropFrom",
-                          "Where buffer stealing drops from the longest flow: Head (ns-2, the "
-                          "default) or Tail.",
-                          EnumValue(DROP_HEAD),
-                          MakeEnumAccessor(&DrrQueueDisc::m_dropFrom),
-                          MakeEnumChecker(DROP_HEAD, "Head", DROP_TAIL, "Tail"))
+            .AddAttribute(
+                "DropFrom",
+                "Where buffer stealing drops from the longest flow: Head (ns-2, the "
+                "default) or Tail.",
+                EnumValue(DROP_HEAD),
+                QDISC_LAB_ENUM_ACCESSOR(DrrQueueDisc::DropFrom, &DrrQueueDisc::m_dropFrom),
+                MakeEnumChecker(DROP_HEAD, "Head", DROP_TAIL, "Tail"))
             .AddAttribute("WeightRules",
                           "Per-flow weights (quantum x weight; stealing compares bytes / weight), "
                           "as rules 'field=value ... weight=W' separated by ';', first match "

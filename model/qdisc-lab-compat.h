@@ -34,6 +34,16 @@
     (QDISC_LAB_NS3_VERSION_MAJOR > (major) ||                                                      \
      (QDISC_LAB_NS3_VERSION_MAJOR == (major) && QDISC_LAB_NS3_VERSION_MINOR >= (minor)))
 
+/**
+ * MakeEnumAccessor for an attribute of enum type \p Enum: ns-3 >= 3.41 needs the enum type as a
+ * template argument (EnumValue became a template), 3.37 deduces everything from the member.
+ */
+#if QDISC_LAB_NS3_AT_LEAST(3, 41)
+#define QDISC_LAB_ENUM_ACCESSOR(Enum, member) MakeEnumAccessor<Enum>(member)
+#else
+#define QDISC_LAB_ENUM_ACCESSOR(Enum, member) MakeEnumAccessor(member)
+#endif
+
 namespace ns3
 {
 namespace qdisclab
