@@ -618,6 +618,7 @@ main(int argc, char* argv[])
     report.SetMetric("enqueued", static_cast<double>(state.enqueueCalls));
     report.SetMetric("accepted", stats.nTotalEnqueuedPackets);
     report.SetMetric("dequeued", static_cast<double>(state.dequeued));
+    report.SetMetric("dequeued_bytes", static_cast<double>(state.dequeuedBytes));
     report.SetMetric("dropped", stats.nTotalDroppedPackets);
     report.SetMetric("dropped_before_enqueue", stats.nTotalDroppedPacketsBeforeEnqueue);
     report.SetMetric("dropped_after_dequeue", stats.nTotalDroppedPacketsAfterDequeue);

@@ -230,9 +230,8 @@ DrrQueueDisc::GetFlowQueue(uint32_t bucket)
 }
 
 bool
-DrrQueueDisc::OverLimit() const
+DrrQueueDisc::OverLimit(const QueueSize& limit) const
 {
-    const QueueSize limit = GetMaxSize();
     return limit.GetUnit() == QueueSizeUnit::PACKETS ? GetNPackets() > limit.GetValue()
                                                      : GetNBytes() > limit.GetValue();
 }
@@ -240,8 +239,6 @@ DrrQueueDisc::OverLimit() const
 bool
 DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
-    NS_LOG_FUNCTION(this << item);
-
     // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
     FlowKey key;
     const uint32_t f = Classify(item, key);
@@ -261,7 +258,8 @@ DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
                            << " B");
 
     // 3. Buffer stealing: while the shared buffer is over its limit, drop from the longest.
-    while (OverLimit())
+    const QueueSize limit = GetMaxSize();
+    while (OverLimit(limit))
     {
         StealFromLongest();
     }
@@ -274,13 +272,14 @@ DrrQueueDisc::StealFromLongest()
     const uint32_t victim = m_scheduler.Longest();
     Ptr<DrrFlowQueue> queue = m_queues[victim];
     Ptr<QueueDiscItem> item = m_dropFrom == DROP_HEAD ? queue->Dequeue() : queue->DequeueTail();
-    NS_LOG_DEBUG("buffer full: drop from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")
-                                               << " of bucket " << victim << " ("
-                                               << m_scheduler.GetBytes(victim) << " B)");
-    m_scheduler.Depart(victim, item->GetSize());
+    const uint32_t size = item->GetSize();
+    NS_LOG_DEBUG("buffer full: drop "
+                 << size << " B from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")
+                 << " of bucket " << victim << " (" << m_scheduler.GetBytes(victim) << " B)");
+    m_scheduler.Depart(victim, size);
     m_activeFlows = m_scheduler.GetActiveFlows();
     m_flowStats[victim].droppedPackets++;
-    m_flowStats[victim].droppedBytes += item->GetSize();
+    m_flowStats[victim].droppedBytes += size;
     m_flowDropTrace(victim, item);
     DropAfterDequeue(item, OVERLIMIT_DROP);
 }
@@ -288,7 +287,6 @@ DrrQueueDisc::StealFromLongest()
 Ptr<QueueDiscItem>
 DrrQueueDisc::DoDequeue()
 {
-    NS_LOG_FUNCTION(this);
     if (m_scheduler.Empty())
     {
         return nullptr;
@@ -298,13 +296,14 @@ DrrQueueDisc::DoDequeue()
     const uint32_t f =
         m_scheduler.Select([this](uint32_t flow) { return m_queues[flow]->Peek()->GetSize(); });
     Ptr<QueueDiscItem> item = m_queues[f]->Dequeue();
-    m_scheduler.Depart(f, item->GetSize());
+    const uint32_t size = item->GetSize();
+    m_scheduler.Depart(f, size);
     m_activeFlows = m_scheduler.GetActiveFlows();
     m_flowStats[f].sentPackets++;
-    m_flowStats[f].sentBytes += item->GetSize();
+    m_flowStats[f].sentBytes += size;
     m_flowDequeueTrace(f, item);
     m_deficitTrace(f, m_scheduler.GetDeficit(f));
-    NS_LOG_DEBUG("bucket " << f << " sends " << item->GetSize() << " B, deficit now "
+    NS_LOG_DEBUG("bucket " << f << " sends " << size << " B, deficit now "
                            << m_scheduler.GetDeficit(f));
     return item;
 }

@@ -137,8 +137,11 @@ class DrrQueueDisc : public QueueDisc
      */
     Ptr<DrrFlowQueue> GetFlowQueue(uint32_t bucket);
 
-    /// \return whether the shared buffer holds more than MaxSize
-    bool OverLimit() const;
+    /**
+     * \param limit the shared buffer's size (MaxSize)
+     * \return whether the shared buffer holds more than that
+     */
+    bool OverLimit(const QueueSize& limit) const;
 
     /// Drop one packet of the longest flow (buffer stealing).
     void StealFromLongest();

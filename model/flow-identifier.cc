@@ -11,6 +11,7 @@
 #include "ns3/ipv6-queue-disc-item.h"
 #include "ns3/packet.h"
 
+#include <arpa/inet.h>
 #include <cstring>
 #include <sstream>
 
@@ -25,12 +26,13 @@ constexpr uint8_t TCP = 6;
 constexpr uint8_t UDP = 17;
 
 /**
- * Read the TCP/UDP ports at the start of \p packet's payload.
+ * Read the TCP/UDP ports at the start of \p packet's payload (the IP payload: the header is
+ * kept apart in the queue disc item).
  * \param packet the IP payload
  * \param key where the ports go
  */
 void
-ReadPorts(Ptr<const Packet> packet, FlowKey& key)
+ReadPorts(const Packet* packet, FlowKey& key)
 {
     if ((key.protocol != TCP && key.protocol != UDP) || packet->GetSize() < 4)
     {
@@ -52,13 +54,15 @@ FlowIdentifier::Extract(Ptr<const QueueDiscItem> item)
     {
         const Ipv4Header& header = ipv4->GetHeader();
         key.isIp = true;
-        header.GetSource().Serialize(key.src.data());
-        header.GetDestination().Serialize(key.dst.data());
+        const uint32_t src = htonl(header.GetSource().Get());
+        const uint32_t dst = htonl(header.GetDestination().Get());
+        std::memcpy(key.src.data(), &src, 4);
+        std::memcpy(key.dst.data(), &dst, 4);
         key.protocol = header.GetProtocol();
-        key.dscp = static_cast<uint8_t>(header.GetDscp());
+        key.dscp = header.GetTos() >> 2;
         if (header.GetFragmentOffset() == 0)
         {
-            ReadPorts(item->GetPacket(), key);
+            ReadPorts(PeekPointer(item->GetPacket()), key);
         }
     }
     else if (auto ipv6 = DynamicCast<const Ipv6QueueDiscItem>(item))
@@ -70,7 +74,7 @@ FlowIdentifier::Extract(Ptr<const QueueDiscItem> item)
         header.GetDestination().Serialize(key.dst.data());
         key.protocol = header.GetNextHeader();
         key.dscp = header.GetTrafficClass() >> 2;
-        ReadPorts(item->GetPacket(), key);
+        ReadPorts(PeekPointer(item->GetPacket()), key);
     }
     return key;
 }

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "figures": "qdisclab.reproduce:figures_cmd",
     "reproduce": "qdisclab.reproduce:reproduce_cmd",
     "report": "qdisclab.report:report_cmd",
+    "bench": "qdisclab.bench:bench_cmd",
     "factorial": "qdisclab.factorial:factorial_cmd",
 }
 

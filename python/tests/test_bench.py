@@ -1,0 +1,286 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""``qdisc-lab bench``: callgrind parsing, the CSV, the ratios, and the qdisc-bench binary."""
+
+import csv
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from qdisclab import bench
+from qdisclab.context import REPO
+from qdisclab.metrics import load_metrics
+
+# The bench binary of the system build; QDISC_LAB_BENCH_BINARY points at another one.
+BINARY = Path(
+    os.environ.get("QDISC_LAB_BENCH_BINARY") or REPO / "build" / "system" / "bench" / "qdisc-bench"
+)
+needs_binary = pytest.mark.skipif(
+    not BINARY.is_file(), reason=f"{BINARY} not built (qdisc-lab build)"
+)
+
+CALLGRIND_FIXTURE = textwrap.dedent(
+    """\
+    # callgrind format
+    version: 1
+    creator: callgrind-3.19.0
+    pid: 4242
+    cmd:  ./qdisc-bench --qdisc=ns3::FifoQueueDisc --packets=20000
+    part: 1
+
+    desc: Timerange: Basic block 0 - 37266160
+    desc: Trigger: Program termination
+
+    positions: line
+    events: Ir
+    summary: 47551896
+
+    ob=(1) /tmp/qdisc-bench
+    fl=(1) ???
+    fn=(1) (anonymous namespace)::RunMeasuredLoop(ns3::QueueDisc&)
+    0 1200
+    cfn=(2) ns3::QueueDisc::Enqueue(ns3::Ptr<ns3::QueueDiscItem>)
+    calls=20000 0
+    0 47550696
+
+    totals: 47551896
+    """
+)
+
+
+def test_parse_callgrind_totals(tmp_path):
+    path = tmp_path / "out.callgrind"
+    path.write_text(CALLGRIND_FIXTURE)
+    assert bench.parse_callgrind(path) == 47551896
+
+
+def test_parse_callgrind_summary_only_and_several_events(tmp_path):
+    path = tmp_path / "out.callgrind"
+    path.write_text("events: Ir Dr Dw\nsummary: 100 20 3\n")
+    assert bench.parse_callgrind(path) == 100
+    assert bench.parse_callgrind(path, "Dw") == 3
+
+
+def test_parse_callgrind_rejects_other_files(tmp_path):
+    path = tmp_path / "out.callgrind"
+    path.write_text("not a profile\n")
+    with pytest.raises(bench.BenchError, match="totals"):
+        bench.parse_callgrind(path)
+
+
+def test_callgrind_collects_only_the_measured_function():
+    cmd = bench.callgrind_command(Path("x.callgrind"))
+    assert "--collect-atstart=no" in cmd
+    assert "--toggle-collect=*RunMeasuredLoop*" in cmd
+
+
+def test_csv_columns_exact(tmp_path):
+    row = {
+        "qdisc": "ns3::FifoQueueDisc",
+        "flows": 10,
+        "load": "overload",
+        "instructions_per_packet": 2377.6,
+        "ns_per_packet": 301.25,
+        "packets": 2000,
+        "callgrind_packets": 500,
+        "drops": 1000.0,
+        "drop_rate": 0.5,
+        "classes": 0.0,
+        "rss_growth_kib": 496.0,
+        "peak_rss_kib": 18000.0,
+        "max_size": "1000p",
+        "ns3_flavor": "system",
+        "ns3_version": "3.37",
+        "git_revision": "abc",
+        "not_a_column": "dropped",
+    }
+    path = bench.write_csv([row], tmp_path / "bench.csv")
+    with open(path, newline="") as handle:
+        records = list(csv.reader(handle))
+    assert records[0] == [
+        "qdisc",
+        "flows",
+        "load",
+        "instructions_per_packet",
+        "ns_per_packet",
+        "packets",
+        "callgrind_packets",
+        "drops",
+        "drop_rate",
+        "classes",
+        "rss_growth_kib",
+        "peak_rss_kib",
+        "max_size",
+        "ns3_flavor",
+        "ns3_version",
+        "git_revision",
+    ]
+    assert records[1][:5] == ["ns3::FifoQueueDisc", "10", "overload", "2377.6", "301.25"]
+    assert records[1][7] == "1000"
+
+
+def _row(qdisc, flows, load, instructions, ns, rss=100.0, classes=0):
+    return {
+        "qdisc": qdisc,
+        "flows": flows,
+        "load": load,
+        "instructions_per_packet": instructions,
+        "ns_per_packet": ns,
+        "rss_growth_kib": rss,
+        "classes": classes,
+    }
+
+
+def test_ratio_lines():
+    rows = [
+        _row("ns3::FifoQueueDisc", 10, "overload", 2000, 300),
+        _row("ns3::FifoQueueDisc", 100000, "overload", 2200, 330),
+        _row("ns3::FqCoDelQueueDisc", 10, "overload", 6000, 600, rss=500, classes=10),
+        _row("ns3::FqCoDelQueueDisc", 100000, "overload", 36000, 3000, rss=5500, classes=1010),
+    ]
+    lines = bench.ratio_lines(rows)
+    assert "FqCoDel vs Fifo, 10 flows, overload: 3.00× instructions, 2.00× time" in lines
+    many = [line for line in lines if line.startswith("FqCoDel, overload: 100000 vs 10")]
+    assert len(many) == 1
+    assert "6.00× instructions" in many[0]
+    assert "1000 more classes: 5120 B each" in many[0]
+    assert not any(line.startswith("Fifo vs Fifo") for line in lines)
+
+
+def test_qdisc_names():
+    assert bench.qdisc_type_name("Red") == "ns3::RedQueueDisc"
+    assert bench.qdisc_type_name("FqCoDelQueueDisc") == "ns3::FqCoDelQueueDisc"
+    assert bench.qdisc_type_name("ns3::DrrQueueDisc") == "ns3::DrrQueueDisc"
+    assert bench.short_name("ns3::FqCoDelQueueDisc") == "FqCoDel"
+    assert "ns3::DrrQueueDisc" in bench.MODULE_QDISCS
+
+
+FAKE_BINARY = """\
+#!{python}
+import json, sys
+args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
+if args["qdisc"] not in ("ns3::FifoQueueDisc", "ns3::RedQueueDisc"):
+    sys.stderr.write("qdisc-bench: unknown queue disc type '%s'\\n" % args["qdisc"])
+    sys.exit(3)
+doc = {{"schema": "qdisc-lab.metrics/1", "program": "qdisc-bench", "ns3_version": "3.37",
+       "params": {{"qdisc": args["qdisc"], "flows": int(args["flows"]), "load": args["load"],
+                  "packets": int(args["packets"])}},
+       "metrics": {{"ns_per_packet": 100.0 + int(args["flows"]) / 1000, "measured_drops": 0,
+                   "drop_rate": 0, "classes": 0, "rss_growth_kib": 10, "peak_rss_kib": 20}}}}
+open(args["output"], "w").write(json.dumps(doc))
+"""
+
+
+@pytest.fixture
+def fake_binary(tmp_path):
+    path = tmp_path / "qdisc-bench"
+    path.write_text(FAKE_BINARY.format(python=sys.executable))
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def test_run_bench_skips_unknown_module_qdiscs(tmp_path, fake_binary):
+    settings = bench.Settings(
+        packets=10, warmup=0, repetitions=2, callgrind_packets=5, callgrind_warmup=0
+    )
+    rows = bench.run_bench(
+        fake_binary,
+        ["ns3::FifoQueueDisc", "ns3::RedQueueDisc", "ns3::DrrQueueDisc"],
+        [10, 100000],
+        ["overload"],
+        settings,
+        out_dir=tmp_path / "out",
+        use_callgrind=False,
+        skip_unknown=["ns3::DrrQueueDisc"],
+    )
+    assert [(row["qdisc"], row["flows"]) for row in rows] == [
+        ("ns3::FifoQueueDisc", 10),
+        ("ns3::FifoQueueDisc", 100000),
+        ("ns3::RedQueueDisc", 10),
+        ("ns3::RedQueueDisc", 100000),
+    ]
+    with open(tmp_path / "out" / "bench.csv", newline="") as handle:
+        assert len(list(csv.DictReader(handle))) == 4
+    assert json.loads((tmp_path / "out" / "bench.json").read_text())["rows"][0]["flows"] == 10
+
+
+def test_run_bench_unknown_named_qdisc_is_an_error(tmp_path, fake_binary):
+    with pytest.raises(bench.UnknownQdiscError, match="ns3::NopeQueueDisc"):
+        bench.run_bench(
+            fake_binary,
+            ["ns3::NopeQueueDisc"],
+            [10],
+            ["overload"],
+            bench.QUICK_SETTINGS,
+            out_dir=tmp_path / "out",
+            use_callgrind=False,
+            skip_unknown=[],
+        )
+
+
+@needs_binary
+def test_binary_quick_fifo_run(tmp_path):
+    output = tmp_path / "fifo.json"
+    cmd = bench.bench_command(
+        BINARY, "ns3::FifoQueueDisc", 10, "overload", packets=3000, warmup=2500, output=output
+    )
+    subprocess.run(cmd, check=True, timeout=60)
+    doc = load_metrics(output)
+    metrics = doc["metrics"]
+    assert doc["program"] == "qdisc-bench"
+    assert doc["params"]["qdisc"] == "ns3::FifoQueueDisc"
+    assert doc["params"]["attrs"] == "MaxSize=1000p"
+    assert metrics["ns_per_packet"] > 0
+    assert metrics["enqueued"] == 5500
+    assert metrics["enqueued"] == (
+        metrics["dequeued"] + metrics["dropped"] + metrics["left_in_queue"]
+    )
+    # Overloaded: the queue is full and half of the measured packets are dropped.
+    assert metrics["left_in_queue"] >= 999
+    assert metrics["measured_drops"] == pytest.approx(1500, abs=1)
+
+
+@needs_binary
+def test_binary_underload_keeps_the_queue_short(tmp_path):
+    output = tmp_path / "red.json"
+    cmd = bench.bench_command(
+        BINARY, "ns3::RedQueueDisc", 1000, "underload", packets=2000, warmup=100, output=output
+    )
+    subprocess.run(cmd, check=True, timeout=60)
+    metrics = load_metrics(output)["metrics"]
+    assert metrics["dropped"] == 0
+    assert metrics["enqueued"] == metrics["dequeued"] + metrics["left_in_queue"]
+    assert metrics["left_in_queue"] < 4
+
+
+@needs_binary
+def test_binary_unknown_qdisc(tmp_path):
+    result = subprocess.run(
+        [str(BINARY), "--qdisc=ns3::NoSuchQueueDisc", f"--output={tmp_path / 'x.json'}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == bench.EXIT_UNKNOWN_QDISC
+    assert "unknown queue disc type 'ns3::NoSuchQueueDisc'" in result.stderr
+    assert "ns3::FifoQueueDisc" in result.stderr  # lists the known ones
+    assert not (tmp_path / "x.json").exists()
+    with pytest.raises(bench.UnknownQdiscError):
+        bench.probe(BINARY, "ns3::NoSuchQueueDisc", tmp_path, None, bench.MAX_SIZE)
+
+
+@needs_binary
+def test_binary_bad_attribute(tmp_path):
+    result = subprocess.run(
+        [str(BINARY), "--attr=NoSuchAttribute=1", f"--output={tmp_path / 'x.json'}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "has no attribute 'NoSuchAttribute'" in result.stderr
