@@ -26,6 +26,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("DrrQueueDisc");
 
 NS_OBJECT_ENSURE_REGISTERED(DrrFlowQueue);
+NS_OBJECT_ENSURE_REGISTERED(DrrFlowQueues);
 NS_OBJECT_ENSURE_REGISTERED(DrrQueueDisc);
 
 TypeId
@@ -47,6 +48,96 @@ DrrFlowQueue::DequeueTail()
         return nullptr;
     }
     return Queue<QueueDiscItem>::DoDequeue(std::prev(container.end()));
+}
+
+TypeId
+DrrFlowQueues::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DrrFlowQueues")
+                            .SetParent<Queue<QueueDiscItem>>()
+                            .SetGroupName("QdiscLab")
+                            .AddConstructor<DrrFlowQueues>();
+    return tid;
+}
+
+void
+DrrFlowQueues::Reset(uint32_t flows)
+{
+    NS_ABORT_MSG_UNLESS(IsEmpty(), "DrrFlowQueues::Reset on a non-empty queue");
+    m_spans.assign(flows, Span{});
+}
+
+void
+DrrFlowQueues::EnqueueTo(uint32_t f, Ptr<QueueDiscItem> item)
+{
+    Span& span = m_spans[f];
+    // Insert right after the flow's last packet, so its packets stay contiguous and in order.
+    const Iterator position = span.packets ? std::next(span.tail) : GetContainer().end();
+    Base::Iterator inserted;
+    const bool ok = DoEnqueue(position, item, inserted);
+    NS_ABORT_MSG_UNLESS(ok, "DrrFlowQueues: the shared list refused a packet");
+    span.tail = inserted;
+    if (span.packets++ == 0)
+    {
+        span.head = inserted;
+    }
+}
+
+Ptr<QueueDiscItem>
+DrrFlowQueues::DequeueHead(uint32_t f)
+{
+    Span& span = m_spans[f];
+    const Iterator head = span.head;
+    if (--span.packets > 0)
+    {
+        ++span.head;
+    }
+    return DoDequeue(head);
+}
+
+Ptr<QueueDiscItem>
+DrrFlowQueues::DequeueTail(uint32_t f)
+{
+    Span& span = m_spans[f];
+    const Iterator tail = span.tail;
+    if (--span.packets > 0)
+    {
+        --span.tail;
+    }
+    return DoDequeue(tail);
+}
+
+Ptr<const QueueDiscItem>
+DrrFlowQueues::PeekHead(uint32_t f) const
+{
+    return *m_spans[f].head;
+}
+
+bool
+DrrFlowQueues::Enqueue(Ptr<QueueDiscItem> item)
+{
+    NS_FATAL_ERROR("DrrFlowQueues: use EnqueueTo(flow, item)");
+    return false;
+}
+
+Ptr<QueueDiscItem>
+DrrFlowQueues::Dequeue()
+{
+    NS_FATAL_ERROR("DrrFlowQueues: use DequeueHead(flow)");
+    return nullptr;
+}
+
+Ptr<QueueDiscItem>
+DrrFlowQueues::Remove()
+{
+    NS_FATAL_ERROR("DrrFlowQueues: use DequeueHead(flow) and drop the packet");
+    return nullptr;
+}
+
+Ptr<const QueueDiscItem>
+DrrFlowQueues::Peek() const
+{
+    return IsEmpty() ? nullptr : Ptr<const QueueDiscItem>(GetContainer().front());
 }
 
 TypeId
@@ -158,7 +249,7 @@ void
 DrrQueueDisc::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_queues.clear();
+    m_queues = nullptr;
     QueueDisc::DoDispose();
 }
 
@@ -215,20 +306,6 @@ DrrQueueDisc::Classify(Ptr<QueueDiscItem> item, FlowKey& key)
     return FlowIdentifier::Hash(key, m_mask, m_perturbation) % m_buckets;
 }
 
-Ptr<DrrFlowQueue>
-DrrQueueDisc::GetFlowQueue(uint32_t bucket)
-{
-    Ptr<DrrFlowQueue>& queue = m_queues[bucket];
-    if (!queue)
-    {
-        // The shared buffer is the limit; a flow queue never refuses a packet itself.
-        queue = CreateObject<DrrFlowQueue>();
-        queue->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, std::numeric_limits<uint32_t>::max()));
-        AddInternalQueue(queue);
-    }
-    return queue;
-}
-
 bool
 DrrQueueDisc::OverLimit(const QueueSize& limit) const
 {
@@ -246,7 +323,7 @@ DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     const uint32_t size = item->GetSize();
 
     // 2. Queue it; an idle flow joins the tail of the ActiveList.
-    GetFlowQueue(f)->Enqueue(item);
+    m_queues->EnqueueTo(f, item);
     m_scheduler.Arrive(f, size, weight);
     m_activeFlows = m_scheduler.GetActiveFlows();
     m_flowStats[f].enqueuedPackets++;
@@ -270,8 +347,8 @@ void
 DrrQueueDisc::StealFromLongest()
 {
     const uint32_t victim = m_scheduler.Longest();
-    Ptr<DrrFlowQueue> queue = m_queues[victim];
-    Ptr<QueueDiscItem> item = m_dropFrom == DROP_HEAD ? queue->Dequeue() : queue->DequeueTail();
+    Ptr<QueueDiscItem> item =
+        m_dropFrom == DROP_HEAD ? m_queues->DequeueHead(victim) : m_queues->DequeueTail(victim);
     const uint32_t size = item->GetSize();
     NS_LOG_DEBUG("buffer full: drop "
                  << size << " B from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")
@@ -294,8 +371,8 @@ DrrQueueDisc::DoDequeue()
     // DRR: the head flow sends its head packet if it fits its deficit; else it gets its
     // quantum and moves to the tail (DrrScheduler::Select).
     const uint32_t f =
-        m_scheduler.Select([this](uint32_t flow) { return m_queues[flow]->Peek()->GetSize(); });
-    Ptr<QueueDiscItem> item = m_queues[f]->Dequeue();
+        m_scheduler.Select([this](uint32_t flow) { return m_queues->PeekHead(flow)->GetSize(); });
+    Ptr<QueueDiscItem> item = m_queues->DequeueHead(f);
     const uint32_t size = item->GetSize();
     m_scheduler.Depart(f, size);
     m_activeFlows = m_scheduler.GetActiveFlows();
@@ -315,7 +392,7 @@ DrrQueueDisc::CheckConfig()
     // Always-on checks: ns-3 only asserts on CheckConfig's result, and release builds drop that.
     NS_ABORT_MSG_IF(GetNQueueDiscClasses() > 0, "DrrQueueDisc cannot have classes");
     NS_ABORT_MSG_IF(GetNInternalQueues() > 0,
-                    "DrrQueueDisc creates its own per-flow queues; do not add internal queues");
+                    "DrrQueueDisc creates its own internal queue; do not add one");
     NS_ABORT_MSG_UNLESS(m_buckets >= 1 && m_buckets <= (1U << 24),
                         "DrrQueueDisc: Buckets = " << m_buckets
                                                    << " is out of range [1, 16777216]");
@@ -344,6 +421,10 @@ DrrQueueDisc::CheckConfig()
         NS_ABORT_MSG_IF(limit.GetValue() == 0, "DrrQueueDisc: MaxSize must be >= 1p, got 0p");
     }
     m_weights = FlowWeightRules(m_weightRules, "DrrQueueDisc WeightRules");
+    // One internal queue holds every flow's packets; the shared buffer (MaxSize) is the limit.
+    m_queues = CreateObject<DrrFlowQueues>();
+    m_queues->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, std::numeric_limits<uint32_t>::max()));
+    AddInternalQueue(m_queues);
     m_weights.SetDefaultWeight(m_defaultWeight);
     if (m_quantum < 1500)
     {
@@ -359,7 +440,7 @@ DrrQueueDisc::InitializeParams()
     NS_LOG_FUNCTION(this);
     // Buckets + 1: the last bucket holds non-IP packets.
     m_scheduler.Reset(m_buckets + 1, m_quantum);
-    m_queues.assign(m_buckets + 1, nullptr);
+    m_queues->Reset(m_buckets + 1);
     m_flowStats.assign(m_buckets + 1, FlowStats{});
     m_activeFlows = 0;
     NS_LOG_INFO("DRR: " << m_buckets << " buckets, quantum " << m_quantum << " B, buffer "

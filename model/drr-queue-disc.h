@@ -11,6 +11,7 @@
 
 #include "ns3/drop-tail-queue.h"
 #include "ns3/queue-disc.h"
+#include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
 
@@ -22,7 +23,8 @@ namespace ns3
 
 /**
  * \ingroup qdisc-lab
- * \brief A per-flow queue of DrrQueueDisc: a DropTailQueue that can also give up its tail.
+ * \brief A DropTailQueue that can also give up its tail (used by VerticalDimensioningQueueDisc
+ * for its round FIFOs).
  */
 class DrrFlowQueue : public DropTailQueue<QueueDiscItem>
 {
@@ -35,6 +37,75 @@ class DrrFlowQueue : public DropTailQueue<QueueDiscItem>
 
     /// \return the last packet, removed as by Dequeue(); nullptr if empty
     Ptr<QueueDiscItem> DequeueTail();
+};
+
+/**
+ * \ingroup qdisc-lab
+ * \brief The packets of all of DrrQueueDisc's flows, in its one internal queue.
+ *
+ * Every flow's packets are kept contiguous, in order, in the queue's list, and the flow's first
+ * and last packets are remembered, so a flow's head and tail are reached in O(1) with no object
+ * per flow. Being a single ns-3 Queue, it feeds ns-3's queue disc accounting (packets, bytes,
+ * sojourn times) as any internal queue does. Use the per-flow methods; the generic Enqueue,
+ * Dequeue and Remove stop the program.
+ */
+class DrrFlowQueues : public Queue<QueueDiscItem>
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * Forget every flow (the queue must be empty) and size for \p flows flows.
+     * \param flows number of flows
+     */
+    void Reset(uint32_t flows);
+
+    /**
+     * \param f a flow
+     * \param item a packet, appended to the flow
+     */
+    void EnqueueTo(uint32_t f, Ptr<QueueDiscItem> item);
+
+    /**
+     * \param f a flow with packets
+     * \return its first packet, removed
+     */
+    Ptr<QueueDiscItem> DequeueHead(uint32_t f);
+
+    /**
+     * \param f a flow with packets
+     * \return its last packet, removed
+     */
+    Ptr<QueueDiscItem> DequeueTail(uint32_t f);
+
+    /**
+     * \param f a flow with packets
+     * \return its first packet
+     */
+    Ptr<const QueueDiscItem> PeekHead(uint32_t f) const;
+
+    bool Enqueue(Ptr<QueueDiscItem> item) override;
+    Ptr<QueueDiscItem> Dequeue() override;
+    Ptr<QueueDiscItem> Remove() override;
+    Ptr<const QueueDiscItem> Peek() const override;
+
+  private:
+    using Base = Queue<QueueDiscItem>;    //!< the ns-3 queue
+    using Iterator = Base::ConstIterator; //!< a position in the queue's list
+
+    /// Where a flow's packets are in the list.
+    struct Span
+    {
+        Iterator head;        //!< first packet
+        Iterator tail;        //!< last packet
+        uint32_t packets = 0; //!< number of packets
+    };
+
+    std::vector<Span> m_spans; //!< per-flow spans
 };
 
 /**
@@ -132,12 +203,6 @@ class DrrQueueDisc : public QueueDisc
     uint32_t Classify(Ptr<QueueDiscItem> item, FlowKey& key);
 
     /**
-     * \param bucket a bucket
-     * \return its queue, created on first use
-     */
-    Ptr<DrrFlowQueue> GetFlowQueue(uint32_t bucket);
-
-    /**
      * \param limit the shared buffer's size (MaxSize)
      * \return whether the shared buffer holds more than that
      */
@@ -155,11 +220,11 @@ class DrrQueueDisc : public QueueDisc
     std::string m_weightRules;   //!< weight rules, as text
     double m_defaultWeight;      //!< weight of flows no rule matches
 
-    FlowWeightRules m_weights;               //!< parsed weight rules
-    DrrScheduler m_scheduler;                //!< the DRR state
-    std::vector<Ptr<DrrFlowQueue>> m_queues; //!< per-bucket queues (created on first use)
-    std::vector<FlowStats> m_flowStats;      //!< per-bucket counters
-    TracedValue<uint32_t> m_activeFlows;     //!< number of backlogged flows
+    FlowWeightRules m_weights;           //!< parsed weight rules
+    DrrScheduler m_scheduler;            //!< the DRR state
+    Ptr<DrrFlowQueues> m_queues;         //!< every bucket's packets: the one internal queue
+    std::vector<FlowStats> m_flowStats;  //!< per-bucket counters
+    TracedValue<uint32_t> m_activeFlows; //!< number of backlogged flows
 
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowEnqueueTrace; //!< bucket, packet
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDequeueTrace; //!< bucket, packet
