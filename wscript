@@ -16,6 +16,8 @@ def build(bld):
         'model/drr-scheduler.cc',
         'model/flow-identifier.cc',
         'model/flow-weight-rules.cc',
+        'model/vd-rounds.cc',
+        'model/vertical-dimensioning-queue-disc.cc',
     ]
     # Our code's logging and asserts work whatever ns-3's build profile is.
     module.defines = [
@@ -30,6 +32,7 @@ def build(bld):
     module_test.source = [
         'test/drr-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
+        'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 
     headers = bld(features='ns3header')
@@ -43,6 +46,8 @@ def build(bld):
         'model/flow-identifier.h',
         'model/flow-weight-rules.h',
         'model/qdisc-lab-compat.h',
+        'model/vd-rounds.h',
+        'model/vertical-dimensioning-queue-disc.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

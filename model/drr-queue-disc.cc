@@ -25,30 +25,8 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DrrQueueDisc");
 
-NS_OBJECT_ENSURE_REGISTERED(DrrFlowQueue);
 NS_OBJECT_ENSURE_REGISTERED(DrrFlowQueues);
 NS_OBJECT_ENSURE_REGISTERED(DrrQueueDisc);
-
-TypeId
-DrrFlowQueue::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::DrrFlowQueue")
-                            .SetParent<DropTailQueue<QueueDiscItem>>()
-                            .SetGroupName("QdiscLab")
-                            .AddConstructor<DrrFlowQueue>();
-    return tid;
-}
-
-Ptr<QueueDiscItem>
-DrrFlowQueue::DequeueTail()
-{
-    const auto& container = Queue<QueueDiscItem>::GetContainer();
-    if (container.empty())
-    {
-        return nullptr;
-    }
-    return Queue<QueueDiscItem>::DoDequeue(std::prev(container.end()));
-}
 
 TypeId
 DrrFlowQueues::GetTypeId()

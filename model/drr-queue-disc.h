@@ -9,7 +9,6 @@
 #include "flow-identifier.h"
 #include "flow-weight-rules.h"
 
-#include "ns3/drop-tail-queue.h"
 #include "ns3/queue-disc.h"
 #include "ns3/queue.h"
 #include "ns3/traced-callback.h"
@@ -23,25 +22,8 @@ namespace ns3
 
 /**
  * \ingroup qdisc-lab
- * \brief A DropTailQueue that can also give up its tail (used by VerticalDimensioningQueueDisc
- * for its round FIFOs).
- */
-class DrrFlowQueue : public DropTailQueue<QueueDiscItem>
-{
-  public:
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId();
-
-    /// \return the last packet, removed as by Dequeue(); nullptr if empty
-    Ptr<QueueDiscItem> DequeueTail();
-};
-
-/**
- * \ingroup qdisc-lab
- * \brief The packets of all of DrrQueueDisc's flows, in its one internal queue.
+ * \brief The packets of all of a per-flow queue disc's flows (DrrQueueDisc's buckets,
+ * VerticalDimensioningQueueDisc's rounds), in its one internal queue.
  *
  * Every flow's packets are kept contiguous, in order, in the queue's list, and the flow's first
  * and last packets are remembered, so a flow's head and tail are reached in O(1) with no object
