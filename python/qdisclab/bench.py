@@ -49,7 +49,7 @@ CSV_NAME = "bench.csv"
 NS3_QDISCS = ("ns3::FifoQueueDisc", "ns3::RedQueueDisc", "ns3::FqCoDelQueueDisc")
 REFERENCE_QDISC = "ns3::FifoQueueDisc"
 #: This module's queue discs; a name the binary does not know (not built yet) is skipped.
-MODULE_QDISCS = ("ns3::DrrQueueDisc",)
+MODULE_QDISCS = ("ns3::DrrQueueDisc", "ns3::VerticalDimensioningQueueDisc")
 FLOWS = (10, 1000, 100000)
 LOADS = ("overload", "underload")
 #: The same limit for every queue disc, so that they are compared holding as many packets.
