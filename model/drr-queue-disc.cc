@@ -269,19 +269,9 @@ uint32_t
 DrrQueueDisc::Classify(Ptr<QueueDiscItem> item, FlowKey& key)
 {
     key = FlowIdentifier::Extract(item);
-    if (GetNPacketFilters() > 0)
-    {
-        const int32_t ret = QueueDisc::Classify(item);
-        if (ret != PacketFilter::PF_NO_MATCH)
-        {
-            return static_cast<uint32_t>(ret) % m_buckets;
-        }
-    }
-    if (!key.isIp)
-    {
-        return m_buckets; // the bucket of non-IP packets
-    }
-    return FlowIdentifier::Hash(key, m_mask, m_perturbation) % m_buckets;
+    const int32_t filterClass =
+        GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
+    return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
 }
 
 bool

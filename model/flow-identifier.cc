@@ -9,6 +9,7 @@
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/ipv6-address.h"
 #include "ns3/ipv6-queue-disc-item.h"
+#include "ns3/packet-filter.h"
 #include "ns3/packet.h"
 
 #include <arpa/inet.h>
@@ -99,6 +100,24 @@ FlowIdentifier::Hash(const FlowKey& key, Mask mask, uint32_t perturbation)
         n += 5;
     }
     return Hash32(buffer, n);
+}
+
+uint32_t
+FlowIdentifier::Bucket(const FlowKey& key,
+                       int32_t filterClass,
+                       uint32_t buckets,
+                       Mask mask,
+                       uint32_t perturbation)
+{
+    if (filterClass != PacketFilter::PF_NO_MATCH)
+    {
+        return static_cast<uint32_t>(filterClass) % buckets;
+    }
+    if (!key.isIp)
+    {
+        return buckets; // the bucket of non-IP packets
+    }
+    return Hash(key, mask, perturbation) % buckets;
 }
 
 std::string

@@ -68,6 +68,24 @@ class FlowIdentifier
      * \return the 32-bit hash of the key's identifying fields
      */
     static uint32_t Hash(const FlowKey& key, Mask mask, uint32_t perturbation);
+
+    /**
+     * The bucket of a packet, as every per-flow queue disc of the module assigns it: the class
+     * an installed PacketFilter gave it, modulo \p buckets (filters win, as in FqCoDel); else
+     * the hash of its key modulo \p buckets; a non-IP packet gets the extra bucket \p buckets.
+     * \param key the packet's flow key
+     * \param filterClass the class the queue disc's packet filters returned, or
+     *        PacketFilter::PF_NO_MATCH (also when it has none)
+     * \param buckets number of buckets (>= 1)
+     * \param mask which fields identify the flow
+     * \param perturbation hash perturbation
+     * \return the bucket, 0 .. buckets
+     */
+    static uint32_t Bucket(const FlowKey& key,
+                           int32_t filterClass,
+                           uint32_t buckets,
+                           Mask mask,
+                           uint32_t perturbation);
 };
 
 } // namespace ns3

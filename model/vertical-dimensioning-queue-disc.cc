@@ -262,21 +262,10 @@ VerticalDimensioningQueueDisc::GetMaxPacketSize() const
 uint32_t
 VerticalDimensioningQueueDisc::Classify(Ptr<QueueDiscItem> item, FlowKey& key)
 {
-    // As DrrQueueDisc classifies: packet filters first, then the hash; non-IP: bucket Buckets.
     key = FlowIdentifier::Extract(item);
-    if (GetNPacketFilters() > 0)
-    {
-        const int32_t ret = QueueDisc::Classify(item);
-        if (ret != PacketFilter::PF_NO_MATCH)
-        {
-            return static_cast<uint32_t>(ret) % m_buckets;
-        }
-    }
-    if (!key.isIp)
-    {
-        return m_buckets;
-    }
-    return FlowIdentifier::Hash(key, m_mask, m_perturbation) % m_buckets;
+    const int32_t filterClass =
+        GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
+    return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
 }
 
 uint32_t
