@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "qdisc-lab-test-packets.h"
+
 #include "ns3/drr-queue-disc.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
@@ -23,8 +25,7 @@ using namespace ns3;
 namespace
 {
 
-/// Bytes of IPv4 + UDP headers in every test packet's size.
-constexpr uint32_t IPV4_UDP = 28;
+using qdisclab::test::NonIpItem;
 
 /**
  * An IPv4/UDP packet of exactly \p size bytes (headers included).
@@ -32,7 +33,7 @@ constexpr uint32_t IPV4_UDP = 28;
  * \param dst destination address
  * \param sport source port
  * \param dport destination port
- * \param size total size, >= 28
+ * \param size total size
  * \param dscp DSCP
  * \return the item
  */
@@ -44,63 +45,21 @@ Ipv4Packet(const char* src,
            uint32_t size,
            Ipv4Header::DscpType dscp = Ipv4Header::DscpDefault)
 {
-    Ptr<Packet> p = Create<Packet>(size - IPV4_UDP);
-    UdpHeader udp;
-    udp.SetSourcePort(sport);
-    udp.SetDestinationPort(dport);
-    p->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(Ipv4Address(src));
-    ip.SetDestination(Ipv4Address(dst));
-    ip.SetProtocol(17);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetDscp(dscp);
-    return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
+    return qdisclab::test::Ipv4UdpPacket(src, dst, sport, dport, size, dscp);
 }
 
 /**
- * An IPv6/UDP packet of \p size bytes (48 bytes of headers included).
  * \param src source address
  * \param dst destination address
  * \param dport destination port
- * \param size total size, >= 48
- * \return the item
+ * \param size total size
+ * \return an IPv6/UDP packet of exactly \p size bytes
  */
 Ptr<QueueDiscItem>
 Ipv6Packet(const char* src, const char* dst, uint16_t dport, uint32_t size)
 {
-    Ptr<Packet> p = Create<Packet>(size - 48);
-    UdpHeader udp;
-    udp.SetSourcePort(1000);
-    udp.SetDestinationPort(dport);
-    p->AddHeader(udp);
-    Ipv6Header ip;
-    ip.SetSource(Ipv6Address(src));
-    ip.SetDestination(Ipv6Address(dst));
-    ip.SetNextHeader(17);
-    ip.SetPayloadLength(p->GetSize());
-    return Create<Ipv6QueueDiscItem>(p, Address(), 0x86DD, ip);
+    return qdisclab::test::Ipv6UdpPacket(src, dst, 1000, dport, size);
 }
-
-/// A packet that is neither IPv4 nor IPv6.
-class NonIpItem : public QueueDiscItem
-{
-  public:
-    /// \param size the packet size
-    explicit NonIpItem(uint32_t size)
-        : QueueDiscItem(Create<Packet>(size), Address(), 0x0806)
-    {
-    }
-
-    void AddHeader() override
-    {
-    }
-
-    bool Mark() override
-    {
-        return false;
-    }
-};
 
 /**
  * \param attributes name/value pairs
@@ -109,13 +68,7 @@ class NonIpItem : public QueueDiscItem
 Ptr<DrrQueueDisc>
 MakeDrr(const std::vector<std::pair<std::string, std::string>>& attributes)
 {
-    auto qd = CreateObject<DrrQueueDisc>();
-    for (const auto& [name, value] : attributes)
-    {
-        qd->SetAttribute(name, StringValue(value));
-    }
-    qd->Initialize();
-    return qd;
+    return qdisclab::test::MakeQueueDisc<DrrQueueDisc>(attributes);
 }
 
 /**

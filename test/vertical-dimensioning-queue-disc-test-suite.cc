@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "qdisc-lab-test-packets.h"
+
 #include "ns3/dumbbell-scenario.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
@@ -28,14 +30,13 @@ using namespace ns3;
 namespace
 {
 
-/// Bytes of IPv4 + UDP headers in every test packet's size.
-constexpr uint32_t IPV4_UDP = 28;
+using qdisclab::test::NonIpItem;
 
 /**
- * An IPv4/UDP packet of exactly \p size bytes (headers included).
+ * An IPv4/UDP packet of exactly \p size bytes (headers included), to 10.9.0.1 from port 1.
  * \param src source address
  * \param dport destination port
- * \param size total size, >= 28
+ * \param size total size
  * \param dscp DSCP
  * \return the item
  */
@@ -45,61 +46,19 @@ Ipv4Packet(const char* src,
            uint32_t size,
            Ipv4Header::DscpType dscp = Ipv4Header::DscpDefault)
 {
-    Ptr<Packet> p = Create<Packet>(size - IPV4_UDP);
-    UdpHeader udp;
-    udp.SetSourcePort(1);
-    udp.SetDestinationPort(dport);
-    p->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(Ipv4Address(src));
-    ip.SetDestination(Ipv4Address("10.9.0.1"));
-    ip.SetProtocol(17);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetDscp(dscp);
-    return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
+    return qdisclab::test::Ipv4UdpPacket(src, "10.9.0.1", 1, dport, size, dscp);
 }
 
 /**
- * An IPv6/UDP packet of \p size bytes (48 bytes of headers included).
  * \param src source address
- * \param size total size, >= 48
- * \return the item
+ * \param size total size
+ * \return an IPv6/UDP packet of exactly \p size bytes, to 2001:dead::1 port 80
  */
 Ptr<QueueDiscItem>
 Ipv6Packet(const char* src, uint32_t size)
 {
-    Ptr<Packet> p = Create<Packet>(size - 48);
-    UdpHeader udp;
-    udp.SetSourcePort(1000);
-    udp.SetDestinationPort(80);
-    p->AddHeader(udp);
-    Ipv6Header ip;
-    ip.SetSource(Ipv6Address(src));
-    ip.SetDestination(Ipv6Address("2001:dead::1"));
-    ip.SetNextHeader(17);
-    ip.SetPayloadLength(p->GetSize());
-    return Create<Ipv6QueueDiscItem>(p, Address(), 0x86DD, ip);
+    return qdisclab::test::Ipv6UdpPacket(src, "2001:dead::1", 1000, 80, size);
 }
-
-/// A packet that is neither IPv4 nor IPv6.
-class NonIpItem : public QueueDiscItem
-{
-  public:
-    /// \param size the packet size
-    explicit NonIpItem(uint32_t size)
-        : QueueDiscItem(Create<Packet>(size), Address(), 0x0806)
-    {
-    }
-
-    void AddHeader() override
-    {
-    }
-
-    bool Mark() override
-    {
-        return false;
-    }
-};
 
 /**
  * \param attributes name/value pairs
@@ -108,13 +67,7 @@ class NonIpItem : public QueueDiscItem
 Ptr<VerticalDimensioningQueueDisc>
 MakeVd(const std::vector<std::pair<std::string, std::string>>& attributes)
 {
-    auto qd = CreateObject<VerticalDimensioningQueueDisc>();
-    for (const auto& [name, value] : attributes)
-    {
-        qd->SetAttribute(name, StringValue(value));
-    }
-    qd->Initialize();
-    return qd;
+    return qdisclab::test::MakeQueueDisc<VerticalDimensioningQueueDisc>(attributes);
 }
 
 /**
