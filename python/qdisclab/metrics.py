@@ -41,9 +41,33 @@ PROGRAM_METRICS: dict[str, tuple[str, ...]] = {
         "early_drops",
         "forced_drops",
     ),
+    "drr-evaluation": (
+        "throughput_mean_kbps",
+        "throughput_std_kbps",
+        "jain_index",
+        "total_throughput_kbps",
+        "mean_delay_s",
+        "arrival_ratio",
+        "tx_packets",
+        "rx_packets",
+        "drops",
+        "flow0_kbps",
+    ),
 }
 PROGRAM_PARAMS: dict[str, tuple[str, ...]] = {
     "dumbbell-fifo-vs-red": ("queueDisc", "simTime", "bottleneckRate", "bottleneckDelay", "nTcp"),
+    "drr-evaluation": (
+        "scenario",
+        "queueDisc",
+        "nFlows",
+        "maxSize",
+        "bottleneckRate",
+        "packetSizeMin",
+        "packetSizeMax",
+        "simTime",
+        "warmup",
+        "RngRun",
+    ),
 }
 
 

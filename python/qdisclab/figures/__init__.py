@@ -149,8 +149,18 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         campaign="red-vs-droptail",
         figures="qdisclab.figures.red_vs_droptail:make_figures",
     ),
+    "drr-evaluation": Reproduction(
+        name="drr-evaluation",
+        title="An evaluation of Deficit Round Robin fair queuing applied in router congestion"
+        " control",
+        citation="J.-S. Li, \u201cAn Evaluation of Deficit Round Robin Fair Queuing Applied in"
+        " Router Congestion Control\u201d, Journal of Information Science and Engineering 18,"
+        " 2002 (ns-2)",
+        campaign="drr-evaluation",
+        figures="qdisclab.figures.drr_evaluation:make_figures",
+    ),
     # Planned, each with campaigns/<name>.toml and qdisclab/figures/<module>.py:
-    # "drr-evaluation", "vertical-dimensioning", "rio-assured-service", "cioq-red".
+    # "vertical-dimensioning", "rio-assured-service", "cioq-red".
 }
 
 

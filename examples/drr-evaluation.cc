@@ -1,0 +1,824 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup qdisc-lab
+ * The DRR evaluation (J.-S. Li, "An Evaluation of Deficit Round Robin Fair Queuing Applied in
+ * Router Congestion Control", JISE 2002, ns-2): UDP sources share a dumbbell bottleneck whose
+ * queue disc is DrrQueueDisc (or FifoQueueDisc, "DropTail"). Two scenarios:
+ *
+ *  - fairness (the paper's Fig. 3): ten exponential on/off sources (mean on 3 s, off 0.3 s,
+ *    1 Mb/s while on, packet sizes uniform in [1400, 1600] B), every link 1 Mb/s; the
+ *    standard deviation of the flows' throughputs over DRR's Buckets and MaxSize (blimit_).
+ *  - factorial (Tables 2-5): one measured flow and background flows, all with inter-arrival
+ *    times uniform in (2.5, 7.5) ms and packets of P bytes, through a bottleneck of B Mb/s with
+ *    DropTail or DRR; the measured flow's mean delay and packet arrival ratio.
+ *
+ * DRR maps sender k to bucket k mod Buckets by default (--flowMapping=sequential: what ns-2's
+ * DRR hash does with node addresses below 16) or uses DrrQueueDisc's own hash
+ * (--flowMapping=hash, a random perturbation per run unless --perturbation is given).
+ *   ./ns3 run "drr-evaluation --scenario=fairness --buckets=8 --maxSize=15000B"
+ *   ./ns3 run "drr-evaluation --scenario=factorial --queueDisc=DropTail --packetSizeMin=1000
+ *              --packetSizeMax=1000 --bottleneckRate=1.5Mbps"
+ *
+ * Defaults depend on --scenario (give it first to see them in --help). Packet sizes are IPv4
+ * packet sizes (what the queue disc stores and DRR's quantum counts), so a UDP payload is the
+ * size minus 28 bytes. Every flow is measured the same way: its sink reads the send time and
+ * sequence number the source wrote into each packet (SeqTsHeader). Throughput counts the IP
+ * bytes received between the end of the warm-up and simTime; delay and arrival ratio cover the
+ * packets sent in that interval, received before simTime + drainTime (the sources stop at
+ * simTime). Flow 0 is the measured flow.
+ *
+ * The choices where the paper is silent are in doc/qdisc-lab.rst ("The DRR evaluation").
+ */
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/qdisc-lab-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("DrrEvaluation");
+
+/// Bytes of the IPv4 and UDP headers in front of a source's payload.
+static constexpr uint32_t IP_UDP_HEADERS = 28;
+
+/**
+ * \ingroup qdisc-lab
+ * \brief A UDP source whose packet sizes and gaps are random: always on with random gaps
+ * (SetInterval), or on/off with random period lengths, sending at a rate while on (SetOnOff).
+ * ns-3's OnOffApplication has one fixed packet size; this draws one per packet.
+ *
+ * Every packet starts with a SeqTsHeader (sequence number, send time), so the sink can measure
+ * delay and losses. Packet sizes are IPv4 packet sizes: the payload is the size minus 28 bytes.
+ */
+class RandomPacketSource : public Application
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RandomPacketSource();
+    ~RandomPacketSource() override;
+
+    /**
+     * \param peer the sink's address and port
+     * \param size IPv4 packet size in bytes, drawn per packet (rounded down)
+     */
+    void Setup(const Address& peer, Ptr<RandomVariableStream> size);
+
+    /**
+     * Always on: the gap between two packets is drawn from \p interval (seconds).
+     * \param interval the inter-arrival time in seconds
+     */
+    void SetInterval(Ptr<RandomVariableStream> interval);
+
+    /**
+     * On/off: alternate on periods (seconds drawn from \p on) and off periods (from \p off),
+     * starting with an on period; while on, each packet is followed by a gap of its size at
+     * \p rate.
+     * \param rate the sending rate while on
+     * \param on on period length in seconds
+     * \param off off period length in seconds
+     */
+    void SetOnOff(DataRate rate, Ptr<RandomVariableStream> on, Ptr<RandomVariableStream> off);
+
+    /**
+     * \param from packets sent from this time on are counted by GetMeasuredSent()
+     */
+    void SetMeasurementStart(Time from);
+
+    /// \return packets sent since the measurement start
+    uint64_t GetMeasuredSent() const;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+    void DoDispose() override;
+
+    /// Begin an on period and send its first packet.
+    void StartOn();
+
+    /// Send one packet and schedule the next (or the next on period).
+    void SendPacket();
+
+    Address m_peer;                       //!< sink address
+    Ptr<RandomVariableStream> m_size;     //!< IPv4 packet size, bytes
+    Ptr<RandomVariableStream> m_interval; //!< always-on inter-arrival time, seconds
+    DataRate m_rate;                      //!< on/off: rate while on
+    Ptr<RandomVariableStream> m_on;       //!< on/off: on period, seconds
+    Ptr<RandomVariableStream> m_off;      //!< on/off: off period, seconds
+    Ptr<Socket> m_socket;                 //!< the UDP socket
+    EventId m_event;                      //!< next send or next on period
+    Time m_onUntil;                       //!< end of the current on period
+    uint32_t m_seq;                       //!< next sequence number
+    Time m_measureFrom;                   //!< start of the measurement interval
+    uint64_t m_measuredSent;              //!< packets sent since m_measureFrom
+};
+
+NS_OBJECT_ENSURE_REGISTERED(RandomPacketSource);
+
+TypeId
+RandomPacketSource::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DrrEvaluationRandomPacketSource")
+                            .SetParent<Application>()
+                            .SetGroupName("QdiscLab")
+                            .AddConstructor<RandomPacketSource>();
+    return tid;
+}
+
+RandomPacketSource::RandomPacketSource()
+    : m_seq(0),
+      m_measuredSent(0)
+{
+}
+
+RandomPacketSource::~RandomPacketSource() = default;
+
+void
+RandomPacketSource::Setup(const Address& peer, Ptr<RandomVariableStream> size)
+{
+    m_peer = peer;
+    m_size = size;
+}
+
+void
+RandomPacketSource::SetInterval(Ptr<RandomVariableStream> interval)
+{
+    m_interval = interval;
+    m_on = nullptr;
+    m_off = nullptr;
+}
+
+void
+RandomPacketSource::SetOnOff(DataRate rate,
+                             Ptr<RandomVariableStream> on,
+                             Ptr<RandomVariableStream> off)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "RandomPacketSource: the on rate must be > 0");
+    m_rate = rate;
+    m_on = on;
+    m_off = off;
+    m_interval = nullptr;
+}
+
+void
+RandomPacketSource::SetMeasurementStart(Time from)
+{
+    m_measureFrom = from;
+}
+
+uint64_t
+RandomPacketSource::GetMeasuredSent() const
+{
+    return m_measuredSent;
+}
+
+void
+RandomPacketSource::DoDispose()
+{
+    m_socket = nullptr;
+    m_size = nullptr;
+    m_interval = nullptr;
+    m_on = nullptr;
+    m_off = nullptr;
+    Application::DoDispose();
+}
+
+void
+RandomPacketSource::StartApplication()
+{
+    NS_ABORT_MSG_UNLESS(m_size && (m_interval || m_on), "RandomPacketSource is not set up");
+    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    m_socket->Bind();
+    m_socket->Connect(m_peer);
+    if (m_on)
+    {
+        StartOn();
+    }
+    else
+    {
+        SendPacket();
+    }
+}
+
+void
+RandomPacketSource::StopApplication()
+{
+    Simulator::Cancel(m_event);
+    if (m_socket)
+    {
+        m_socket->Close();
+    }
+}
+
+void
+RandomPacketSource::StartOn()
+{
+    m_onUntil = Simulator::Now() + Seconds(m_on->GetValue());
+    SendPacket();
+}
+
+void
+RandomPacketSource::SendPacket()
+{
+    const Time now = Simulator::Now();
+    if (m_on && now >= m_onUntil)
+    {
+        m_event =
+            Simulator::Schedule(Seconds(m_off->GetValue()), &RandomPacketSource::StartOn, this);
+        return;
+    }
+    SeqTsHeader header; // stamps the send time
+    header.SetSeq(m_seq++);
+    const auto size = static_cast<uint32_t>(std::floor(m_size->GetValue()));
+    NS_ABORT_MSG_IF(size < IP_UDP_HEADERS + header.GetSerializedSize(),
+                    "RandomPacketSource: packet size "
+                        << size << " B is below the headers' "
+                        << IP_UDP_HEADERS + header.GetSerializedSize() << " B");
+    Ptr<Packet> packet = Create<Packet>(size - IP_UDP_HEADERS - header.GetSerializedSize());
+    packet->AddHeader(header);
+    m_socket->Send(packet);
+    if (now >= m_measureFrom)
+    {
+        m_measuredSent++;
+    }
+    if (m_on)
+    {
+        // While on, the next packet follows this one's transmission time at the on rate; the
+        // off period starts when the on period ends.
+        const Time next = now + m_rate.CalculateBytesTxTime(size);
+        if (next < m_onUntil)
+        {
+            m_event = Simulator::Schedule(next - now, &RandomPacketSource::SendPacket, this);
+        }
+        else
+        {
+            m_event = Simulator::Schedule(m_onUntil - now + Seconds(m_off->GetValue()),
+                                          &RandomPacketSource::StartOn,
+                                          this);
+        }
+    }
+    else
+    {
+        m_event = Simulator::Schedule(Seconds(m_interval->GetValue()),
+                                      &RandomPacketSource::SendPacket,
+                                      this);
+    }
+}
+
+/**
+ * \ingroup qdisc-lab
+ * \brief Puts the packets of sender k (by source address) in DRR bucket k mod Buckets, as ns-2's
+ * DRR does for nodes 1 .. 15: its hash of source address i < 16 is i itself.
+ *
+ * DrrQueueDisc asks its packet filters first and uses the class modulo Buckets; packets of
+ * other sources are left to its own hash (PF_NO_MATCH).
+ */
+class SourceIndexFilter : public Ipv4PacketFilter
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * \param source a sender's address
+     * \param index the class (bucket before the modulo) of its packets
+     */
+    void AddSource(Ipv4Address source, int32_t index);
+
+  private:
+    int32_t DoClassify(Ptr<QueueDiscItem> item) const override;
+
+    std::map<Ipv4Address, int32_t> m_index; //!< class of each source address
+};
+
+NS_OBJECT_ENSURE_REGISTERED(SourceIndexFilter);
+
+TypeId
+SourceIndexFilter::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DrrEvaluationSourceIndexFilter")
+                            .SetParent<Ipv4PacketFilter>()
+                            .SetGroupName("QdiscLab")
+                            .AddConstructor<SourceIndexFilter>();
+    return tid;
+}
+
+void
+SourceIndexFilter::AddSource(Ipv4Address source, int32_t index)
+{
+    m_index[source] = index;
+}
+
+int32_t
+SourceIndexFilter::DoClassify(Ptr<QueueDiscItem> item) const
+{
+    Ptr<Ipv4QueueDiscItem> ipv4 = DynamicCast<Ipv4QueueDiscItem>(item);
+    if (!ipv4)
+    {
+        return PacketFilter::PF_NO_MATCH;
+    }
+    auto it = m_index.find(ipv4->GetHeader().GetSource());
+    return it == m_index.end() ? PacketFilter::PF_NO_MATCH : it->second;
+}
+
+/**
+ * \ingroup qdisc-lab
+ * What a flow's sink saw.
+ */
+struct FlowMeter
+{
+    Time warmup;              //!< start of the measurement interval
+    Time end;                 //!< end of the throughput window (the sources stop then)
+    uint64_t windowBytes = 0; //!< IP bytes received in [warmup, end]
+    uint64_t received = 0;    //!< packets sent in [warmup, end) and received
+    double delaySum = 0;      //!< sum of their one-way delays, seconds
+};
+
+/**
+ * PacketSink "Rx" trace sink: account one received packet to its flow.
+ * \param meter the flow's meter
+ * \param packet the packet (UDP payload, starting with the SeqTsHeader)
+ * \param from the sender's address
+ */
+static void
+OnReceive(FlowMeter* meter, Ptr<const Packet> packet, [[maybe_unused]] const Address& from)
+{
+    SeqTsHeader header;
+    packet->PeekHeader(header);
+    const Time now = Simulator::Now();
+    if (now >= meter->warmup && now <= meter->end)
+    {
+        meter->windowBytes += packet->GetSize() + IP_UDP_HEADERS;
+    }
+    if (header.GetTs() >= meter->warmup && header.GetTs() < meter->end)
+    {
+        meter->received++;
+        meter->delaySum += (now - header.GetTs()).GetSeconds();
+    }
+}
+
+/**
+ * \ingroup qdisc-lab
+ * Which DRR bucket each flow's packets went to (DrrQueueDisc's FlowEnqueue trace).
+ */
+struct BucketObserver
+{
+    std::map<Ipv4Address, uint32_t> flowOf;           //!< flow index of each source address
+    std::map<uint32_t, std::set<uint32_t>> bucketsOf; //!< buckets each flow used
+};
+
+/**
+ * DrrQueueDisc FlowEnqueue trace sink.
+ * \param observer the observer
+ * \param bucket the packet's bucket
+ * \param item the packet
+ */
+static void
+OnFlowEnqueue(BucketObserver* observer, uint32_t bucket, Ptr<const QueueDiscItem> item)
+{
+    Ptr<const Ipv4QueueDiscItem> ipv4 = DynamicCast<const Ipv4QueueDiscItem>(item);
+    if (!ipv4)
+    {
+        return;
+    }
+    auto it = observer->flowOf.find(ipv4->GetHeader().GetSource());
+    if (it != observer->flowOf.end())
+    {
+        observer->bucketsOf[it->second].insert(bucket);
+    }
+}
+
+/**
+ * \param argc argument count
+ * \param argv arguments
+ * \return the value of --scenario=X (or --scenario X) among the arguments; "fairness" if absent
+ */
+static std::string
+ScenarioArgument(int argc, char* argv[])
+{
+    std::string scenario = "fairness";
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        for (const std::string prefix : {"--scenario=", "-scenario="})
+        {
+            if (arg.rfind(prefix, 0) == 0)
+            {
+                scenario = arg.substr(prefix.size());
+            }
+        }
+        if ((arg == "--scenario" || arg == "-scenario") && i + 1 < argc)
+        {
+            scenario = argv[i + 1];
+        }
+    }
+    return scenario;
+}
+
+int
+main(int argc, char* argv[])
+{
+    // Defaults: the paper's setup for the scenario given (see doc/qdisc-lab.rst for the choices
+    // where the paper is silent).
+    std::string scenario = ScenarioArgument(argc, argv);
+    const bool fairness = scenario != "factorial";
+    std::string queueDisc = "Drr";
+    uint32_t nFlows = fairness ? 10 : 2;
+    uint32_t buckets = 10;
+    uint32_t quantum = 250;
+    std::string maxSize;
+    std::string mask = "FiveTuple";
+    std::string dropFrom = "Head";
+    std::string flowMapping = "sequential";
+    int64_t perturbation = -1;
+    std::string accessRate = fairness ? "1Mbps" : "10Mbps";
+    std::string accessDelay = "1ms";
+    std::string bottleneckRate = "1Mbps";
+    std::string bottleneckDelay = "10ms";
+    uint32_t packetSizeMin = fairness ? 1400 : 500;
+    uint32_t packetSizeMax = fairness ? 1600 : 500;
+    std::string onRate = "1Mbps";
+    double meanOn = 3;
+    double meanOff = 0.3;
+    double intervalMin = 2.5;
+    double intervalMax = 7.5;
+    double simTime = fairness ? 300 : 200;
+    double warmup = fairness ? 30 : 50;
+    double drainTime = 10;
+    double startJitter = 1;
+    bool quick = false;
+    std::string output;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("scenario",
+                 "fairness (Fig. 3: on/off sources, DRR's Buckets x MaxSize) or factorial "
+                 "(Tables 2-5: P x B x Q); the other defaults depend on it",
+                 scenario);
+    cmd.AddValue("queueDisc", "Bottleneck queue disc: Drr or DropTail (FifoQueueDisc)", queueDisc);
+    cmd.AddValue("nFlows",
+                 "Number of sources (sender/receiver pairs); flow 0 is the measured flow",
+                 nFlows);
+    cmd.AddValue("buckets", "DRR: Buckets (ns-2 buckets_)", buckets);
+    cmd.AddValue("quantum", "DRR: Quantum in bytes (ns-2 quantum_; ns-2's default 250)", quantum);
+    cmd.AddValue("maxSize",
+                 "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the shared "
+                 "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
+                 "DropTail 400p",
+                 maxSize);
+    cmd.AddValue("dropFrom",
+                 "DRR: DropFrom, the end of the longest flow's queue buffer stealing drops "
+                 "from: Head (ns-2) or Tail",
+                 dropFrom);
+    cmd.AddValue("mask", "DRR: Mask, FiveTuple or AddressPair (for flowMapping=hash)", mask);
+    cmd.AddValue("flowMapping",
+                 "DRR: sequential (sender k -> bucket k mod Buckets, as ns-2's hash does for "
+                 "node addresses < 16) or hash (DrrQueueDisc's own hash)",
+                 flowMapping);
+    cmd.AddValue("perturbation",
+                 "DRR: hash Perturbation for flowMapping=hash; -1 draws one per run",
+                 perturbation);
+    cmd.AddValue("accessRate", "Senders' link rate", accessRate);
+    cmd.AddValue("accessDelay", "Senders' link one-way delay", accessDelay);
+    cmd.AddValue("bottleneckRate", "Bottleneck rate (the factorial's B)", bottleneckRate);
+    cmd.AddValue("bottleneckDelay", "Bottleneck one-way delay", bottleneckDelay);
+    cmd.AddValue("packetSizeMin",
+                 "Smallest IPv4 packet size in bytes (sizes are uniform integers in "
+                 "[packetSizeMin, packetSizeMax]; the factorial's P: both equal)",
+                 packetSizeMin);
+    cmd.AddValue("packetSizeMax", "Largest IPv4 packet size in bytes", packetSizeMax);
+    cmd.AddValue("onRate", "fairness: sending rate while on", onRate);
+    cmd.AddValue("meanOn", "fairness: mean on period in seconds (exponential)", meanOn);
+    cmd.AddValue("meanOff", "fairness: mean off period in seconds (exponential)", meanOff);
+    cmd.AddValue("intervalMin",
+                 "factorial: smallest inter-arrival time in ms (uniform)",
+                 intervalMin);
+    cmd.AddValue("intervalMax",
+                 "factorial: largest inter-arrival time in ms (uniform)",
+                 intervalMax);
+    cmd.AddValue("simTime", "Seconds until the sources stop", simTime);
+    cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
+    cmd.AddValue("drainTime",
+                 "Seconds the simulation goes on after simTime, so that packets sent before "
+                 "simTime can arrive",
+                 drainTime);
+    cmd.AddValue("startJitter",
+                 "Sources start at times uniform in [0, startJitter) s",
+                 startJitter);
+    cmd.AddValue("quick",
+                 "Short run for CI: simTime=60, warmup=10 (fairness) or 20 (factorial)",
+                 quick);
+    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
+    cmd.Parse(argc, argv);
+
+    if (quick)
+    {
+        simTime = 60;
+        warmup = fairness ? 10 : 20;
+    }
+    NS_ABORT_MSG_UNLESS(scenario == "fairness" || scenario == "factorial",
+                        "--scenario must be fairness or factorial, got '" << scenario << "'");
+    NS_ABORT_MSG_UNLESS(queueDisc == "Drr" || queueDisc == "DropTail",
+                        "--queueDisc must be Drr or DropTail, got '" << queueDisc << "'");
+    NS_ABORT_MSG_UNLESS(dropFrom == "Head" || dropFrom == "Tail",
+                        "--dropFrom must be Head or Tail, got '" << dropFrom << "'");
+    NS_ABORT_MSG_UNLESS(flowMapping == "sequential" || flowMapping == "hash",
+                        "--flowMapping must be sequential or hash, got '" << flowMapping << "'");
+    NS_ABORT_MSG_UNLESS(nFlows >= 1 && nFlows <= 254, "--nFlows must be in [1, 254]");
+    NS_ABORT_MSG_UNLESS(packetSizeMin >= 40 && packetSizeMin <= packetSizeMax &&
+                            packetSizeMax <= 65535,
+                        "packet sizes must satisfy 40 <= packetSizeMin <= packetSizeMax <= 65535");
+    NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
+    NS_ABORT_MSG_IF(drainTime < 0, "--drainTime must be >= 0");
+    NS_ABORT_MSG_IF(startJitter < 0 || startJitter > warmup,
+                    "--startJitter must be in [0, warmup]");
+    NS_ABORT_MSG_UNLESS(perturbation >= -1 && perturbation <= 0xffffffffLL,
+                        "--perturbation must be -1 or a 32-bit value");
+    if (fairness)
+    {
+        NS_ABORT_MSG_UNLESS(meanOn > 0 && meanOff >= 0,
+                            "--meanOn must be > 0 and --meanOff >= 0 seconds");
+    }
+    else
+    {
+        NS_ABORT_MSG_UNLESS(intervalMin > 0 && intervalMin <= intervalMax,
+                            "inter-arrival times must satisfy 0 < intervalMin <= intervalMax");
+    }
+    if (maxSize.empty())
+    {
+        maxSize = fairness ? "25000B" : (queueDisc == "Drr" ? "200000B" : "400p");
+    }
+    const QueueSize limit(maxSize);
+
+    // Every device must carry the largest packet unfragmented.
+    const uint32_t mtu = std::max<uint32_t>(1500, packetSizeMax);
+    Config::SetDefault("ns3::PointToPointNetDevice::Mtu", UintegerValue(mtu));
+
+    const bool drr = queueDisc == "Drr";
+    if (drr && flowMapping == "hash" && perturbation < 0)
+    {
+        auto draw = CreateObject<UniformRandomVariable>();
+        draw->SetStream(2); // its own stream: the traffic is the same with either mapping
+        perturbation = draw->GetInteger(0, 0xffffffffU);
+    }
+
+    TrafficControlHelper tc;
+    if (drr)
+    {
+        tc.SetRootQueueDisc("ns3::DrrQueueDisc",
+                            "MaxSize",
+                            QueueSizeValue(limit),
+                            "Buckets",
+                            UintegerValue(buckets),
+                            "Quantum",
+                            UintegerValue(quantum),
+                            "DropFrom",
+                            StringValue(dropFrom),
+                            "Mask",
+                            StringValue(mask),
+                            "Perturbation",
+                            UintegerValue(flowMapping == "hash" ? perturbation : 0));
+    }
+    else
+    {
+        tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(limit));
+    }
+
+    DumbbellScenario dumbbell;
+    dumbbell.SetLeafCount(nFlows);
+    dumbbell.SetAccessLink(DataRate(accessRate), Time(accessDelay));
+    dumbbell.SetBottleneckLink(DataRate(bottleneckRate), Time(bottleneckDelay));
+    dumbbell.SetBottleneckQueueDisc(tc);
+    dumbbell.Build();
+    Ptr<QueueDisc> bottleneck = dumbbell.GetBottleneckQueueDisc();
+
+    BucketObserver observer;
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        observer.flowOf[dumbbell.GetLeftAddress(i)] = i;
+    }
+    if (drr)
+    {
+        if (flowMapping == "sequential")
+        {
+            auto filter = CreateObject<SourceIndexFilter>();
+            for (uint32_t i = 0; i < nFlows; ++i)
+            {
+                filter->AddSource(dumbbell.GetLeftAddress(i), static_cast<int32_t>(i));
+            }
+            bottleneck->AddPacketFilter(filter);
+        }
+        bottleneck->TraceConnectWithoutContext("FlowEnqueue",
+                                               MakeBoundCallback(&OnFlowEnqueue, &observer));
+    }
+
+    // Sources and sinks. Explicit streams: the same RngRun gives every flow the same draws in
+    // every configuration (common random numbers across the factorial's cells).
+    const Time warmupTime = Seconds(warmup);
+    const Time stopTime = Seconds(simTime);
+    std::vector<FlowMeter> meters(nFlows);
+    std::vector<Ptr<RandomPacketSource>> sources;
+    auto startTime = CreateObject<UniformRandomVariable>();
+    startTime->SetStream(1);
+    const uint16_t port = 9000;
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        meters[i].warmup = warmupTime;
+        meters[i].end = stopTime;
+        PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
+                                    InetSocketAddress(Ipv4Address::GetAny(), port));
+        ApplicationContainer sinkApp = sinkHelper.Install(dumbbell.GetRight(i));
+        sinkApp.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnReceive, &meters[i]));
+
+        // Sizes: uniform integers in [min, max], the floor of a uniform real in [min, max + 1).
+        Ptr<RandomVariableStream> size;
+        if (packetSizeMin == packetSizeMax)
+        {
+            auto constant = CreateObject<ConstantRandomVariable>();
+            constant->SetAttribute("Constant", DoubleValue(packetSizeMin));
+            size = constant;
+        }
+        else
+        {
+            auto uniformSize = CreateObject<UniformRandomVariable>();
+            uniformSize->SetAttribute("Min", DoubleValue(packetSizeMin));
+            uniformSize->SetAttribute("Max", DoubleValue(packetSizeMax + 1.0));
+            uniformSize->SetStream(10 + 4 * i);
+            size = uniformSize;
+        }
+
+        auto source = CreateObject<RandomPacketSource>();
+        source->Setup(InetSocketAddress(dumbbell.GetRightAddress(i), port), size);
+        if (fairness)
+        {
+            auto on = CreateObject<ExponentialRandomVariable>();
+            on->SetAttribute("Mean", DoubleValue(meanOn));
+            on->SetStream(11 + 4 * i);
+            auto off = CreateObject<ExponentialRandomVariable>();
+            off->SetAttribute("Mean", DoubleValue(meanOff));
+            off->SetStream(12 + 4 * i);
+            source->SetOnOff(DataRate(onRate), on, off);
+        }
+        else
+        {
+            auto interval = CreateObject<UniformRandomVariable>();
+            interval->SetAttribute("Min", DoubleValue(intervalMin / 1000));
+            interval->SetAttribute("Max", DoubleValue(intervalMax / 1000));
+            interval->SetStream(13 + 4 * i);
+            source->SetInterval(interval);
+        }
+        source->SetMeasurementStart(warmupTime);
+        dumbbell.GetLeft(i)->AddApplication(source);
+        source->SetStartTime(Seconds(startTime->GetValue(0, startJitter)));
+        source->SetStopTime(stopTime);
+        sources.push_back(source);
+    }
+
+    // Queue statistics over [warmup, simTime]: read when the sources stop.
+    BottleneckMonitor monitor(bottleneck, warmupTime);
+    monitor.Start();
+    double meanQueueDelayMs = 0;
+    double meanQueueBytes = 0;
+    double drops = 0;
+    Simulator::Schedule(stopTime, [&]() {
+        meanQueueDelayMs = monitor.GetMeanQueueDelayMs();
+        meanQueueBytes = monitor.GetMeanQueueBytes();
+        drops = static_cast<double>(monitor.GetDrops());
+    });
+
+    Simulator::Stop(stopTime + Seconds(drainTime));
+    Simulator::Run();
+
+    // Per-flow throughput (kb/s) and its spread; flow 0's delay and arrival ratio.
+    const double seconds = simTime - warmup;
+    std::vector<double> kbps(nFlows);
+    double sum = 0;
+    double sumSquares = 0;
+    uint64_t sentAll = 0;
+    uint64_t receivedAll = 0;
+    double delaySumAll = 0;
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        kbps[i] = meters[i].windowBytes * 8.0 / 1000.0 / seconds;
+        sum += kbps[i];
+        sumSquares += kbps[i] * kbps[i];
+        sentAll += sources[i]->GetMeasuredSent();
+        receivedAll += meters[i].received;
+        delaySumAll += meters[i].delaySum;
+    }
+    const double mean = sum / nFlows;
+    double variance = 0;
+    for (double x : kbps)
+    {
+        variance += (x - mean) * (x - mean);
+    }
+    variance /= nFlows; // population variance over the flows
+    const uint64_t sent0 = sources[0]->GetMeasuredSent();
+    const FlowMeter& flow0 = meters[0];
+    const double nan = std::nan("");
+
+    MetricsReport report("drr-evaluation", qdisclab::Ns3Version());
+    report.SetParam("scenario", scenario);
+    report.SetParam("queueDisc", queueDisc);
+    report.SetParam("nFlows", int64_t{nFlows});
+    report.SetParam("maxSize", maxSize);
+    if (drr)
+    {
+        report.SetParam("buckets", int64_t{buckets});
+        report.SetParam("quantum", int64_t{quantum});
+        report.SetParam("dropFrom", dropFrom);
+        report.SetParam("flowMapping", flowMapping);
+        if (flowMapping == "hash")
+        {
+            report.SetParam("mask", mask);
+            report.SetParam("perturbation", perturbation);
+        }
+    }
+    report.SetParam("accessRate", accessRate);
+    report.SetParam("accessDelay", accessDelay);
+    report.SetParam("bottleneckRate", bottleneckRate);
+    report.SetParam("bottleneckDelay", bottleneckDelay);
+    report.SetParam("packetSizeMin", int64_t{packetSizeMin});
+    report.SetParam("packetSizeMax", int64_t{packetSizeMax});
+    if (fairness)
+    {
+        report.SetParam("onRate", onRate);
+        report.SetParam("meanOn", meanOn);
+        report.SetParam("meanOff", meanOff);
+    }
+    else
+    {
+        report.SetParam("intervalMin", intervalMin);
+        report.SetParam("intervalMax", intervalMax);
+    }
+    report.SetParam("simTime", simTime);
+    report.SetParam("warmup", warmup);
+    report.SetParam("drainTime", drainTime);
+    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+
+    report.SetMetric("throughput_mean_kbps", mean);
+    report.SetMetric("throughput_std_kbps", std::sqrt(variance));
+    report.SetMetric("throughput_min_kbps", *std::min_element(kbps.begin(), kbps.end()));
+    report.SetMetric("throughput_max_kbps", *std::max_element(kbps.begin(), kbps.end()));
+    report.SetMetric("jain_index", sumSquares > 0 ? sum * sum / (nFlows * sumSquares) : nan);
+    report.SetMetric("total_throughput_kbps", sum);
+    report.SetMetric("mean_delay_s", flow0.received ? flow0.delaySum / flow0.received : nan);
+    report.SetMetric("arrival_ratio", sent0 ? double(flow0.received) / sent0 : nan);
+    report.SetMetric("tx_packets", static_cast<double>(sent0));
+    report.SetMetric("rx_packets", static_cast<double>(flow0.received));
+    report.SetMetric("all_mean_delay_s", receivedAll ? delaySumAll / receivedAll : nan);
+    report.SetMetric("all_arrival_ratio", sentAll ? double(receivedAll) / sentAll : nan);
+    report.SetMetric("mean_queue_delay_ms", meanQueueDelayMs);
+    report.SetMetric("mean_queue_bytes", meanQueueBytes);
+    report.SetMetric("drops", drops);
+    if (drr)
+    {
+        // Flows that share a bucket with another flow (hash collisions, or Buckets < nFlows).
+        std::map<uint32_t, uint32_t> flowsInBucket;
+        for (const auto& [flow, used] : observer.bucketsOf)
+        {
+            for (uint32_t bucket : used)
+            {
+                flowsInBucket[bucket]++;
+            }
+        }
+        uint32_t colliding = 0;
+        for (const auto& [flow, used] : observer.bucketsOf)
+        {
+            colliding += std::any_of(used.begin(), used.end(), [&](uint32_t b) {
+                return flowsInBucket[b] > 1;
+            });
+        }
+        report.SetMetric("buckets_used", static_cast<double>(flowsInBucket.size()));
+        report.SetMetric("colliding_flows", colliding);
+    }
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        report.SetMetric("flow" + std::to_string(i) + "_kbps", kbps[i]);
+    }
+    report.Write(output);
+
+    Simulator::Destroy();
+    return 0;
+}

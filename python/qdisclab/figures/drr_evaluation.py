@@ -1,0 +1,901 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Figures, tables and claims of the DRR evaluation (J.-S. Li, JISE 2002, ns-2).
+
+The paper has two parts, both run by ``campaigns/drr-evaluation.toml`` with the
+``drr-evaluation`` example:
+
+``fig3``
+    fairness of DRR over ``buckets_`` × ``blimit_`` (DrrQueueDisc's Buckets ×
+    MaxSize): the standard deviation of ten on/off flows' throughputs, as heat
+    maps (flows mapped to buckets as ns-2 does, ``sequential``, and by
+    DrrQueueDisc's own hash) and slices through them;
+``table2`` / ``table4``
+    the measured flow's mean delay / packet arrival ratio in the eight cells of
+    the 2^3 design packet size P × bottleneck B × queue Q, ours (mean ± 95 %
+    Student-t interval over the r replications) beside the paper's;
+``table3`` / ``table5``
+    their 2^3 r analysis (:func:`qdisclab.factorial.analyze`): effects with 95 %
+    intervals, the percentage of variation each explains, and the regression
+    equation, beside the paper's Table 3 / 5 and equation (1) / (3).
+
+Besides the main design, two variants of the factorial replace one half of the
+Q factor (``VARIANTS``): DRR dropping from the tail of the longest queue, and
+DropTail with DRR's buffer in bytes; tables 2–5 show them in extra columns.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from qdisclab.campaign.store import RunRecord
+from qdisclab.factorial import MINUS, FactorialError, FactorialResult, analyze
+from qdisclab.figures import Artifact, Claim, FigureSet, TableData
+from qdisclab.figures.common import (
+    NO_ESTIMATE,
+    Estimate,
+    load_campaign_runs,
+    save_figure,
+    t_interval,
+    write_csv,
+)
+
+NAME = "drr-evaluation"
+STD = "throughput_std_kbps"
+DELAY = "mean_delay_s"
+RATIO = "arrival_ratio"
+CONFIDENCE = 0.95
+
+# ----------------------------------------------------------------- the paper's numbers
+
+#: Number of flows in the fairness experiment (§3).
+FLOWS = 10
+#: Mappings of flows to buckets, the paper's (ns-2's) first.
+MAPPINGS = ("sequential", "hash")
+MAPPING_LABELS = {
+    "sequential": "ns-2 mapping (sender k → bucket k mod Buckets)",
+    "hash": "DrrQueueDisc's hash (random perturbation per run)",
+}
+
+#: The factorial's factors, in the paper's order, and their levels (−1, +1).
+FACTORS = ("P", "B", "Q")
+P_LEVELS = (500, 1000)  # bytes
+B_LEVELS = (1.0, 1.5)  # Mb/s
+Q_LEVELS = ("DropTail", "Drr")
+Q_LABELS = {"DropTail": "DropTail", "Drr": "DRR"}
+EFFECTS = ("P", "B", "Q", "PB", "PQ", "BQ", "PBQ")
+
+Cell = tuple[int, float, str]  # (P bytes, B Mb/s, queueDisc)
+
+#: Table 2: mean delay (s) of the measured flow.
+PAPER_TABLE2: dict[Cell, float] = {
+    (500, 1.0, "DropTail"): 1.52971, (500, 1.0, "Drr"): 1.56103,
+    (1000, 1.0, "DropTail"): 3.23200, (1000, 1.0, "Drr"): 1.61920,
+    (500, 1.5, "DropTail"): 0.89872, (500, 1.5, "Drr"): 0.91565,
+    (1000, 1.5, "DropTail"): 2.06929, (1000, 1.5, "Drr"): 1.05314,
+}
+#: Table 4: packet arrival ratio of the measured flow.
+PAPER_TABLE4: dict[Cell, float] = {
+    (500, 1.0, "DropTail"): 0.646, (500, 1.0, "Drr"): 0.646,
+    (1000, 1.0, "DropTail"): 0.535, (1000, 1.0, "Drr"): 0.524,
+    (500, 1.5, "DropTail"): 0.949, (500, 1.5, "Drr"): 0.949,
+    (1000, 1.5, "DropTail"): 0.779, (1000, 1.5, "Drr"): 0.767,
+}
+#: Table 3 / Table 5: percentage of variation explained.
+PAPER_TABLE3 = {"P": 28.37, "B": 27.21, "Q": 20.07, "PB": 0.62, "PQ": 21.59, "BQ": 1.02,
+                "PBQ": 1.12}
+PAPER_TABLE5 = {"P": 22.04923, "B": 76.9701, "Q": 0.034083, "PB": 0.91238, "PQ": 0.034083,
+                "BQ": 6.4429e-05, "PBQ": 6.4429e-05}
+#: Equations (1) and (3) as printed: coefficients by effect ("I" = the mean q0).
+PAPER_EQ1 = {"I": 1.61, "P": 0.38, "B": -0.37, "Q": -0.32, "PB": -0.06, "PQ": -0.33, "BQ": 0.07,
+             "PBQ": 0.08}
+PAPER_EQ3 = {"I": 0.72, "P": -0.07, "B": 0.14, "Q": -0.003, "PB": -0.01, "PQ": -0.0001,
+             "BQ": -0.003, "PBQ": -0.0001}
+PAPER_EQ1_TEXT = (f"y = 1.61 + 0.38xP {MINUS} 0.37xB {MINUS} 0.32xQ {MINUS} 0.06xPxB + 0.07xBxQ"
+                  f" {MINUS} 0.33xQxP + 0.08xPxBxQ")
+PAPER_EQ3_TEXT = (f"y = 0.72 {MINUS} 0.07xP + 0.14xB {MINUS} 0.003xQ {MINUS} 0.01xPxB"
+                  f" {MINUS} 0.003xBxQ {MINUS} 0.0001xQxP {MINUS} 0.0001xPxBxQ")
+
+#: Queue configurations of the factorial designs: Q's two halves as
+#: (queueDisc, maxSize, dropFrom) with the program's defaults filled in
+#: (campaigns/drr-evaluation.toml runs exactly these).
+QueueConfig = tuple[str, str, str]
+VARIANTS: dict[str, tuple[QueueConfig, QueueConfig]] = {
+    "main": (("DropTail", "400p", ""), ("Drr", "200000B", "Head")),
+    "drr-tail": (("DropTail", "400p", ""), ("Drr", "200000B", "Tail")),
+    "equal-buffers": (("DropTail", "200000B", ""), ("Drr", "200000B", "Head")),
+}
+VARIANT_LABELS = {
+    "main": "ours",
+    "drr-tail": "ours, DRR tail drop",
+    "equal-buffers": "ours, DropTail 200000 B",
+}
+
+# ----------------------------------------------------------------- parameters
+
+
+def parse_bytes(size: str) -> int | None:
+    """``"25000B"`` → 25000; None for packets (``"400p"``) or anything else."""
+    match = re.fullmatch(r"\s*(\d+)\s*B\s*", str(size))
+    return int(match.group(1)) if match else None
+
+
+def parse_mbps(rate: str) -> float:
+    """``"1.5Mbps"`` → 1.5, ``"500kbps"`` → 0.5 (Mb/s)."""
+    match = re.fullmatch(r"\s*([\d.]+)\s*([kMG]?)bps\s*", str(rate))
+    if not match:
+        raise ValueError(f"not a data rate: {rate!r}")
+    scale = {"k": 1e-3, "": 1e-6, "M": 1.0, "G": 1e3}[match.group(2)]
+    return float(match.group(1)) * scale
+
+
+def _size_label(size: int) -> str:
+    return f"{size // 1000}k" if size % 1000 == 0 else f"{size / 1000:g}k"
+
+
+def resolved(params: dict) -> dict:
+    """A run's parameters with the example's defaults filled in (only those used here)."""
+    scenario = params.get("scenario", "fairness")
+    queue = params.get("queueDisc", "Drr")
+    fairness = scenario == "fairness"
+    default_size = "25000B" if fairness else ("200000B" if queue == "Drr" else "400p")
+    return {
+        "scenario": scenario,
+        "queueDisc": queue,
+        "maxSize": str(params.get("maxSize", default_size)),
+        "dropFrom": str(params.get("dropFrom", "Head")) if queue == "Drr" else "",
+        "buckets": int(params.get("buckets", 10)),
+        "flowMapping": str(params.get("flowMapping", "sequential")),
+        "packetSizeMin": int(params.get("packetSizeMin", 1400 if fairness else 500)),
+        "packetSizeMax": int(params.get("packetSizeMax", 1600 if fairness else 500)),
+        "bottleneckRate": parse_mbps(params.get("bottleneckRate", "1Mbps")),
+    }
+
+
+def _value(metrics: dict | None, name: str) -> float | None:
+    value = (metrics or {}).get(name)
+    return float(value) if value is not None and math.isfinite(value) else None
+
+
+# ----------------------------------------------------------------- fig3: fairness
+
+
+class Fairness:
+    """The fairness runs, by (mapping, buckets, maxSize bytes) and seed."""
+
+    def __init__(self, runs: Iterable[RunRecord]):
+        self.cells: dict[tuple[str, int, int], dict[int, dict]] = defaultdict(dict)
+        for run in runs:
+            p = resolved(run.params)
+            if p["scenario"] != "fairness" or p["queueDisc"] != "Drr" or not run.metrics:
+                continue
+            size = parse_bytes(p["maxSize"])
+            if size is None:
+                continue
+            self.cells[(p["flowMapping"], p["buckets"], size)][run.seed] = run.metrics
+        known = [m for m in MAPPINGS if any(k[0] == m for k in self.cells)]
+        self.mappings = known + sorted({k[0] for k in self.cells} - set(known))
+        self.buckets = sorted({k[1] for k in self.cells})
+        self.sizes = sorted({k[2] for k in self.cells})
+
+    def estimate(self, mapping: str, buckets: int, size: int, metric: str = STD) -> Estimate:
+        """Mean and 95 % interval over seeds of ``metric`` in one cell."""
+        by_seed = self.cells.get((mapping, buckets, size), {})
+        return t_interval(v for m in by_seed.values() if (v := _value(m, metric)) is not None)
+
+    def grid(self, mapping: str, metric: str = STD) -> np.ndarray:
+        """Seed means, rows = sizes, columns = buckets (NaN where not run)."""
+        return np.array([[self.estimate(mapping, b, s, metric).mean for b in self.buckets]
+                         for s in self.sizes], dtype=float)
+
+    def optimum(self, mapping: str) -> tuple[int, int] | None:
+        """(buckets, size) of the smallest mean standard deviation."""
+        best = None
+        for b in self.buckets:
+            for s in self.sizes:
+                e = self.estimate(mapping, b, s)
+                if e.n and (best is None or e.mean < best[0]):
+                    best = (e.mean, b, s)
+        return None if best is None else (best[1], best[2])
+
+
+def _errorbar(axis, xs, estimates: list[Estimate], **style) -> None:
+    means = [e.mean for e in estimates]
+    errors = [e.half_width if math.isfinite(e.half_width) else 0.0 for e in estimates]
+    axis.errorbar(xs, means, yerr=errors, capsize=3, marker="o", markersize=3.5, lw=1.2, **style)
+
+
+def _slice_sizes(sizes: list[int]) -> list[int]:
+    """Up to three MaxSize values for the slices: smallest, middle, largest."""
+    picks = [sizes[0], sizes[len(sizes) // 2], sizes[-1]] if sizes else []
+    return list(dict.fromkeys(picks))
+
+
+def _slice_buckets(buckets: list[int]) -> list[int]:
+    """Buckets values for the MaxSize slices: 1, the largest below 10, 10, the largest."""
+    below = [b for b in buckets if b < FLOWS]
+    picks = [b for b in (buckets[0] if buckets else None, below[-1] if below else None,
+                         FLOWS if FLOWS in buckets else None, buckets[-1] if buckets else None)
+             if b is not None]
+    return list(dict.fromkeys(picks))
+
+
+def fig3_figure(study: Fairness) -> Figure:
+    """Heat maps of the standard deviation per mapping, and slices through them."""
+    mappings = study.mappings
+    fig = Figure(figsize=(6.0 * max(len(mappings), 2), 9.0), layout="constrained")
+    axes = fig.subplots(2, max(len(mappings), 2), squeeze=False)
+    grids = {m: study.grid(m) for m in mappings}
+    finite = [g[np.isfinite(g)] for g in grids.values()]
+    vmax = max((float(g.max()) for g in finite if g.size), default=1.0)
+    image = None
+    for axis, mapping in zip(axes[0], mappings, strict=False):
+        grid = grids[mapping]
+        image = axis.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=0,
+                            vmax=vmax)
+        axis.set_xticks(range(len(study.buckets)), [str(b) for b in study.buckets])
+        axis.set_yticks(range(len(study.sizes)), [_size_label(s) for s in study.sizes])
+        axis.set_xlabel("Buckets (buckets_)")
+        axis.set_ylabel("MaxSize, bytes (blimit_)")
+        axis.set_title(MAPPING_LABELS.get(mapping, mapping), fontsize=10)
+        for i in range(grid.shape[0]):
+            for j in range(grid.shape[1]):
+                if math.isfinite(grid[i, j]):
+                    axis.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=6,
+                              color="white" if grid[i, j] < 0.6 * vmax else "black")
+        best = study.optimum(mapping)
+        if best:
+            axis.add_patch(_box(study.buckets.index(best[0]), study.sizes.index(best[1])))
+    if image is not None:
+        fig.colorbar(image, ax=list(axes[0]), label="std. dev. of throughput (kb/s)",
+                     shrink=0.9)
+    for axis in axes[0][len(mappings):]:
+        axis.axis("off")
+
+    # Slices: std. dev. vs Buckets at a few sizes, and vs MaxSize at a few Buckets values.
+    left, right = axes[1][0], axes[1][1]
+    styles = {"sequential": "-", "hash": "--"}
+    xs = list(range(len(study.buckets)))
+    for i, size in enumerate(_slice_sizes(study.sizes)):
+        for mapping in mappings:
+            estimates = [study.estimate(mapping, b, size) for b in study.buckets]
+            _errorbar(left, xs, estimates, color=f"C{i}", ls=styles.get(mapping, ":"),
+                      label=f"{_size_label(size)} B, {mapping}")
+    left.axvline(_flows_position(study.buckets), color="grey", lw=0.8, ls=":")
+    left.set_xticks(xs, [str(b) for b in study.buckets])
+    left.set_xlabel("Buckets")
+    left.set_ylabel("std. dev. of throughput (kb/s)")
+    left.set_ylim(bottom=0)
+    left.grid(alpha=0.3)
+    left.legend(fontsize=7, ncol=2)
+    sizes = study.sizes
+    for i, buckets in enumerate(_slice_buckets(study.buckets)):
+        for mapping in mappings:
+            estimates = [study.estimate(mapping, buckets, s) for s in sizes]
+            _errorbar(right, [s / 1000 for s in sizes], estimates, color=f"C{i + 3}",
+                      ls=styles.get(mapping, ":"), label=f"Buckets {buckets}, {mapping}")
+    right.set_xlabel("MaxSize (kB)")
+    right.set_ylabel("std. dev. of throughput (kb/s)")
+    right.set_ylim(bottom=0)
+    right.grid(alpha=0.3)
+    right.legend(fontsize=7, ncol=2)
+    for axis in axes[1][2:]:
+        axis.axis("off")
+    fig.suptitle(
+        f"Figure 3: standard deviation of the {FLOWS} flows' throughputs over DRR's Buckets ×"
+        " MaxSize\n(heat maps: seed means, box: minimum; slices: mean ± 95 % CI, dotted line:"
+        f" Buckets = {FLOWS} flows)", fontsize=10,
+    )
+    return fig
+
+
+def _box(x: int, y: int):
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor="red", lw=1.5)
+
+
+def _flows_position(buckets: list[int]) -> float:
+    """x position of Buckets = FLOWS on the categorical axis (interpolated)."""
+    if FLOWS in buckets:
+        return float(buckets.index(FLOWS))
+    below = [i for i, b in enumerate(buckets) if b < FLOWS]
+    return below[-1] + 0.5 if below else -0.5
+
+
+FIG3_HEADER = ("flowMapping", "buckets", "maxSize_bytes", "std_kbps_mean", "std_kbps_ci95",
+               "n", "jain_mean", "jain_ci95", "throughput_mean_kbps", "colliding_flows_mean",
+               "mean_delay_s")
+
+
+def fig3_rows(study: Fairness) -> list[list]:
+    """One CSV row per (mapping, buckets, size)."""
+    rows = []
+    for mapping in study.mappings:
+        for b in study.buckets:
+            for s in study.sizes:
+                std = study.estimate(mapping, b, s)
+                if not std.n:
+                    continue
+                jain = study.estimate(mapping, b, s, "jain_index")
+                rows.append([mapping, b, s, std.mean, std.half_width, std.n, jain.mean,
+                             jain.half_width,
+                             study.estimate(mapping, b, s, "throughput_mean_kbps").mean,
+                             study.estimate(mapping, b, s, "colliding_flows").mean,
+                             study.estimate(mapping, b, s, DELAY).mean])
+    return rows
+
+
+# ----------------------------------------------------------------- fig3 claims
+
+
+def _fmt(value: float, digits: int = 1) -> str:
+    return "–" if not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def _worse_below_flows(study: Fairness, mapping: str) -> Claim:
+    """Buckets < flows gives a larger std. dev. than Buckets ≥ flows, at every MaxSize."""
+    where = "§3, Fig. 3" + ("" if mapping == "sequential" else " (DrrQueueDisc's hash)")
+    paper = ("fairness is worse (larger std. dev. of throughput) when buckets_ is smaller"
+             f" than the number of flows ({FLOWS}): collisions")
+    below = [b for b in study.buckets if b < FLOWS]
+    above = [b for b in study.buckets if b >= FLOWS]
+    if not below or not above:
+        return Claim(where, paper, "needs Buckets values on both sides of 10", "not evaluated")
+    separated = better = 0
+    details = []
+    for size in study.sizes:
+        low = [study.estimate(mapping, b, size).mean for b in below]
+        high = [study.estimate(mapping, b, size).mean for b in above]
+        low = [v for v in low if math.isfinite(v)]
+        high = [v for v in high if math.isfinite(v)]
+        if not low or not high:
+            continue
+        separated += min(low) > max(high)
+        better += np.mean(low) > np.mean(high)
+        details.append((size, float(np.mean(low)), float(np.mean(high))))
+    if not details:
+        return Claim(where, paper, "no complete MaxSize column", "not evaluated")
+    collisions = {b: study.estimate(mapping, b, study.sizes[-1], "colliding_flows").mean
+                  for b in (below[-1], above[0], above[-1])}
+    text = (f"{mapping} mapping: the smallest std. dev. with Buckets < {FLOWS} exceeds the"
+            f" largest with Buckets ≥ {FLOWS} at {separated} of {len(details)} MaxSize values,"
+            f" the mean at {better}; e.g. {_size_label(details[-1][0])} B: mean"
+            f" {_fmt(details[-1][1])} vs {_fmt(details[-1][2])} kb/s. Colliding flows (of"
+            f" {FLOWS}): " + ", ".join(f"Buckets {b}: {_fmt(c)}" for b, c in collisions.items()))
+    verdict = ("agree" if separated == len(details)
+               else "partly" if better == len(details) else "disagree")
+    return Claim(where, paper, text, verdict)
+
+
+def _buffer_threshold(study: Fairness, mapping: str = "sequential") -> Claim:
+    """Below a MaxSize threshold the std. dev. rises (Buckets ≥ flows)."""
+    where = "§3, Fig. 3"
+    paper = "if blimit_ is below a threshold, flows lack buffer space and fairness suffers"
+    above = [b for b in study.buckets if b >= FLOWS]
+    if len(study.sizes) < 2 or not above:
+        return Claim(where, paper, "needs two MaxSize values and Buckets ≥ 10", "not evaluated")
+    buckets = FLOWS if FLOWS in above else above[0]
+    estimates = [study.estimate(mapping, buckets, s) for s in study.sizes]
+    valid = [(s, e) for s, e in zip(study.sizes, estimates, strict=True) if e.n]
+    if len(valid) < 2:
+        return Claim(where, paper, "too few runs", "not evaluated")
+    smallest, largest = valid[0], valid[-1]
+    best = min(valid, key=lambda v: v[1].mean)
+    # The threshold: the smallest size whose mean is within the best one's interval.
+    tolerance = best[1].half_width if math.isfinite(best[1].half_width) else 0.0
+    threshold = next(s for s, e in valid if e.mean <= best[1].mean + max(tolerance, 1e-9))
+    if math.isfinite(smallest[1].half_width) and math.isfinite(largest[1].half_width):
+        significant = smallest[1].low > largest[1].high
+    else:
+        significant = smallest[1].mean > largest[1].mean
+    text = (f"{mapping} mapping, Buckets {buckets}: std. dev. {smallest[1].format(1)} kb/s at"
+            f" {smallest[0]} B, {largest[1].format(1)} kb/s at {largest[0]} B; within the"
+            f" minimum's interval from {threshold} B on")
+    verdict = "agree" if significant else "partly" if smallest[1].mean > largest[1].mean \
+        else "disagree"
+    return Claim(where, paper, text, verdict)
+
+
+def unimodal_violations(estimates: list[Estimate]) -> int:
+    """Steps that go the wrong way around the minimum by more than the noise.
+
+    Before the minimum a slice should not rise, after it not fall; a step counts as a
+    violation when it does by more than the two points' combined interval half-widths.
+    """
+    means = [e.mean for e in estimates]
+    k = int(np.nanargmin(means))
+    violations = 0
+    for i in range(len(means) - 1):
+        a, b = estimates[i], estimates[i + 1]
+        noise = math.hypot(*(h if math.isfinite(h) else 0.0 for h in (a.half_width,
+                                                                       b.half_width)))
+        step = b.mean - a.mean
+        if (i < k and step > noise) or (i >= k and step < -noise):
+            violations += 1
+    return violations
+
+
+def _convex_optimum(study: Fairness, mapping: str = "sequential") -> Claim:
+    """Unimodal (convex-like) slices through the optimum; 1-D optimization per fixed buffer."""
+    where = "§3, Fig. 3"
+    paper = ("the std. dev. is convex near the optimum, reachable from every direction: with"
+             " blimit_ fixed the problem is a one-dimensional optimization of buckets_")
+    best = study.optimum(mapping)
+    if best is None or len(study.buckets) < 3 or len(study.sizes) < 3:
+        return Claim(where, paper, "needs at least 3 × 3 settings", "not evaluated")
+    b_opt, s_opt = best
+    along_b = [study.estimate(mapping, b, s_opt) for b in study.buckets]
+    along_s = [study.estimate(mapping, b_opt, s) for s in study.sizes]
+    vb, vs = unimodal_violations(along_b), unimodal_violations(along_s)
+    # Per fixed MaxSize, the best Buckets (1-D optimization).
+    per_size = {}
+    for s in study.sizes:
+        row = [(study.estimate(mapping, b, s).mean, b) for b in study.buckets]
+        row = [r for r in row if math.isfinite(r[0])]
+        if row:
+            per_size[s] = min(row)[1]
+    optima = sorted(set(per_size.values()))
+    text = (f"{mapping} mapping: minimum {study.estimate(mapping, b_opt, s_opt).format(1)} kb/s"
+            f" at Buckets {b_opt}, MaxSize {s_opt} B; slices through it: {vb} step(s) against"
+            f" a single minimum along Buckets, {vs} along MaxSize (beyond the 95 % CIs); best"
+            f" Buckets per MaxSize: {', '.join(map(str, optima))}")
+    verdict = "agree" if vb == 0 and vs == 0 else "partly" if min(vb, vs) == 0 else "disagree"
+    return Claim(where, paper, text, verdict)
+
+
+# ----------------------------------------------------------------- factorial
+
+
+@dataclass
+class Design:
+    """One 2^3 r design: its cells' per-seed responses and the analysis."""
+
+    name: str
+    cells: dict[Cell, dict[int, dict]]
+    seeds: list[int]  # seeds present in all eight cells (the replications)
+    results: dict[str, FactorialResult]
+    error: str = ""
+
+    def estimate(self, cell: Cell, metric: str) -> Estimate:
+        """Mean and 95 % interval over the design's seeds."""
+        by_seed = self.cells.get(cell, {})
+        return t_interval(_value(by_seed[s], metric) for s in self.seeds if s in by_seed)
+
+    def values(self, cell: Cell, metric: str) -> dict[int, float]:
+        """Per-seed values in a cell (the design's seeds only)."""
+        by_seed = self.cells.get(cell, {})
+        out = {}
+        for seed in self.seeds:
+            if seed in by_seed and (v := _value(by_seed[seed], metric)) is not None:
+                out[seed] = v
+        return out
+
+
+def factorial_runs(runs: Iterable[RunRecord]) -> dict[tuple, dict[int, dict]]:
+    """Factorial runs by (P, B, queue config) and seed."""
+    out: dict[tuple, dict[int, dict]] = defaultdict(dict)
+    for run in runs:
+        p = resolved(run.params)
+        if p["scenario"] != "factorial" or not run.metrics:
+            continue
+        if p["packetSizeMin"] != p["packetSizeMax"]:
+            continue
+        config = (p["queueDisc"], p["maxSize"], p["dropFrom"])
+        out[(p["packetSizeMin"], p["bottleneckRate"], config)][run.seed] = run.metrics
+    return out
+
+
+def build_design(name: str, by_config: dict[tuple, dict[int, dict]]) -> Design | None:
+    """The design ``name`` (see VARIANTS) from the factorial runs; None without any run."""
+    configs = dict(zip(Q_LEVELS, VARIANTS[name], strict=True))
+    cells: dict[Cell, dict[int, dict]] = {}
+    for p in P_LEVELS:
+        for b in B_LEVELS:
+            for q in Q_LEVELS:
+                found = by_config.get((p, b, configs[q]))
+                if found:
+                    cells[(p, b, q)] = found
+    if not cells:
+        return None
+    seeds: list[int] = []
+    if len(cells) == 8:
+        common = set.intersection(*(set(c) for c in cells.values()))
+        seeds = sorted(s for s in common if all(
+            _value(cells[cell][s], m) is not None for cell in cells for m in (DELAY, RATIO)))
+    design = Design(name, cells, seeds, {})
+    if len(cells) < 8:
+        design.error = f"{len(cells)} of the 8 cells were run"
+    elif not seeds:
+        design.error = "no seed has all 8 cells"
+    else:
+        rows = []
+        for (p, b, q) in cells:
+            for seed in seeds:
+                rows.append({
+                    "P": P_LEVELS.index(p) * 2 - 1,
+                    "B": B_LEVELS.index(b) * 2 - 1,
+                    "Q": Q_LEVELS.index(q) * 2 - 1,
+                    DELAY: _value(cells[(p, b, q)][seed], DELAY),
+                    RATIO: _value(cells[(p, b, q)][seed], RATIO),
+                })
+        try:
+            design.results = analyze(rows, [DELAY, RATIO], list(FACTORS),
+                                     confidence=CONFIDENCE)
+        except FactorialError as exc:
+            design.error = str(exc)
+    return design
+
+
+def paper_analysis(table: dict[Cell, float], response: str) -> FactorialResult:
+    """The 2^3 analysis (r = 1) of one of the paper's tables."""
+    rows = [{"P": P_LEVELS.index(p) * 2 - 1, "B": B_LEVELS.index(b) * 2 - 1,
+             "Q": Q_LEVELS.index(q) * 2 - 1, response: value}
+            for (p, b, q), value in table.items()]
+    return analyze(rows, [response], list(FACTORS))[response]
+
+
+def _cell_label(cell: Cell) -> str:
+    p, b, q = cell
+    return f"{p} B, {b:g} Mb/s, {Q_LABELS[q]}"
+
+
+def values_table(designs: dict[str, Design], metric: str, paper: dict[Cell, float],
+                 digits: int) -> tuple[list[list], TableData]:
+    """CSV rows (long format) and the HTML table (the paper's layout) of Table 2 or 4."""
+    csv_rows = []
+    for cell, paper_value in paper.items():
+        row = [cell[0], cell[1], cell[2], paper_value]
+        for name in VARIANTS:
+            design = designs.get(name)
+            e = design.estimate(cell, metric) if design else NO_ESTIMATE
+            row += [e.mean, e.half_width, e.n]
+        csv_rows.append(row)
+    columns = ["B (Mb/s)", ""] + [f"{p} B, {Q_LABELS[q]}" for p in P_LEVELS for q in Q_LEVELS]
+    rows = []
+    for b in B_LEVELS:
+        rows.append([f"{b:g}", "paper"] + [f"{paper[(p, b, q)]:.{digits}f}"
+                                           for p in P_LEVELS for q in Q_LEVELS])
+        for name, label in VARIANT_LABELS.items():
+            design = designs.get(name)
+            if design is None:
+                continue
+            cells = []
+            for p in P_LEVELS:
+                for q in Q_LEVELS:
+                    if name != "main" and VARIANTS[name][Q_LEVELS.index(q)] == \
+                            VARIANTS["main"][Q_LEVELS.index(q)]:
+                        cells.append("= ours")
+                    else:
+                        cells.append(design.estimate((p, b, q), metric).format(digits))
+            rows.append([f"{b:g}", label] + cells)
+    return csv_rows, TableData(columns, rows)
+
+
+def _percent(value: float | None) -> str:
+    if value is None or not math.isfinite(value):
+        return "–"
+    return f"{value:.2f}" if value >= 0.01 else f"{value:.1g}"
+
+
+def _effect_text(result: FactorialResult, name: str, digits: int) -> str:
+    effect = result.effect(name)
+    text = f"{effect.value:+.{digits}f}".replace("-", MINUS)
+    if effect.ci_low is not None:
+        text += f" [{effect.ci_low:.{digits}f}, {effect.ci_high:.{digits}f}]".replace("-", MINUS)
+        if effect.zero_in_ci:
+            text += " (n.s.)"
+    return text
+
+
+def analysis_table(designs: dict[str, Design], response: str, paper_percent: dict[str, float],
+                   paper_eq: dict[str, float], paper_table: dict[Cell, float],
+                   digits: int) -> tuple[list[list], TableData]:
+    """CSV rows and HTML table of Table 3 or 5: effects, CIs and variation explained."""
+    recomputed = paper_analysis(paper_table, response)
+    csv_rows = []
+    columns = ["effect", "paper: variation %", "paper: equation", "paper's table, recomputed"]
+    for name in VARIANTS:
+        if designs.get(name) and designs[name].results:
+            label = VARIANT_LABELS[name]
+            columns += [f"{label}: effect [95 % CI]", f"{label}: variation %"]
+    rows = []
+    for name in ("I", *EFFECTS, "error"):
+        if name == "error":
+            row = ["error", "", "", ""]
+            csv = ["error", None, None, None, None]
+        else:
+            effect = recomputed.effect(name)
+            row = ["q0" if name == "I" else f"q{name}",
+                   _percent(paper_percent.get(name)) if name != "I" else "",
+                   f"{paper_eq[name]:g}".replace("-", MINUS),
+                   f"{effect.value:+.{digits}f}".replace("-", MINUS)
+                   + (f" ({_percent(effect.percent)} %)" if effect.percent is not None else "")]
+            csv = [name, paper_percent.get(name), paper_eq[name], effect.value, effect.percent]
+        for variant in VARIANTS:
+            design = designs.get(variant)
+            if not design or not design.results:
+                csv += [None] * 5
+                continue
+            result = design.results[response]
+            if name == "error":
+                row += ["", _percent(result.percent_error)]
+                csv += [None, None, None, None, result.percent_error]
+                continue
+            effect = result.effect(name)
+            row += [_effect_text(result, name, digits),
+                    _percent(effect.percent) if name != "I" else ""]
+            csv += [effect.value, effect.ci_low, effect.ci_high,
+                    None if effect.zero_in_ci is None else not effect.zero_in_ci, effect.percent]
+        rows.append(row)
+        csv_rows.append(csv)
+    return csv_rows, TableData(columns, rows)
+
+
+def _analysis_header() -> list[str]:
+    header = ["effect", "paper_percent", "paper_equation", "paper_recomputed",
+              "paper_recomputed_percent"]
+    for name in VARIANTS:
+        key = name.replace("-", "_")
+        header += [f"{key}_effect", f"{key}_ci_low", f"{key}_ci_high", f"{key}_significant",
+                   f"{key}_percent"]
+    return header
+
+
+def _values_header() -> list[str]:
+    header = ["packet_size", "bottleneck_mbps", "queueDisc", "paper"]
+    for name in VARIANTS:
+        key = name.replace("-", "_")
+        header += [f"{key}_mean", f"{key}_ci95", f"{key}_n"]
+    return header
+
+
+# ----------------------------------------------------------------- factorial claims
+
+
+def _ranking(result: FactorialResult) -> list[str]:
+    return sorted(EFFECTS, key=lambda name: -(result.effect(name).percent or 0.0))
+
+
+def _percents(result: FactorialResult, names: Iterable[str]) -> str:
+    return ", ".join(f"{n} {_percent(result.effect(n).percent)} %" for n in names)
+
+
+def _value_claim(design: Design, metric: str, paper: dict[Cell, float], where: str,
+                 what: str, relative: bool, tolerance: float, digits: int) -> Claim:
+    errors = {}
+    for cell, value in paper.items():
+        e = design.estimate(cell, metric)
+        if e.n:
+            errors[cell] = (e.mean - value) / value if relative else e.mean - value
+    if not errors:
+        return Claim(where, what, "no cell was run", "not evaluated")
+    close = [c for c, err in errors.items() if abs(err) <= tolerance]
+    worst = max(errors, key=lambda c: abs(errors[c]))
+    unit = "%" if relative else ""
+    scale = 100 if relative else 1
+    text = (f"{len(close)} of {len(errors)} cells within ±{tolerance * scale:g}{unit} of the"
+            f" paper's; largest gap {_cell_label(worst)}: ours"
+            f" {design.estimate(worst, metric).format(digits)} vs {paper[worst]:.{digits}f}"
+            f" ({errors[worst] * scale:+.{1 if relative else digits}f}{unit})")
+    verdict = ("agree" if len(close) == len(errors)
+               else "partly" if 2 * len(close) >= len(errors) else "disagree")
+    return Claim(where, what, text, verdict)
+
+
+def delay_claims(design: Design, label: str = "") -> list[Claim]:
+    """The paper's statements on the delay (Table 2, Table 3, equation (1)) for one design."""
+    suffix = f" ({label})" if label else ""
+    claims = [
+        _value_claim(design, DELAY, PAPER_TABLE2, "Table 2" + suffix,
+                     "mean delay of the flow: 0.90–3.23 s over the 8 cells", True, 0.15, 3),
+    ]
+    delay = design.results[DELAY]
+    ranking = _ranking(delay)
+    dominant = {"P", "B", "PQ", "Q"}
+    top = set(ranking[:4])
+    gaps = {n: abs((delay.effect(n).percent or 0.0) - PAPER_TABLE3[n]) for n in dominant}
+    text = (f"by decreasing importance: {', '.join(ranking)} ({_percents(delay, ranking)};"
+            f" error {_percent(delay.percent_error)} %); largest gap to the paper's among P, B,"
+            f" PQ, Q: {max(gaps.values()):.1f} points")
+    claims.append(Claim(
+        "Table 3" + suffix,
+        "delay: variation explained P 28.37 %, B 27.21 %, PQ 21.59 %, Q 20.07 %; PB, BQ, PBQ"
+        " ≈ 1 % each",
+        text,
+        "agree" if top == dominant and max(gaps.values()) <= 10 else
+        "partly" if len(top & dominant) >= 3 else "disagree"))
+    q, b = delay.effect("Q"), delay.effect("B")
+    ratio_qb = abs(q.value) / abs(b.value) if b.value else float("inf")
+    claims.append(Claim(
+        "Eq. (1)" + suffix,
+        f"DRR lowers the delay (qQ = {MINUS}0.32 s) about as much as the higher bandwidth does"
+        f" (qB = {MINUS}0.37 s)",
+        f"qQ = {_effect_text(delay, 'Q', 3)} s, qB = {_effect_text(delay, 'B', 3)} s;"
+        f" |qQ|/|qB| = {ratio_qb:.2f}",
+        "agree" if q.value < 0 and q.significant is not False and 0.5 <= ratio_qb <= 2 else
+        "partly" if q.value < 0 else "disagree"))
+    # DRR lowers the delay of large packets: paired (same seed) DRR − DropTail at P = 1000.
+    diffs = []
+    for bw in B_LEVELS:
+        dt = design.values((1000, bw, "DropTail"), DELAY)
+        drr = design.values((1000, bw, "Drr"), DELAY)
+        diffs.append((bw, t_interval(drr[s] - dt[s] for s in sorted(dt.keys() & drr.keys()))))
+    lower = [d for _, d in diffs if d.n and d.mean < 0]
+    significant = [d for d in lower if d.excludes_zero() or not math.isfinite(d.half_width)]
+    pq = delay.effect("PQ")
+    claims.append(Claim(
+        "§4, Eq. (1)" + suffix,
+        "with 1000-byte packets DRR's delay is about half DropTail's (1.62 vs 3.23 s at 1 Mb/s,"
+        f" 1.05 vs 2.07 s at 1.5 Mb/s); PQ interaction {MINUS}0.33 s",
+        "DRR − DropTail at 1000 B: "
+        + "; ".join(f"{bw:g} Mb/s {d.format(3)} s" for bw, d in diffs).replace("-", MINUS)
+        + f"; qPQ = {_effect_text(delay, 'PQ', 3)} s",
+        "agree" if len(significant) == len(B_LEVELS) and pq.value < 0 else
+        "partly" if lower else "disagree"))
+    return claims
+
+
+def ratio_claims(design: Design) -> list[Claim]:
+    """The paper's statements on the packet arrival ratio (Tables 4 and 5, equation (3))."""
+    claims = [_value_claim(design, RATIO, PAPER_TABLE4, "Table 4",
+                           "packet arrival ratio of the flow: 0.524–0.949", False, 0.05, 3)]
+    ratio = design.results[RATIO]
+    ranking = _ranking(ratio)
+    qp = ratio.effect("Q").percent or 0.0
+    claims.append(Claim(
+        "Table 5",
+        "arrival ratio: B explains 76.97 % of the variation, P 22.05 %, Q 0.03 % (negligible),"
+        " interactions ≤ 0.9 %",
+        f"ours: {_percents(ratio, ranking)}; error {_percent(ratio.percent_error)} %",
+        "agree" if ranking[:2] == ["B", "P"] and qp < 1 else
+        "partly" if qp < 1 and set(ranking[:2]) == {"B", "P"} else "disagree"))
+    gaps = []
+    for p in P_LEVELS:
+        for bw in B_LEVELS:
+            dt = design.estimate((p, bw, "DropTail"), RATIO).mean
+            drr = design.estimate((p, bw, "Drr"), RATIO).mean
+            gaps.append(abs(drr - dt))
+    claims.append(Claim(
+        "§4, Table 4",
+        "the queue type hardly changes the arrival ratio (DropTail and DRR within 0.012)",
+        f"largest |DRR − DropTail| over the 4 (P, B) cells: {max(gaps):.4f}; Q explains"
+        f" {_percent(qp)} % of the variation",
+        "agree" if max(gaps) <= 0.02 else "partly" if max(gaps) <= 0.05 else "disagree"))
+    return claims
+
+
+def factorial_claims(designs: dict[str, Design]) -> list[Claim]:
+    """The paper's statements on Tables 2–5: all on the main design, the delay's also on the
+    DRR-tail-drop variant."""
+    main = designs.get("main")
+    if main is None or not main.results:
+        reason = "no factorial run" if main is None else main.error
+        return [Claim("§4, Tables 2–5", "the 2^3 factorial design P × B × Q", reason,
+                      "not evaluated")]
+    claims = delay_claims(main) + ratio_claims(main)
+    tail = designs.get("drr-tail")
+    if tail is not None and tail.results:
+        claims += delay_claims(tail, "DRR tail drop")
+    return claims
+
+
+# ----------------------------------------------------------------- entry point
+
+
+def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
+    """Write fig3 and tables 2–5 from the database ``db_path``."""
+    meta, runs = load_campaign_runs(db_path)
+    result = FigureSet(NAME, out_dir)
+    mode = meta.get("mode", "full")
+    seeds = sorted({run.seed for run in runs})
+    fairness = Fairness(runs)
+    by_config = factorial_runs(runs)
+    designs = {name: d for name in VARIANTS if (d := build_design(name, by_config)) is not None}
+    main = designs.get("main")
+    result.notes.append(
+        f"{len(runs)} successful runs ({mode} campaign), {len(seeds)} seed(s)"
+        f" ({', '.join(map(str, seeds[:10]))}{'…' if len(seeds) > 10 else ''}); fairness:"
+        f" {len(fairness.mappings)} mapping(s) × {len(fairness.buckets)} Buckets ×"
+        f" {len(fairness.sizes)} MaxSize values; factorial designs: "
+        + (", ".join(f"{VARIANT_LABELS[n]} (r = {len(d.seeds)})" for n, d in designs.items())
+           or "none") + "."
+    )
+    if mode == "quick":
+        result.notes.append("Quick campaign: short runs and a smaller grid; the verdicts are"
+                            " indicative only.")
+    for name, design in designs.items():
+        if design.error:
+            result.notes.append(f"Factorial design {VARIANT_LABELS[name]!r}: {design.error}.")
+    result.notes += [
+        "The paper's equation (1) prints qB = −0.37, but its Table 2 gives −0.3756 (→ −0.38);"
+        " its equation (3) swaps the BQ and PQ coefficients (Table 4 gives qPQ = −0.0029 and"
+        " qBQ = −0.0001; the equation prints −0.003xBxQ and −0.0001xQxP). The column"
+        " \u201cpaper's table, recomputed\u201d is the 2^3 analysis of the paper's own Table 2 / 4.",
+        "Factorial: the measured flow and one background flow with the same traffic (uniform"
+        " inter-arrival times in (2.5, 7.5) ms, P-byte packets); DropTail holds 400 packets"
+        " (ns-2's limit_ counts packets), DRR 200000 bytes (blimit_ counts bytes): with full"
+        " tail-drop queues the delay is 400·P·8/B for DropTail and 200000·8/B for DRR, the"
+        " magnitudes of the paper's Table 2. Effects and intervals: 2^3 r analysis, 95 %"
+        " confidence.",
+        "With two identical flows the arrival ratio is about B / (2 · 200 packets/s · P · 8)"
+        " under either queue: Q hardly matters, as in the paper, but P matters as much as B."
+        " The paper's Table 4 keeps 0.53 of the flow's 1.6 Mb/s with 1000-byte packets at"
+        " 1 Mb/s (and as much with DRR), which needs background traffic the paper does not"
+        " describe.",
+        "Fig. 3: ns-2's DRR hashes a source address i < 16 to i, so with consecutive node"
+        " addresses sender k lands in bucket k mod buckets_ (our default mapping, no collision"
+        " once buckets_ ≥ 10 flows); with a random hash, 10 flows in 10 buckets collide with"
+        " probability 1 − 10!/10^10 ≈ 99.96 %.",
+        "ns-2's DRR (and DrrQueueDisc by default) steals buffer from the head of the longest"
+        " queue: the packets it delivers are younger, and under overload their delay is about"
+        " blimit_ / arrival rate, independent of B. The paper's DRR delays scale with 1/B, as"
+        " tail drop gives (column \u201cDRR tail drop\u201d).",
+    ]
+
+    if fairness.cells:
+        png, pdf = save_figure(fig3_figure(fairness), out_dir, "fig3")
+        csv = write_csv(out_dir / "fig3.csv", FIG3_HEADER, fig3_rows(fairness))
+        optimum = fairness.optimum("sequential")
+        result.artifacts.append(Artifact(
+            "fig3",
+            "Figure 3: standard deviation of throughput over Buckets × MaxSize",
+            f"{FLOWS} exponential on/off flows (mean on 3 s, off 0.3 s, 1 Mb/s while on,"
+            " 1400–1600 B packets), every link 1 Mb/s, DRR quantum 250 B; std. dev. of the"
+            " flows' throughputs after the warm-up, mean over seeds."
+            + (f" Minimum (ns-2 mapping): Buckets {optimum[0]}, MaxSize {optimum[1]} B."
+               if optimum else ""),
+            csv, png, pdf,
+        ))
+        if "sequential" in fairness.mappings:
+            result.claims += [_worse_below_flows(fairness, "sequential"),
+                              _buffer_threshold(fairness, "sequential"),
+                              _convex_optimum(fairness, "sequential")]
+        if "hash" in fairness.mappings:
+            result.claims.append(_worse_below_flows(fairness, "hash"))
+    else:
+        result.claims.append(Claim("§3, Fig. 3", "fairness over buckets_ × blimit_",
+                                   "no fairness run", "not evaluated"))
+
+    if designs:
+        for stem, metric, paper, digits, title in (
+            ("table2", DELAY, PAPER_TABLE2, 3, "Table 2: mean delay of the flow (s)"),
+            ("table4", RATIO, PAPER_TABLE4, 3, "Table 4: packet arrival ratio of the flow"),
+        ):
+            rows, table = values_table(designs, metric, paper, digits)
+            csv = write_csv(out_dir / f"{stem}.csv", _values_header(), rows)
+            result.artifacts.append(Artifact(
+                stem, title,
+                "Ours: mean ± 95 % CI over the replications (RngRun), beside the paper's single"
+                " values. Variants: DRR dropping from the tail of the longest queue; DropTail"
+                " with DRR's 200000-byte buffer (\u201c= ours\u201d: the main design's runs).",
+                csv, table=table))
+        for stem, response, percent, eq, eq_text, paper_table, digits, title in (
+            ("table3", DELAY, PAPER_TABLE3, PAPER_EQ1, PAPER_EQ1_TEXT, PAPER_TABLE2, 3,
+             "Table 3 and equation (1): effects on the delay, variation explained"),
+            ("table5", RATIO, PAPER_TABLE5, PAPER_EQ3, PAPER_EQ3_TEXT, PAPER_TABLE4, 4,
+             "Table 5 and equation (3): effects on the arrival ratio, variation explained"),
+        ):
+            rows, table = analysis_table(designs, response, percent, eq, paper_table, digits)
+            csv = write_csv(out_dir / f"{stem}.csv", _analysis_header(), rows)
+            equations = f"Paper: {eq_text}."
+            recomputed = paper_analysis(paper_table, response)
+            equations += f" The paper's table, recomputed: {recomputed.equation(digits - 1)}."
+            if main is not None and main.results:
+                equations += (f" Ours (r = {main.results[response].replications}):"
+                              f" {main.results[response].equation(digits - 1)}.")
+            result.artifacts.append(Artifact(
+                stem, title,
+                "2^3 r factorial analysis (Jain, ch. 18): effects q with 95 % confidence"
+                " intervals (n.s.: the interval contains 0) and the percentage of the total"
+                f" variation each explains. {equations}",
+                csv, table=table))
+    result.claims += factorial_claims(designs)
+    return result

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Runs the built drr-evaluation example (if present) and checks its metrics report."""
+
+import math
+import subprocess
+
+import pytest
+
+from qdisclab.context import REPO
+from qdisclab.metrics import PROGRAM_METRICS, load_metrics
+
+BINARY = REPO / "build" / "system" / "examples" / "drr-evaluation"
+pytestmark = pytest.mark.skipif(not BINARY.is_file(),
+                                reason=f"{BINARY} not built (qdisc-lab build)")
+
+
+def run(tmp_path, *args: str) -> dict:
+    output = tmp_path / "metrics.json"
+    subprocess.run([str(BINARY), *args, f"--output={output}"], check=True, timeout=300,
+                   capture_output=True)
+    doc = load_metrics(output)
+    assert doc["program"] == "drr-evaluation"
+    assert all(doc["metrics"][name] is not None for name in PROGRAM_METRICS["drr-evaluation"])
+    return doc
+
+
+def test_fairness_quick_run(tmp_path):
+    """Ten on/off flows, 8 buckets: flows 0 and 8, 1 and 9 share a bucket (ns-2 mapping)."""
+    doc = run(tmp_path, "--quick", "--buckets=8", "--maxSize=15000B", "--RngRun=2")
+    params, metrics = doc["params"], doc["metrics"]
+    assert params["scenario"] == "fairness" and params["queueDisc"] == "Drr"
+    assert params["buckets"] == 8 and params["maxSize"] == "15000B"
+    assert params["flowMapping"] == "sequential" and params["quantum"] == 250
+    assert (params["simTime"], params["warmup"], params["RngRun"]) == (60, 10, 2)
+    flows = [metrics[f"flow{i}_kbps"] for i in range(10)]
+    assert "flow10_kbps" not in metrics
+    mean = sum(flows) / 10
+    assert metrics["throughput_mean_kbps"] == pytest.approx(mean, rel=1e-12)
+    assert metrics["total_throughput_kbps"] == pytest.approx(sum(flows), rel=1e-12)
+    std = math.sqrt(sum((x - mean) ** 2 for x in flows) / 10)  # over the flows, not a sample
+    assert metrics["throughput_std_kbps"] == pytest.approx(std, rel=1e-9)
+    jain = sum(flows) ** 2 / (10 * sum(x * x for x in flows))
+    assert metrics["jain_index"] == pytest.approx(jain, rel=1e-12)
+    assert metrics["throughput_min_kbps"] == min(flows)
+    assert metrics["throughput_max_kbps"] == max(flows)
+    # The 1 Mb/s bottleneck is saturated: its IP throughput is 1 Mb/s less the 2-byte PPP
+    # header per packet of about 1500 bytes.
+    assert 990 < sum(flows) < 1000
+    assert metrics["buckets_used"] == 8 and metrics["colliding_flows"] == 4
+    # The four flows sharing a bucket get about half the others' throughput.
+    shared = [flows[i] for i in (0, 1, 8, 9)]
+    alone = [flows[i] for i in range(2, 8)]
+    assert max(shared) < 0.75 * min(alone)
+    assert 0 < metrics["arrival_ratio"] < 0.5 and metrics["drops"] > 0
+    assert metrics["rx_packets"] == pytest.approx(metrics["arrival_ratio"]
+                                                  * metrics["tx_packets"], abs=1e-6)
+
+
+def test_factorial_quick_run(tmp_path):
+    """P = 1000 B, B = 1 Mb/s, DropTail of 400 packets: full queue, delay 400 x 1002 x 8 / 1e6."""
+    doc = run(tmp_path, "--scenario=factorial", "--queueDisc=DropTail", "--packetSizeMin=1000",
+              "--packetSizeMax=1000", "--simTime=40", "--warmup=20")
+    params, metrics = doc["params"], doc["metrics"]
+    assert params["maxSize"] == "400p" and params["nFlows"] == 2
+    assert "buckets" not in params and "colliding_flows" not in metrics
+    assert params["intervalMin"] == 2.5 and params["intervalMax"] == 7.5
+    # Two flows of 200 packets/s x 1000 B offer 3.2 Mb/s to 1 Mb/s: about 5/16 arrive.
+    assert metrics["arrival_ratio"] == pytest.approx(1e6 / 1002 / 8 / 400, rel=0.05)
+    assert metrics["mean_delay_s"] == pytest.approx(400 * 1002 * 8 / 1e6, rel=0.03)
+    assert metrics["tx_packets"] == pytest.approx(20 * 200, rel=0.05)
+
+
+def test_factorial_drr_is_fair_between_the_two_flows(tmp_path):
+    doc = run(tmp_path, "--scenario=factorial", "--simTime=40", "--warmup=20",
+              "--bottleneckRate=1.5Mbps")
+    params, metrics = doc["params"], doc["metrics"]
+    assert params["queueDisc"] == "Drr" and params["maxSize"] == "200000B"
+    assert params["dropFrom"] == "Head" and params["buckets"] == 10
+    assert metrics["colliding_flows"] == 0 and metrics["buckets_used"] == 2
+    assert metrics["flow0_kbps"] == pytest.approx(metrics["flow1_kbps"], rel=0.01)
+    assert metrics["jain_index"] > 0.9999
+
+
+def test_bad_arguments_stop_the_program():
+    for args in (["--scenario=other"], ["--queueDisc=Red"], ["--maxSize=1000B"],
+                 ["--warmup=400"], ["--flowMapping=random"]):
+        result = subprocess.run([str(BINARY), *args], capture_output=True, text=True,
+                                timeout=60)
+        assert result.returncode != 0, args
