@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from qdisclab import proc
+
 MODULE_NAME = "qdisc-lab"
 
 # ns-3 modules qdisc-lab uses.  ns-3.37 also resolves the dependencies named in
@@ -157,22 +159,15 @@ def run_cmd(
 
 
 def _privileged(cmd: list[str]) -> list[str]:
-    if hasattr(os, "geteuid") and os.geteuid() != 0 and shutil.which("sudo"):
-        return ["sudo", "-n", *cmd]
-    return cmd
-
-
-def _apt_env() -> dict[str, str]:
-    return {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-
-
-def apt_install(packages: Sequence[str], console=None) -> None:
-    run_cmd(_privileged(["apt-get", "install", "-y", "--no-install-recommends", *packages]),
-            env=_apt_env(), console=console)
+    """``cmd`` behind sudo (non-interactive) when not root."""
+    sudo = proc.sudo_prefix()
+    return [*sudo, "-n", *cmd] if sudo else cmd
 
 
 def apt_update(console=None) -> None:
-    run_cmd(_privileged(["apt-get", "update"]), env=_apt_env(), console=console)
+    """Refresh apt's package lists (after adding the deb-src entry)."""
+    run_cmd(_privileged(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "update"]),
+            console=console)
 
 
 def has_deb_src(apt_dir: Path = Path("/etc/apt")) -> bool:
@@ -208,13 +203,11 @@ def ensure_deb_src(console=None) -> bool:
 
 
 def ensure_tools(console=None) -> None:
-    """ccache (used by ns-3's CMake when on PATH), cmake, a compiler, and dpkg-dev."""
-    wanted = {"ccache": "ccache", "cmake": "cmake", "g++": "g++", "dpkg-source": "dpkg-dev",
-              "ninja": "ninja-build", "tar": "tar", "bzip2": "bzip2"}
-    missing = sorted({pkg for tool, pkg in wanted.items() if shutil.which(tool) is None})
-    if missing:
-        apt_update(console)
-        apt_install(missing, console)
+    """The toolchain, ccache (ns-3's CMake uses it when on PATH) and dpkg-dev (apt-get source):
+    the same system packages ``qdisc-lab setup`` installs."""
+    from qdisclab.provision import ensure_apt_packages
+
+    ensure_apt_packages()
 
 
 # --------------------------------------------------------------------------- ns-3 source
