@@ -12,6 +12,32 @@
 namespace ns3
 {
 
+namespace
+{
+
+/**
+ * Take a slot of a pool: a free one if any, else a new one at the end (the pool keeps its peak
+ * size, so nothing is allocated once warmed up).
+ * \param pool the pool
+ * \param free indices of its free slots
+ * \return the slot's index
+ */
+template <typename T>
+uint32_t
+TakeSlot(std::vector<T>& pool, std::vector<uint32_t>& free)
+{
+    if (free.empty())
+    {
+        pool.emplace_back();
+        return static_cast<uint32_t>(pool.size() - 1);
+    }
+    const uint32_t index = free.back();
+    free.pop_back();
+    return index;
+}
+
+} // namespace
+
 VdRounds::VdRounds()
     : m_current(0),
       m_last(0),
@@ -138,17 +164,7 @@ VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round)
         m_last = pos;
     }
     // (12) Insert p at q[pos].
-    uint32_t record;
-    if (m_freeRecords.empty())
-    {
-        record = static_cast<uint32_t>(m_records.size());
-        m_records.emplace_back();
-    }
-    else
-    {
-        record = m_freeRecords.back();
-        m_freeRecords.pop_back();
-    }
+    const uint32_t record = TakeSlot(m_records, m_freeRecords);
     m_records[record].flow = index;
     m_records[record].size = size;
     PushBack(record, SlotOf(pos));
@@ -376,17 +392,7 @@ VdRounds::Find(FlowId i) const
 uint32_t
 VdRounds::Activate(FlowId i)
 {
-    uint32_t index;
-    if (m_freeFlows.empty())
-    {
-        index = static_cast<uint32_t>(m_flows.size());
-        m_flows.emplace_back();
-    }
-    else
-    {
-        index = m_freeFlows.back();
-        m_freeFlows.pop_back();
-    }
+    const uint32_t index = TakeSlot(m_flows, m_freeFlows);
     m_flows[index].id = i;
     m_index.FindOrInsert(i) = index;
     return index;

@@ -247,21 +247,6 @@ class DrrClassificationTestCase : public TestCase
     }
 
   private:
-    /// A filter that puts every IPv4 packet in class 3.
-    class ClassThree : public PacketFilter
-    {
-      private:
-        bool CheckProtocol(Ptr<QueueDiscItem> item) const override
-        {
-            return DynamicCast<Ipv4QueueDiscItem>(item) != nullptr;
-        }
-
-        int32_t DoClassify(Ptr<QueueDiscItem> item) const override
-        {
-            return 3;
-        }
-    };
-
     void DoRun() override
     {
         Ptr<QueueDiscItem> p1 = Ipv4Packet("10.0.0.1", "10.9.0.1", 1000, 80, 100);
@@ -310,7 +295,7 @@ class DrrClassificationTestCase : public TestCase
         // Packet filters first, as in FqCoDel; no match falls back to hashing.
         auto filtered = CreateObject<DrrQueueDisc>();
         filtered->SetAttribute("Buckets", UintegerValue(16));
-        filtered->AddPacketFilter(CreateObject<ClassThree>());
+        filtered->AddPacketFilter(CreateObject<qdisclab::test::ClassThreeFilter>());
         filtered->Initialize();
         NS_TEST_ASSERT_MSG_EQ(filtered->GetBucket(p1), 3, "filter's class");
         NS_TEST_ASSERT_MSG_EQ(

@@ -17,6 +17,7 @@
 #include "ns3/ipv6-header.h"
 #include "ns3/ipv6-queue-disc-item.h"
 #include "ns3/object.h"
+#include "ns3/packet-filter.h"
 #include "ns3/packet.h"
 #include "ns3/string.h"
 #include "ns3/udp-header.h"
@@ -111,6 +112,21 @@ class NonIpItem : public QueueDiscItem
     bool Mark() override
     {
         return false;
+    }
+};
+
+/// A packet filter that puts every IPv4 packet in class 3 (and does not match others).
+class ClassThreeFilter : public PacketFilter
+{
+  private:
+    bool CheckProtocol(Ptr<QueueDiscItem> item) const override
+    {
+        return DynamicCast<Ipv4QueueDiscItem>(item) != nullptr;
+    }
+
+    int32_t DoClassify(Ptr<QueueDiscItem> item) const override
+    {
+        return 3;
     }
 };
 
