@@ -10,12 +10,21 @@ def build(bld):
         'qdisc-lab', ['applications', 'internet', 'point-to-point', 'traffic-control'])
     module.source = [
         'helper/bottleneck-monitor.cc',
+        'helper/dscp-marker-helper.cc',
         'helper/dumbbell-scenario.cc',
         'helper/metrics-report.cc',
         'model/drr-queue-disc.cc',
         'model/drr-scheduler.cc',
+        'model/dscp-marker-profiles.cc',
+        'model/dscp-marker-queue-disc.cc',
         'model/flow-identifier.cc',
+        'model/flow-match.cc',
         'model/flow-weight-rules.cc',
+        'model/sr-tcm-meter.cc',
+        'model/token-bucket-meter.cc',
+        'model/token-bucket.cc',
+        'model/tr-tcm-meter.cc',
+        'model/traffic-meter.cc',
         'model/vd-rounds.cc',
         'model/vertical-dimensioning-queue-disc.cc',
     ]
@@ -31,6 +40,7 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('qdisc-lab')
     module_test.source = [
         'test/drr-queue-disc-test-suite.cc',
+        'test/dscp-marker-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
@@ -39,13 +49,22 @@ def build(bld):
     headers.module = 'qdisc-lab'
     headers.source = [
         'helper/bottleneck-monitor.h',
+        'helper/dscp-marker-helper.h',
         'helper/dumbbell-scenario.h',
         'helper/metrics-report.h',
         'model/drr-queue-disc.h',
         'model/drr-scheduler.h',
+        'model/dscp-marker-profiles.h',
+        'model/dscp-marker-queue-disc.h',
         'model/flow-identifier.h',
+        'model/flow-match.h',
         'model/flow-weight-rules.h',
         'model/qdisc-lab-compat.h',
+        'model/sr-tcm-meter.h',
+        'model/token-bucket-meter.h',
+        'model/token-bucket.h',
+        'model/tr-tcm-meter.h',
+        'model/traffic-meter.h',
         'model/vd-rounds.h',
         'model/vertical-dimensioning-queue-disc.h',
     ]

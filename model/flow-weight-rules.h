@@ -5,9 +5,8 @@
 #ifndef FLOW_WEIGHT_RULES_H
 #define FLOW_WEIGHT_RULES_H
 
-#include "flow-identifier.h"
+#include "flow-match.h"
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,8 +19,8 @@ namespace ns3
  * \brief Per-flow weights from match rules, written as text in a user's script.
  *
  * Rules are separated by ';'. A rule is a list of key=value fields separated by spaces or
- * commas; a flow matches a rule when it matches every field the rule gives, and takes the
- * weight of the first rule it matches (DefaultWeight if none):
+ * commas: FlowMatch's fields and the weight. A flow takes the weight of the first rule it
+ * matches (DefaultWeight if none):
  *
  * \verbatim
  *   src=10.1.0.0/16   dst=2001:db8::/32   source / destination address or prefix
@@ -61,36 +60,12 @@ class FlowWeightRules
     std::size_t GetN() const;
 
   private:
-    /// An address prefix.
-    struct Prefix
-    {
-        bool any = true;                 //!< no constraint
-        bool ipv6 = false;               //!< an IPv6 prefix
-        std::array<uint8_t, 16> bytes{}; //!< address bytes
-        uint8_t length = 0;              //!< prefix length in bits
-    };
-
     /// One rule.
     struct Rule
     {
-        Prefix src;               //!< source prefix
-        Prefix dst;               //!< destination prefix
-        uint16_t sportLo = 0;     //!< source port range, low end
-        uint16_t sportHi = 65535; //!< source port range, high end
-        uint16_t dportLo = 0;     //!< destination port range, low end
-        uint16_t dportHi = 65535; //!< destination port range, high end
-        int protocol = -1;        //!< protocol number, -1 for any
-        int dscp = -1;            //!< DSCP, -1 for any
-        double weight = 0;        //!< the weight
+        FlowMatch match;   //!< the flows it applies to
+        double weight = 0; //!< their weight
     };
-
-    /**
-     * \param prefix a prefix
-     * \param key a flow
-     * \param source whether to test the source (else the destination) address
-     * \return whether the address matches
-     */
-    static bool Matches(const Prefix& prefix, const FlowKey& key, bool source);
 
     std::vector<Rule> m_rules;  //!< rules, in order
     double m_defaultWeight = 1; //!< weight of unmatched flows
