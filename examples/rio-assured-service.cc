@@ -412,17 +412,18 @@ main(int argc, char* argv[])
     dumbbell.Build();
     Ptr<QueueDisc> queue = dumbbell.GetBottleneckQueueDisc();
 
-    // Flow i's profile: AS flows by profile in the given order, then best effort (0).
-    std::vector<double> profileOf(nFlows, 0.0);
+    // A token-bucket marker on every AS sender's egress, metering its flow against its profile:
+    // IN (AF11) while the bucket holds the packet's bytes, OUT (AF12) beyond.
+    const auto bucketBytes = static_cast<uint32_t>(std::lround(bucketKbit * 1000 / 8));
     for (uint32_t k = 0; k < profiles.size(); ++k)
     {
+        DscpMarkerHelper marker;
+        marker.AddProfile("proto=tcp", DataRate(profiles[k] * 1e6), bucketBytes);
         for (uint32_t j = 0; j < flowsPerProfile; ++j)
         {
-            profileOf[k * flowsPerProfile + j] = profiles[k];
+            marker.Install(dumbbell.GetLeftDevice(k * flowsPerProfile + j));
         }
     }
-
-    // TODO(markers): a token-bucket marker per AS flow on its sender's egress.
 
     const Time warmupTime = Seconds(warmup);
     const Time stopTime = Seconds(simTime);

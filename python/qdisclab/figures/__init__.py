@@ -159,8 +159,17 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         campaign="drr-evaluation",
         figures="qdisclab.figures.drr_evaluation:make_figures",
     ),
+    "rio-assured-service": Reproduction(
+        name="rio-assured-service",
+        title="A modified RIO queue management scheme that reduces the bandwidth skew problem"
+        " in Assured Service",
+        citation="H. Kim, W. H. Park, S. Bahk, \u201cA modified RIO queue management scheme"
+        " that reduces the bandwidth skew problem in Assured Service\u201d (RI+O; ns-2)",
+        campaign="rio-assured-service",
+        figures="qdisclab.figures.rio_assured_service:make_figures",
+    ),
     # Planned, each with campaigns/<name>.toml and qdisclab/figures/<module>.py:
-    # "vertical-dimensioning", "rio-assured-service", "cioq-red".
+    # "vertical-dimensioning", "cioq-red".
 }
 
 
