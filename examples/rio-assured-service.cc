@@ -523,6 +523,7 @@ main(int argc, char* argv[])
     report.SetMetric("be_mbps", be.mean);
     report.SetMetric("be_min_mbps", be.min);
     report.SetMetric("be_max_mbps", be.max);
+    report.SetMetric("be_in_mbps", Summarize(select(inMbps, nAs, nFlows)).mean);
     report.SetMetric("be_goodput_mbps", Summarize(select(goodput, nAs, nFlows)).mean);
     double totalMbps = 0;
     for (double x : mbps)
