@@ -16,6 +16,7 @@ def build(bld):
         'model/drr-scheduler.cc',
         'model/flow-identifier.cc',
         'model/flow-weight-rules.cc',
+        'model/red-core.cc',
         'model/vd-rounds.cc',
         'model/vertical-dimensioning-queue-disc.cc',
     ]
@@ -32,6 +33,7 @@ def build(bld):
     module_test.source = [
         'test/drr-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
+        'test/red-core-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 
@@ -46,6 +48,7 @@ def build(bld):
         'model/flow-identifier.h',
         'model/flow-weight-rules.h',
         'model/qdisc-lab-compat.h',
+        'model/red-core.h',
         'model/vd-rounds.h',
         'model/vertical-dimensioning-queue-disc.h',
     ]
