@@ -17,6 +17,8 @@ def build(bld):
         'model/flow-identifier.cc',
         'model/flow-weight-rules.cc',
         'model/red-core.cc',
+        'model/ri-plus-o-queue-disc.cc',
+        'model/rio-queue-disc.cc',
         'model/vd-rounds.cc',
         'model/vertical-dimensioning-queue-disc.cc',
     ]
@@ -34,6 +36,7 @@ def build(bld):
         'test/drr-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
         'test/red-core-test-suite.cc',
+        'test/rio-queue-disc-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 
@@ -49,6 +52,8 @@ def build(bld):
         'model/flow-weight-rules.h',
         'model/qdisc-lab-compat.h',
         'model/red-core.h',
+        'model/ri-plus-o-queue-disc.h',
+        'model/rio-queue-disc.h',
         'model/vd-rounds.h',
         'model/vertical-dimensioning-queue-disc.h',
     ]

@@ -87,6 +87,24 @@ const std::map<std::string, int> PROTOCOL_NAMES = {
 
 } // namespace
 
+bool
+ParseDscp(const std::string& text, uint8_t& dscp)
+{
+    unsigned long number = 0;
+    auto it = DSCP_NAMES.find(text);
+    if (it != DSCP_NAMES.end())
+    {
+        dscp = static_cast<uint8_t>(it->second);
+        return true;
+    }
+    if (ParseUnsigned(text, 63, number))
+    {
+        dscp = static_cast<uint8_t>(number);
+        return true;
+    }
+    return false;
+}
+
 FlowWeightRules::FlowWeightRules(const std::string& text, const std::string& what)
 {
     std::size_t index = 0;
@@ -176,20 +194,12 @@ FlowWeightRules::FlowWeightRules(const std::string& text, const std::string& wha
             }
             else if (key == "dscp")
             {
-                unsigned long number = 0;
-                auto it = DSCP_NAMES.find(value);
-                if (it != DSCP_NAMES.end())
-                {
-                    rule.dscp = it->second;
-                }
-                else if (ParseUnsigned(value, 63, number))
-                {
-                    rule.dscp = static_cast<int>(number);
-                }
-                else
+                uint8_t dscp = 0;
+                if (!ParseDscp(value, dscp))
                 {
                     fail(field, "BE, CS0-CS7, AF11-AF43, EF or a number 0-63");
                 }
+                rule.dscp = dscp;
             }
             else if (key == "weight")
             {
