@@ -155,7 +155,8 @@ class RedCore
      * Step 1 of an arrival: decay the average over the idle period, if the queue is idle, and
      * fold in the current queue length.
      * \param q the queue length the average follows, before the arriving packet joins
-     * \param now the caller's clock, in ticks
+     * \param now the caller's clock, in ticks; read only if the queue is idle (IsIdle), so a
+     *        caller may skip reading its clock otherwise
      * \return the new average
      */
     double UpdateAverage(double q, int64_t now)

@@ -99,10 +99,10 @@ RiPlusOQueueDisc::InitializeParams()
 }
 
 RiPlusOQueueDisc::Outcome
-RiPlusOQueueDisc::Judge(Ptr<QueueDiscItem> item, uint32_t k)
+RiPlusOQueueDisc::Judge(Ptr<QueueDiscItem> item, uint32_t k, uint32_t size)
 {
     // RIO's test: IN on avg_in, OUT on avg_total.
-    const Outcome first = RioQueueDisc::Judge(item, k);
+    const Outcome first = RioQueueDisc::Judge(item, k, size);
     constexpr uint32_t OUT = 1;
     if (first == DROPPED || k != OUT)
     {
@@ -110,7 +110,7 @@ RiPlusOQueueDisc::Judge(Ptr<QueueDiscItem> item, uint32_t k)
     }
     // Fig. 1's bold part: an OUT packet that is not dropped is tested again on avg_out.
     const RedCore::Decision d =
-        m_outRed.DecideOn(m_avgOut, Backlog(OUT), item->GetSize(), [this]() { return Draw(); });
+        m_outRed.DecideOn(m_avgOut, Backlog(OUT), size, [this]() { return Draw(); });
     if (first == MARKED && (d == RedCore::EARLY_MARK || d == RedCore::FORCED_MARK))
     {
         return MARKED; // it already carries the congestion mark

@@ -62,7 +62,7 @@ class RiPlusOQueueDisc : public RioQueueDisc
   protected:
     bool CheckConfig() override;
     void InitializeParams() override;
-    Outcome Judge(Ptr<QueueDiscItem> item, uint32_t k) override;
+    Outcome Judge(Ptr<QueueDiscItem> item, uint32_t k, uint32_t size) override;
 
   private:
     /// Drop and mark reasons of the OUT test.

@@ -345,16 +345,17 @@ RioQueueDisc::Followed(uint32_t k) const
 bool
 RioQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
-    NS_LOG_FUNCTION(this << item);
     bool isIp = false;
     const uint32_t k = Classify(item, isIp);
+    const uint32_t size = item->GetSize();
     PrecedenceStats& stats = m_stats[k];
     stats.arrivals++;
     stats.nonIp += isIp ? 0 : 1;
 
     // Fig. 1, for each packet arrival: calculate every average (avg_in, avg_total), RED's
-    // idle-time decay included, from the queue before this packet joins.
-    const int64_t now = Simulator::Now().GetTimeStep();
+    // idle-time decay included, from the queue before this packet joins. (All the tests share
+    // the queue's idle state; the clock matters only when it is idle.)
+    const int64_t now = m_red[0].IsIdle() ? Simulator::Now().GetTimeStep() : 0;
     for (uint32_t j = 0; j < m_precedences; ++j)
     {
         m_red[j].UpdateAverage(Followed(j), now);
@@ -373,12 +374,11 @@ RioQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
                                << ", avg_total " << m_avgTotal);
 
     // The packet's RED test(s) on its precedence's average.
-    if (Judge(item, k) == DROPPED)
+    if (Judge(item, k, size) == DROPPED)
     {
         return false;
     }
 
-    const uint32_t size = item->GetSize();
     if (!GetInternalQueue(0)->Enqueue(item))
     {
         // The internal queue dropped it (QueueDisc::INTERNAL_QUEUE_DROP): the queue is full.
@@ -395,10 +395,9 @@ RioQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 }
 
 RioQueueDisc::Outcome
-RioQueueDisc::Judge(Ptr<QueueDiscItem> item, uint32_t k)
+RioQueueDisc::Judge(Ptr<QueueDiscItem> item, uint32_t k, uint32_t size)
 {
-    const RedCore::Decision d =
-        m_red[k].Decide(Followed(k), item->GetSize(), [this]() { return Draw(); });
+    const RedCore::Decision d = m_red[k].Decide(Followed(k), size, [this]() { return Draw(); });
     return Apply(item, k, d, REASONS);
 }
 
@@ -446,7 +445,6 @@ RioQueueDisc::Apply(Ptr<QueueDiscItem> item,
 Ptr<QueueDiscItem>
 RioQueueDisc::DoDequeue()
 {
-    NS_LOG_FUNCTION(this);
     Ptr<QueueDiscItem> item = GetInternalQueue(0)->Dequeue();
     if (!item)
     {

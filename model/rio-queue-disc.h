@@ -159,9 +159,10 @@ class RioQueueDisc : public QueueDisc
      * RiPlusOQueueDisc adds its OUT test here.
      * \param item the packet
      * \param k its precedence index (precedence - 1)
+     * \param size its size in bytes
      * \return what became of it
      */
-    virtual Outcome Judge(Ptr<QueueDiscItem> item, uint32_t k);
+    virtual Outcome Judge(Ptr<QueueDiscItem> item, uint32_t k, uint32_t size);
 
     /**
      * Carry out a RED verdict on a packet: mark or drop it, with stats.
