@@ -20,6 +20,9 @@ def build(bld):
         'model/flow-identifier.cc',
         'model/flow-match.cc',
         'model/flow-weight-rules.cc',
+        'model/red-core.cc',
+        'model/ri-plus-o-queue-disc.cc',
+        'model/rio-queue-disc.cc',
         'model/sr-tcm-meter.cc',
         'model/token-bucket-meter.cc',
         'model/token-bucket.cc',
@@ -42,6 +45,8 @@ def build(bld):
         'test/drr-queue-disc-test-suite.cc',
         'test/dscp-marker-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
+        'test/red-core-test-suite.cc',
+        'test/rio-queue-disc-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 
@@ -60,6 +65,9 @@ def build(bld):
         'model/flow-match.h',
         'model/flow-weight-rules.h',
         'model/qdisc-lab-compat.h',
+        'model/red-core.h',
+        'model/ri-plus-o-queue-disc.h',
+        'model/rio-queue-disc.h',
         'model/sr-tcm-meter.h',
         'model/token-bucket-meter.h',
         'model/token-bucket.h',

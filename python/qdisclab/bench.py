@@ -49,7 +49,12 @@ CSV_NAME = "bench.csv"
 NS3_QDISCS = ("ns3::FifoQueueDisc", "ns3::RedQueueDisc", "ns3::FqCoDelQueueDisc")
 REFERENCE_QDISC = "ns3::FifoQueueDisc"
 #: This module's queue discs; a name the binary does not know (not built yet) is skipped.
-MODULE_QDISCS = ("ns3::DrrQueueDisc", "ns3::VerticalDimensioningQueueDisc")
+MODULE_QDISCS = (
+    "ns3::DrrQueueDisc",
+    "ns3::VerticalDimensioningQueueDisc",
+    "ns3::RioQueueDisc",
+    "ns3::RiPlusOQueueDisc",
+)
 FLOWS = (10, 1000, 100000)
 LOADS = ("overload", "underload")
 #: The same limit for every queue disc, so that they are compared holding as many packets.
@@ -57,8 +62,22 @@ MAX_SIZE = "1000p"
 #: Attributes a queue disc is benchmarked with beyond MaxSize, the same at every flow count.
 #: DRR: one bucket per flow up to 131,072 (ns-2's default of 10 buckets would fold 100,000
 #: flows into 10 queues), and a quantum of one MTU, as Shreedhar and Varghese require for O(1).
+#: RIO and RI+O: every test with RedQueueDisc's defaults (5/15/0.02, gentle, 1.5 Mbit/s), so
+#: that their cost compares with RED's like for like; the bench's best-effort packets are OUT,
+#: RI+O's worst case (two RED tests per packet).
+RED_DEFAULT_TESTS = ("MinTh=5", "MaxTh=15", "MaxP=0.02")
 QDISC_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "ns3::DrrQueueDisc": ("Buckets=131072", "Quantum=1500"),
+    "ns3::RioQueueDisc": (
+        *(f"{test}{value}" for test in ("In", "Total") for value in RED_DEFAULT_TESTS),
+        "Gentle=true",
+        "LinkBandwidth=1.5Mbps",
+    ),
+    "ns3::RiPlusOQueueDisc": (
+        *(f"{test}{value}" for test in ("In", "Total", "Out") for value in RED_DEFAULT_TESTS),
+        "Gentle=true",
+        "LinkBandwidth=1.5Mbps",
+    ),
 }
 
 #: qdisc-bench's exit status for a queue disc type that is not registered.
