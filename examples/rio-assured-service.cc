@@ -210,6 +210,50 @@ Summarize(const std::vector<double>& values)
     return s;
 }
 
+/**
+ * TcpSocketState "CongState" trace sink: count a flow's retransmission timeouts (entries into
+ * CA_LOSS).
+ * \param count the flow's counter
+ * \param from the previous state
+ * \param to the new state
+ */
+void
+CountTimeout(uint64_t* count,
+             TcpSocketState::TcpCongState_t from,
+             TcpSocketState::TcpCongState_t to)
+{
+    if (to == TcpSocketState::CA_LOSS && from != TcpSocketState::CA_LOSS)
+    {
+        ++*count;
+    }
+}
+
+/**
+ * \ingroup qdisc-lab
+ * Time averages of RIO's avg_in and avg_total, sampled at a fixed interval.
+ */
+struct AverageSampler
+{
+    Ptr<RioQueueDisc> rio; //!< the queue disc
+    Time interval;         //!< sampling interval
+    Time until;            //!< last sample time
+    double inSum = 0;      //!< sum of sampled avg_in
+    double totalSum = 0;   //!< sum of sampled avg_total
+    uint64_t samples = 0;  //!< number of samples
+
+    /// Take one sample and schedule the next.
+    void Sample()
+    {
+        inSum += rio->GetAverage(1);
+        totalSum += rio->GetAverage(rio->GetPrecedences());
+        ++samples;
+        if (Simulator::Now() + interval <= until)
+        {
+            Simulator::Schedule(interval, &AverageSampler::Sample, this);
+        }
+    }
+};
+
 } // namespace
 
 int
@@ -364,6 +408,8 @@ main(int argc, char* argv[])
                             QueueSizeValue(limit),
                             "QueueWeight",
                             DoubleValue(queueWeight),
+                            "LinkBandwidth",
+                            DataRateValue(bottleneck),
                             "InMinTh",
                             DoubleValue(inMinTh),
                             "InMaxTh",
@@ -384,6 +430,8 @@ main(int argc, char* argv[])
                             QueueSizeValue(limit),
                             "QueueWeight",
                             DoubleValue(queueWeight),
+                            "LinkBandwidth",
+                            DataRateValue(bottleneck),
                             "InMinTh",
                             DoubleValue(inMinTh),
                             "InMaxTh",
@@ -441,11 +489,32 @@ main(int argc, char* argv[])
     queue->TraceConnectWithoutContext("Dequeue",
                                       MakeCallback(&FlowThroughputMeter::Dequeued, &meter));
     monitor.Start();
+
+    // At the end of the warm-up (every flow has started): the sinks' byte counts and the queue
+    // disc's per-precedence counters, so that both are reported over [warmup, simTime]; from
+    // then on, each flow's retransmission timeouts and RIO's averages.
     std::vector<uint64_t> rxAtWarmup(nFlows, 0);
+    std::vector<uint64_t> timeouts(nFlows, 0);
+    Ptr<RioQueueDisc> rio = DynamicCast<RioQueueDisc>(queue);
+    std::vector<RioQueueDisc::PrecedenceStats> statsAtWarmup(2);
+    AverageSampler sampler{rio, MilliSeconds(10), stopTime};
     Simulator::Schedule(warmupTime, [&]() {
         for (uint32_t i = 0; i < nFlows; ++i)
         {
             rxAtWarmup[i] = sinks[i]->GetTotalRx();
+            std::ostringstream path;
+            path << "/NodeList/" << dumbbell.GetLeft(i)->GetId()
+                 << "/$ns3::TcpL4Protocol/SocketList/0/CongState";
+            Config::ConnectWithoutContext(path.str(),
+                                          MakeBoundCallback(&CountTimeout, &timeouts[i]));
+        }
+        if (rio)
+        {
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                statsAtWarmup[k] = rio->GetPrecedenceStats(k + 1);
+            }
+            sampler.Sample();
         }
     });
 
@@ -534,6 +603,45 @@ main(int argc, char* argv[])
     report.SetMetric("mean_queue_packets", monitor.GetMeanQueuePackets());
     report.SetMetric("mean_queue_delay_ms", monitor.GetMeanQueueDelayMs());
     report.SetMetric("drops", static_cast<double>(monitor.GetDrops()));
+    if (rio)
+    {
+        // IN (precedence 1) and OUT (2) drops after the warm-up: early (random), forced (average
+        // above the maximum threshold) and queue-full; RI+O's OUT test on avg_out is counted
+        // among OUT's early and forced drops, and separately.
+        for (uint32_t k = 0; k < 2; ++k)
+        {
+            const RioQueueDisc::PrecedenceStats& now = rio->GetPrecedenceStats(k + 1);
+            const RioQueueDisc::PrecedenceStats& then = statsAtWarmup[k];
+            const std::string name = k == 0 ? "in" : "out";
+            report.SetMetric(name + "_packets", static_cast<double>(now.arrivals - then.arrivals));
+            report.SetMetric(name + "_early_drops",
+                             static_cast<double>(now.earlyDrops - then.earlyDrops));
+            report.SetMetric(name + "_forced_drops",
+                             static_cast<double>(now.forcedDrops - then.forcedDrops));
+            report.SetMetric(name + "_limit_drops",
+                             static_cast<double>(now.limitDrops - then.limitDrops));
+        }
+        report.SetMetric("out_queue_drops",
+                         static_cast<double>(monitor.GetDrops(RiPlusOQueueDisc::OUT_UNFORCED_DROP) +
+                                             monitor.GetDrops(RiPlusOQueueDisc::OUT_FORCED_DROP)));
+        report.SetMetric("mean_avg_in_packets", sampler.inSum / sampler.samples);
+        report.SetMetric("mean_avg_total_packets", sampler.totalSum / sampler.samples);
+    }
+    // Retransmission timeouts per flow and second after the warm-up, by class.
+    auto timeoutRate = [&](uint32_t from, uint32_t to) {
+        double sum = 0;
+        for (uint32_t i = from; i < to; ++i)
+        {
+            sum += timeouts[i];
+        }
+        return to > from ? sum / (to - from) / seconds : std::nan("");
+    };
+    for (uint32_t k = 0; k < profiles.size(); ++k)
+    {
+        report.SetMetric("as" + std::to_string(k) + "_timeouts_per_s",
+                         timeoutRate(k * flowsPerProfile, (k + 1) * flowsPerProfile));
+    }
+    report.SetMetric("be_timeouts_per_s", timeoutRate(nAs, nFlows));
     for (uint32_t i = 0; i < nFlows; ++i)
     {
         report.SetMetric("flow" + std::to_string(i) + "_mbps", mbps[i]);

@@ -69,8 +69,9 @@ def test_table1_quick_run(tmp_path):
     assert "outMinTh" not in params and params["queueLimit"] == 1000
     assert (params["simTime"], params["warmup"], params["RngRun"]) == (30, 5, 3)
     check_flows(doc, [2, 1, 0.5, 0.2, 0.1], 4, 20)
-    # 1040-byte packets with a 2-byte PPP header each: 20 Mb/s x 1040 / 1042 of IPv4 bytes.
-    assert 19.8 < metrics["total_mbps"] <= 20 * 1040 / 1042 + 1e-9
+    # 1040-byte packets with a 2-byte PPP header each: 20 Mb/s x 1040 / 1042 of IPv4 bytes
+    # (plus at most one packet: the one leaving the queue as the window opens).
+    assert 19.8 < metrics["total_mbps"] <= 20 * 1040 / 1042 + 1040 * 8e-6 / 25
     assert metrics["mean_queue_packets"] > 0 and metrics["drops"] > 0
 
 
