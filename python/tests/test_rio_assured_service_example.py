@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Runs the built rio-assured-service example (if present) and checks its metrics report."""
 
-import json
 import subprocess
 
 import pytest
@@ -56,6 +55,20 @@ def check_flows(doc: dict, profiles: list[float], per_profile: int, n_be: int) -
         assert metrics["be_mbps"] is None and metrics["be_in_mbps"] is None
 
 
+def check_drops(metrics: dict, riplus: bool) -> None:
+    """Per-precedence drops add up to the queue disc's; RI+O's OUT test only drops OUT."""
+    parts = [metrics[f"{p}_{kind}_drops"] for p in ("in", "out")
+             for kind in ("early", "forced", "limit")]
+    assert sum(parts) == metrics["drops"]
+    assert metrics["in_packets"] > 0 and metrics["out_packets"] > 0
+    assert 0 <= metrics["mean_avg_in_packets"] <= metrics["mean_avg_total_packets"]
+    out_test = metrics["out_queue_drops"]
+    if riplus:
+        assert 0 < out_test <= metrics["out_early_drops"] + metrics["out_forced_drops"]
+    else:
+        assert out_test == 0
+
+
 def test_table1_quick_run(tmp_path):
     """Table 1's 40 flows for 30 s: the 20 Mb/s bottleneck is full; the marker bounds IN."""
     doc = run(tmp_path, "--quick", "--RngRun=3")
@@ -73,6 +86,9 @@ def test_table1_quick_run(tmp_path):
     # (plus at most one packet: the one leaving the queue as the window opens).
     assert 19.8 < metrics["total_mbps"] <= 20 * 1040 / 1042 + 1040 * 8e-6 / 25
     assert metrics["mean_queue_packets"] > 0 and metrics["drops"] > 0
+    check_drops(metrics, riplus=False)
+    # RIO's IN test starts at avg_in 390: with 15.2 Mb/s of profiles IN is never dropped early.
+    assert metrics["in_early_drops"] == 0
 
 
 def test_subscription_sets_the_number_of_flows(tmp_path):
@@ -86,6 +102,7 @@ def test_subscription_sets_the_number_of_flows(tmp_path):
     assert params["subscription"] == pytest.approx(0.3, abs=1e-12)
     assert (params["outMinTh"], params["outMaxTh"], params["outMaxP"]) == (10, 30, 0.1)
     check_flows(doc, [1.0], 6, 3)
+    check_drops(doc["metrics"], riplus=True)
 
 
 def test_no_best_effort_flows(tmp_path):
@@ -93,7 +110,9 @@ def test_no_best_effort_flows(tmp_path):
               "--queueLimit=200", "--inMinTh=60", "--inMaxTh=180", "--totalMinTh=30",
               "--totalMaxTh=90")
     check_flows(doc, [2.0], 4, 0)
-    assert json.dumps(doc).count("null") == 5  # be_mbps, be_min/max, be_in, be_goodput
+    nulls = {name for name, value in doc["metrics"].items() if value is None}
+    assert nulls == {"be_mbps", "be_min_mbps", "be_max_mbps", "be_in_mbps", "be_goodput_mbps",
+                     "be_timeouts_per_s"}
 
 
 def test_bad_arguments_stop_with_a_message():
