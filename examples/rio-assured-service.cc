@@ -284,6 +284,7 @@ main(int argc, char* argv[])
     uint32_t segmentSize = 1000;
     uint32_t delAckCount = 1;
     uint32_t socketBuffer = 4 * 1024 * 1024;
+    bool sack = true;
     double simTime = 100;
     double warmup = 10;
     double startJitter = 1;
@@ -331,6 +332,10 @@ main(int argc, char* argv[])
     cmd.AddValue("socketBuffer",
                  "TCP send and receive buffer, bytes (large: windows are never the limit)",
                  socketBuffer);
+    cmd.AddValue("sack",
+                 "TCP selective acknowledgements. Off, ns-3's loss recovery emulates SACK from "
+                 "duplicate ACKs and resends data the receiver has (see doc/qdisc-lab.rst)",
+                 sack);
     cmd.AddValue("simTime", "Simulated seconds", simTime);
     cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
     cmd.AddValue("startJitter", "Flows start at times uniform in [0, startJitter) s", startJitter);
@@ -379,8 +384,9 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAckCount));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(socketBuffer));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(socketBuffer));
-    // ns-2's NewReno: no SACK, no timestamps (so IPv4 packets are segmentSize + 40 bytes).
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
+    // NewReno's congestion control with SACK loss recovery (see --sack); no timestamps, as
+    // ns-2's TCP, so IPv4 packets are segmentSize + 40 bytes.
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
 
     const QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
@@ -567,6 +573,7 @@ main(int argc, char* argv[])
     report.SetParam("accessDelay", accessDelay);
     report.SetParam("segmentSize", int64_t{segmentSize});
     report.SetParam("delAckCount", int64_t{delAckCount});
+    report.SetParam("sack", sack);
     report.SetParam("simTime", simTime);
     report.SetParam("warmup", warmup);
     report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));

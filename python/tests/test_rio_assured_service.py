@@ -138,6 +138,7 @@ def test_registry_and_campaign():
     assert {r.seed for r in full.runs() if r.grid.startswith("fig")} == {1, 2, 3}
     assert len(quick.runs()) == 26 and {r.seed for r in quick.runs()} == {1}
     assert all(r.params["simTime"] == 30 for r in quick.runs())
+    assert all(r.params["sack"] is True for r in full.runs())
     # Every Fig. 3 level asks for a whole number of AS flows.
     for run in full.runs():
         if run.grid == "fig3":

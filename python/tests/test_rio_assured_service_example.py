@@ -46,8 +46,13 @@ def check_flows(doc: dict, profiles: list[float], per_profile: int, n_be: int) -
         bound = profile + params["bucketKbit"] / 1000 / seconds
         assert 0 < metrics[f"as{k}_in_mbps"] <= bound + 1040 * 8e-6 * 1000 / seconds
         assert metrics[f"as{k}_in_mbps"] <= metrics[f"as{k}_mbps"] + 1e-12
-        # Goodput (payload, no duplicates) is below the IPv4 throughput.
+        # Goodput (payload, no duplicates) is below the IPv4 throughput; with SACK's exact
+        # loss recovery the difference is the 40-byte headers of 1040-byte packets, give or
+        # take the data in flight at the window's ends (no data is sent twice but after a
+        # timeout).
         assert metrics[f"as{k}_goodput_mbps"] < metrics[f"as{k}_mbps"]
+        assert metrics[f"as{k}_goodput_mbps"] * 1.04 == pytest.approx(metrics[f"as{k}_mbps"],
+                                                                       rel=0.05)
     if n_be:
         assert metrics["be_in_mbps"] == 0  # best effort is never marked IN
         assert metrics["be_mbps"] == pytest.approx(sum(flows[-n_be:]) / n_be, rel=1e-12)
@@ -79,7 +84,7 @@ def test_table1_quick_run(tmp_path):
     assert params["subscription"] == pytest.approx(0.76, abs=1e-12)
     assert (params["inMinTh"], params["inMaxTh"], params["inMaxP"]) == (390, 694, 0.02)
     assert (params["totalMinTh"], params["totalMaxTh"], params["totalMaxP"]) == (347, 694, 0.05)
-    assert "outMinTh" not in params and params["queueLimit"] == 1000
+    assert "outMinTh" not in params and params["queueLimit"] == 1000 and params["sack"] is True
     assert (params["simTime"], params["warmup"], params["RngRun"]) == (30, 5, 3)
     check_flows(doc, [2, 1, 0.5, 0.2, 0.1], 4, 20)
     # 1040-byte packets with a 2-byte PPP header each: 20 Mb/s x 1040 / 1042 of IPv4 bytes
