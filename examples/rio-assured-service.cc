@@ -7,10 +7,10 @@
  * \ingroup qdisc-lab
  * Assured Service over RIO and RI+O (H. Kim, W. H. Park, S. Bahk, "A modified RIO queue
  * management scheme that reduces the bandwidth skew problem in Assured Service", ns-2): long-lived
- * TCP NewReno flows share a dumbbell bottleneck whose queue disc is RioQueueDisc or
- * RiPlusOQueueDisc. Assured Service (AS) flows have a profile: a token-bucket marker on the
- * sender's egress marks its packets IN (AF11) while they fit the profile and OUT (AF12)
- * beyond it; best-effort (BE) flows are unmarked (DSCP 0, treated as OUT).
+ * TCP NewReno flows (with SACK loss recovery, see --sack) share a dumbbell bottleneck whose queue
+ * disc is RioQueueDisc or RiPlusOQueueDisc. Assured Service (AS) flows have a profile: a
+ * token-bucket marker on the sender's egress marks its packets IN (AF11) while they fit the
+ * profile and OUT (AF12) beyond it; best-effort (BE) flows are unmarked (DSCP 0, treated as OUT).
  *
  * Flows 0 .. nAs-1 are the AS flows, flowsPerProfile of each profile in the order given, then
  * the nBestEffort BE flows. Defaults are the paper's Table 1 (20 Mb/s, RTT 100 ms, profiles

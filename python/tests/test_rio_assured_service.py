@@ -246,7 +246,8 @@ def test_fig2(full_figures):
     assert after["meets_profile"] == "false"
     a = claim(figures, "§3, Fig. 2(a)")
     assert a.verdict == "agree"
-    assert a.ours.startswith("RIO meets the profile up to 11 BE flows, RI+O up to 26 BE flows")
+    assert a.ours.startswith("RIO meets the profile up to 11 BE flows, RI+O meets the profile up"
+                             " to 26 BE flows")
     b = claim(figures, "§3, Fig. 2(b)")
     assert b.verdict == "partly" and "RIO meets the profile up to 2 BE flows" in b.ours
     gain = claim(figures, "§3, Fig. 2")
@@ -267,7 +268,9 @@ def test_fig3(full_figures):
     assert claim(figures, "§3, Fig. 3(b)").verdict == "agree"
     c = claim(figures, "§3, Fig. 3(c)")
     assert c.verdict == "partly"
-    assert c.ours.startswith("RIO meets the profile up to never, RI+O up to 30 %")
+    assert c.ours.startswith("RIO never meets the profile, RI+O meets the profile up to 30 %")
+    assert c.paper == ("profile 2 Mb/s, by subscription level: RIO never meets the profile, RI+O"
+                       " meets the profile up to 50 %")
     assert "RIO 10 %: 1.900 ±" in c.ours
 
 

@@ -578,7 +578,7 @@ def _limit_claim(where: str, paper_text: str, curves: dict[tuple[float, str], Cu
     def rank(value):
         return -math.inf if value is None else value
 
-    text = (f"RIO meets the profile up to {fmt(ours['Rio'])}, RI+O up to {fmt(ours['RiPlusO'])}"
+    text = (f"{_meets('RIO', ours['Rio'], fmt)}, {_meets('RI+O', ours['RiPlusO'], fmt)}"
             "; mean throughput there and one step beyond: "
             + "; ".join(f"{SCHEME_LABELS[q]} " + ", ".join(
                 f"{fmt(x)}: {c.estimate(x).format()}" for x in _around(c, ours[q]))
@@ -595,6 +595,13 @@ def _limit_claim(where: str, paper_text: str, curves: dict[tuple[float, str], Cu
     else:
         verdict = "disagree"
     return Claim(where, paper_text, text, verdict)
+
+
+def _meets(scheme: str, limit: float | None, fmt) -> str:
+    """``"RIO meets the profile up to 11 BE flows"``, or ``"RIO never meets the profile"``."""
+    if limit is None:
+        return f"{scheme} never meets the profile"
+    return f"{scheme} meets the profile up to {fmt(limit)}"
 
 
 def _around(curve: Curve, x: float | None) -> list[float]:
@@ -722,8 +729,8 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             csv, png, pdf))
         for panel in panels3:
             rio, riplus = PAPER_FIG3[(panel, "Rio")], PAPER_FIG3[(panel, "RiPlusO")]
-            paper_text = (f"profile {panel:g} Mb/s: met up to {_level(rio)} subscription with RIO"
-                          f" and {_level(riplus)} with RI+O")
+            paper_text = (f"profile {panel:g} Mb/s, by subscription level:"
+                          f" {_meets('RIO', rio, _level)}, {_meets('RI+O', riplus, _level)}")
             result.claims.append(_limit_claim(
                 f"§3, Fig. 3({'abc'[list(FIG3_PROFILES).index(panel)]})", paper_text, curves3,
                 panel, PAPER_FIG3, _level))
