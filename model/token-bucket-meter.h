@@ -20,10 +20,11 @@ namespace ns3
  * The bucket is full when the flow starts; tokens arrive at the profile rate up to the bucket
  * size. A packet that finds at least its size in tokens is IN (GREEN) and takes them; any other
  * packet is OUT (YELLOW, marked AFx2) and takes none. In colour-aware use, a packet that
- * arrives non-green stays OUT and takes no tokens.
+ * arrives yellow or red keeps its colour (it is never promoted) and takes no tokens.
  *
  * So a source sending faster than the rate r for a time T gets r T + b bytes IN, less what is
- * left in the bucket (under one packet) once it is drained.
+ * left in the bucket once it is drained: under one packet when the bucket holds at least a
+ * packet plus the tokens of one gap between packets (otherwise tokens overflow and are lost).
  */
 class TokenBucketMeter : public TrafficMeter
 {

@@ -157,7 +157,7 @@ class ReferenceTrTcm
     int64_t m_ms = 0;
 };
 
-/// The two-colour token bucket marker, literally: IN if tokens >= size.
+/// The two-colour token bucket marker, literally: IN if tokens >= size; arrived OUT stays.
 class ReferenceTokenBucket
 {
   public:
@@ -174,7 +174,11 @@ class ReferenceTokenBucket
         {
             m_tokens = std::min(m_size, m_tokens + m_perMs);
         }
-        if (color == G && m_tokens >= b)
+        if (color != G)
+        {
+            return color;
+        }
+        if (m_tokens >= b)
         {
             m_tokens -= b;
             return G;
@@ -339,8 +343,11 @@ TEST(TokenBucketMeter, HandWorkedAndColorAware)
         {100, 1, G},   // 0: OUT
         {400, 301, G}, // 300 (capped): a packet larger than the bucket is always OUT
         {400, 300, G}, // 300 -> 0: IN
+        {800, 100, R}, // 300, but arrived red: stays red, takes none
+        {800, 300, G}, // 300 -> 0: IN
     };
-    EXPECT_EQ(MeterAll(meter, arrivals), (std::vector<TrafficMeter::Color>{G, Y, Y, G, Y, Y, G}));
+    EXPECT_EQ(MeterAll(meter, arrivals),
+              (std::vector<TrafficMeter::Color>{G, Y, Y, G, Y, Y, G, R, G}));
     EXPECT_EQ(meter.GetTokens(), 0.0);
 }
 
