@@ -14,8 +14,8 @@ namespace ns3
 /**
  * \ingroup qdisc-lab
  * \brief The two-colour token bucket marker of Assured Service (Clark and Fang 1998; Kim, Park
- * and Bahk, "A modified RIO...", sec. 3: "for each flow, a token bucket marker is attached"),
- * as ns-2's DiffServ TokenBucket policy meters it.
+ * and Bahk, "A modified RIO...", sec. 3: "for each flow, a token bucket marker is attached").
+ * The paper does not spell the marker out; this is the usual one.
  *
  * The bucket is full when the flow starts; tokens arrive at the profile rate up to the bucket
  * size. A packet that finds at least its size in tokens is IN (GREEN) and takes them; any other
