@@ -26,11 +26,11 @@ DscpMarkerHelper::DscpMarkerHelper()
 uint32_t
 DscpMarkerHelper::Add(const std::string& rule)
 {
-    // Parse it now, so that a malformed profile stops the program at the script's line.
     const std::string what = "DscpMarkerHelper profile " + std::to_string(m_profiles.size());
+    NS_ABORT_MSG_IF(rule.find_first_of(";\n") != std::string::npos,
+                    what << ": '" << rule << "' must be one rule, without ';'");
+    // Parse it now, so that a malformed profile stops the program at the script's line.
     DscpMarkerProfiles check(rule, what);
-    NS_ABORT_MSG_UNLESS(check.GetN() == 1,
-                        what << ": '" << rule << "' must be one rule, without ';'");
     m_profiles.push_back(rule);
     return static_cast<uint32_t>(m_profiles.size() - 1);
 }
@@ -39,7 +39,7 @@ uint32_t
 DscpMarkerHelper::AddProfile(const std::string& match, DataRate rate, uint32_t bucket)
 {
     std::ostringstream rule;
-    rule << match << " meter=tb cir=" << rate << " cbs=" << bucket;
+    rule << match << (match.empty() ? "" : " ") << "meter=tb cir=" << rate << " cbs=" << bucket;
     return Add(rule.str());
 }
 
@@ -50,7 +50,8 @@ DscpMarkerHelper::AddSrTcmProfile(const std::string& match,
                                   uint32_t ebs)
 {
     std::ostringstream rule;
-    rule << match << " meter=srtcm cir=" << cir << " cbs=" << cbs << " ebs=" << ebs;
+    rule << match << (match.empty() ? "" : " ") << "meter=srtcm cir=" << cir << " cbs=" << cbs
+         << " ebs=" << ebs;
     return Add(rule.str());
 }
 
@@ -62,8 +63,8 @@ DscpMarkerHelper::AddTrTcmProfile(const std::string& match,
                                   uint32_t pbs)
 {
     std::ostringstream rule;
-    rule << match << " meter=trtcm cir=" << cir << " cbs=" << cbs << " pir=" << pir
-         << " pbs=" << pbs;
+    rule << match << (match.empty() ? "" : " ") << "meter=trtcm cir=" << cir << " cbs=" << cbs
+         << " pir=" << pir << " pbs=" << pbs;
     return Add(rule.str());
 }
 

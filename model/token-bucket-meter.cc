@@ -39,7 +39,11 @@ TrafficMeter::Color
 TokenBucketMeter::Meter(Time now, uint32_t bytes, Color color)
 {
     m_bucket.Refill(now);
-    if (color == GREEN && m_bucket.Holds(bytes))
+    if (color != GREEN)
+    {
+        return color; // arrived OUT (colour-aware): never promoted, takes no tokens
+    }
+    if (m_bucket.Holds(bytes))
     {
         m_bucket.Take(bytes);
         return GREEN; // IN

@@ -14,16 +14,17 @@ namespace ns3
 /**
  * \ingroup qdisc-lab
  * \brief The two-colour token bucket marker of Assured Service (Clark and Fang 1998; Kim, Park
- * and Bahk, "A modified RIO...", sec. 3: "for each flow, a token bucket marker is attached"),
- * as ns-2's DiffServ TokenBucket policy meters it.
+ * and Bahk, "A modified RIO...", sec. 3: "for each flow, a token bucket marker is attached").
+ * The paper does not spell the marker out; this is the usual one.
  *
  * The bucket is full when the flow starts; tokens arrive at the profile rate up to the bucket
  * size. A packet that finds at least its size in tokens is IN (GREEN) and takes them; any other
  * packet is OUT (YELLOW, marked AFx2) and takes none. In colour-aware use, a packet that
- * arrives non-green stays OUT and takes no tokens.
+ * arrives yellow or red keeps its colour (it is never promoted) and takes no tokens.
  *
  * So a source sending faster than the rate r for a time T gets r T + b bytes IN, less what is
- * left in the bucket (under one packet) once it is drained.
+ * left in the bucket once it is drained: under one packet when the bucket holds at least a
+ * packet plus the tokens of one gap between packets (otherwise tokens overflow and are lost).
  */
 class TokenBucketMeter : public TrafficMeter
 {
