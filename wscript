@@ -7,15 +7,19 @@
 def build(bld):
     version = bld.srcnode.find_node('VERSION').read().strip().split('.')
     module = bld.create_ns3_module(
-        'qdisc-lab', ['applications', 'internet', 'point-to-point', 'traffic-control'])
+        'qdisc-lab', ['applications', 'csma', 'internet', 'point-to-point', 'traffic-control'])
     module.source = [
         'helper/bottleneck-monitor.cc',
+        'helper/cioq-switch-helper.cc',
         'helper/dumbbell-scenario.cc',
         'helper/metrics-report.cc',
+        'model/cioq-input-backlog.cc',
+        'model/cioq-switch-net-device.cc',
         'model/drr-queue-disc.cc',
         'model/drr-scheduler.cc',
         'model/flow-identifier.cc',
         'model/flow-weight-rules.cc',
+        'model/islip-arbiter.cc',
         'model/vd-rounds.cc',
         'model/vertical-dimensioning-queue-disc.cc',
     ]
@@ -30,6 +34,7 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('qdisc-lab')
     module_test.source = [
+        'test/cioq-switch-test-suite.cc',
         'test/drr-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
@@ -39,12 +44,16 @@ def build(bld):
     headers.module = 'qdisc-lab'
     headers.source = [
         'helper/bottleneck-monitor.h',
+        'helper/cioq-switch-helper.h',
         'helper/dumbbell-scenario.h',
         'helper/metrics-report.h',
+        'model/cioq-input-backlog.h',
+        'model/cioq-switch-net-device.h',
         'model/drr-queue-disc.h',
         'model/drr-scheduler.h',
         'model/flow-identifier.h',
         'model/flow-weight-rules.h',
+        'model/islip-arbiter.h',
         'model/qdisc-lab-compat.h',
         'model/vd-rounds.h',
         'model/vertical-dimensioning-queue-disc.h',
