@@ -241,7 +241,7 @@ CioqSwitchNetDevice::GetTypeId()
             .AddTraceSource("InputDrop",
                             "A copy dropped by a full input buffer: (packet, input, reason).",
                             MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_inputDropTrace),
-                            "ns3::CioqSwitchNetDevice::DropTracedCallback")
+                            "ns3::CioqSwitchNetDevice::InputDropTracedCallback")
             .AddTraceSource("FabricDrop",
                             "A frame with no output: (packet, input, reason).",
                             MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_fabricDropTrace),
@@ -677,7 +677,7 @@ CioqSwitchNetDevice::EnqueueInput(uint32_t i, uint32_t j, Ptr<QueueDiscItem> ite
         NS_LOG_DEBUG("Input " << i << " full (" << in.packets << " packets): drop for output "
                               << j);
         ++in.stats.inputDrops;
-        m_inputDropTrace(item->GetPacket(), i, INPUT_FULL_DROP);
+        m_inputDropTrace(item, i, INPUT_FULL_DROP);
         return;
     }
 

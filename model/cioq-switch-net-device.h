@@ -246,9 +246,15 @@ class CioqSwitchNetDevice : public NetDevice
      */
     typedef void (*OutputQueueTracedCallback)(uint32_t output, uint32_t packets);
     /**
-     * A drop at an input or in the fabric: (packet, input, reason).
+     * A drop in the fabric (no output): (packet, input or N for the switch's own, reason).
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, uint32_t input, const char* why);
+    /**
+     * A drop at a full input: (item, input, reason).
+     */
+    typedef void (*InputDropTracedCallback)(Ptr<const QueueDiscItem> item,
+                                            uint32_t input,
+                                            const char* why);
     /**
      * A drop by an output queue disc: (item, output, reason).
      */
@@ -556,10 +562,10 @@ class CioqSwitchNetDevice : public NetDevice
     Time m_statsSince;                  //!< start of the time averages
 
     // Traces
-    TracedCallback<uint32_t, uint32_t, uint64_t> m_inputOccupancyTrace;         //!< input occupancy
-    TracedCallback<uint32_t, uint32_t, uint32_t> m_voqOccupancyTrace;           //!< VOQ occupancy
-    TracedCallback<uint32_t, uint32_t> m_outputQueueTrace;                      //!< output length
-    TracedCallback<Ptr<const Packet>, uint32_t, const char*> m_inputDropTrace;  //!< input drops
+    TracedCallback<uint32_t, uint32_t, uint64_t> m_inputOccupancyTrace; //!< input occupancy
+    TracedCallback<uint32_t, uint32_t, uint32_t> m_voqOccupancyTrace;   //!< VOQ occupancy
+    TracedCallback<uint32_t, uint32_t> m_outputQueueTrace;              //!< output length
+    TracedCallback<Ptr<const QueueDiscItem>, uint32_t, const char*> m_inputDropTrace; //!< input
     TracedCallback<Ptr<const Packet>, uint32_t, const char*> m_fabricDropTrace; //!< fabric drops
     TracedCallback<Ptr<const QueueDiscItem>, uint32_t, const char*> m_outputDropTrace;  //!< output
     TracedCallback<Ptr<const QueueDiscItem>, uint32_t, uint32_t, Time> m_transferTrace; //!< start
