@@ -20,6 +20,7 @@ def build(bld):
         'model/flow-identifier.cc',
         'model/flow-weight-rules.cc',
         'model/islip-arbiter.cc',
+        'model/red-core.cc',
         'model/vd-rounds.cc',
         'model/vertical-dimensioning-queue-disc.cc',
     ]
@@ -37,6 +38,7 @@ def build(bld):
         'test/cioq-switch-test-suite.cc',
         'test/drr-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
+        'test/red-core-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 
@@ -55,6 +57,7 @@ def build(bld):
         'model/flow-weight-rules.h',
         'model/islip-arbiter.h',
         'model/qdisc-lab-compat.h',
+        'model/red-core.h',
         'model/vd-rounds.h',
         'model/vertical-dimensioning-queue-disc.h',
     ]
