@@ -14,6 +14,7 @@ def build(bld):
         'helper/dumbbell-scenario.cc',
         'helper/metrics-report.cc',
         'model/cioq-input-backlog.cc',
+        'model/cioq-red-queue-disc.cc',
         'model/cioq-switch-net-device.cc',
         'model/drr-queue-disc.cc',
         'model/drr-scheduler.cc',
@@ -35,6 +36,7 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('qdisc-lab')
     module_test.source = [
+        'test/cioq-red-queue-disc-test-suite.cc',
         'test/cioq-switch-test-suite.cc',
         'test/drr-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
@@ -50,6 +52,7 @@ def build(bld):
         'helper/dumbbell-scenario.h',
         'helper/metrics-report.h',
         'model/cioq-input-backlog.h',
+        'model/cioq-red-queue-disc.h',
         'model/cioq-switch-net-device.h',
         'model/drr-queue-disc.h',
         'model/drr-scheduler.h',

@@ -24,6 +24,7 @@
 #include "ns3/tag.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ns3
@@ -197,11 +198,12 @@ CioqSwitchNetDevice::GetTypeId()
                           QueueSizeValue(QueueSize("0p")),
                           MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_voqMaxSize),
                           MakeQueueSizeChecker())
-            .AddAttribute("IslipIterations",
-                          "iSLIP iterations per match (FabricModel=Islip). Range [1, N].",
-                          UintegerValue(4),
-                          MakeUintegerAccessor(&CioqSwitchNetDevice::m_islipIterations),
-                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "IslipIterations",
+                "iSLIP iterations per match (FabricModel=Islip), >= 1; more than N act as N.",
+                UintegerValue(4),
+                MakeUintegerAccessor(&CioqSwitchNetDevice::m_islipIterations),
+                MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("LineRate",
                           "Line rate of the ports, bit/s; 0 = read from the ports' DataRate "
                           "(their own or their channel's), which must all be equal.",
@@ -391,9 +393,9 @@ CioqSwitchNetDevice::CheckConfig()
     NS_ABORT_MSG_IF(m_inputBufferSize.GetValue() == 0,
                     "CioqSwitchNetDevice: InputBufferSize = "
                         << m_inputBufferSize << ": the input buffer must hold at least 1 packet");
-    NS_ABORT_MSG_IF(m_islipIterations < 1 || m_islipIterations > n,
-                    "CioqSwitchNetDevice: IslipIterations = "
-                        << m_islipIterations << " is out of range [1, N] = [1, " << n << "]");
+    NS_ABORT_MSG_IF(m_islipIterations < 1,
+                    "CioqSwitchNetDevice: IslipIterations = " << m_islipIterations
+                                                              << " is out of range [1, inf)");
     NS_ABORT_MSG_IF(m_forwarding == LEARNING && !m_preserveSource,
                     "CioqSwitchNetDevice: Forwarding = Learning needs ports whose frames carry "
                     "MAC addresses (SupportsSendFrom, e.g. CSMA); use Forwarding = Static with "
@@ -450,7 +452,7 @@ CioqSwitchNetDevice::DoInitialize()
     m_voqBytes.assign(n * n, 0);
     m_inputFree.assign(n, 0);
     m_outputFree.assign(n, 0);
-    m_arbiter.Reset(n, m_islipIterations);
+    m_arbiter.Reset(n, std::min(m_islipIterations, n));
     const double perTransfer = (m_fabricModel == PAPER) ? m_speedup / n : m_speedup;
     m_fabricRate = DataRate(static_cast<uint64_t>(
         std::llround(static_cast<double>(m_lineRate.GetBitRate()) * perTransfer)));
