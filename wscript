@@ -7,12 +7,16 @@
 def build(bld):
     version = bld.srcnode.find_node('VERSION').read().strip().split('.')
     module = bld.create_ns3_module(
-        'qdisc-lab', ['applications', 'internet', 'point-to-point', 'traffic-control'])
+        'qdisc-lab', ['applications', 'csma', 'internet', 'point-to-point', 'traffic-control'])
     module.source = [
         'helper/bottleneck-monitor.cc',
+        'helper/cioq-switch-helper.cc',
         'helper/dscp-marker-helper.cc',
         'helper/dumbbell-scenario.cc',
         'helper/metrics-report.cc',
+        'model/cioq-input-backlog.cc',
+        'model/cioq-red-queue-disc.cc',
+        'model/cioq-switch-net-device.cc',
         'model/drr-queue-disc.cc',
         'model/drr-scheduler.cc',
         'model/dscp-marker-profiles.cc',
@@ -20,6 +24,8 @@ def build(bld):
         'model/flow-identifier.cc',
         'model/flow-match.cc',
         'model/flow-weight-rules.cc',
+        'model/islip-arbiter.cc',
+        'model/red-core.cc',
         'model/sr-tcm-meter.cc',
         'model/token-bucket-meter.cc',
         'model/token-bucket.cc',
@@ -39,9 +45,12 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('qdisc-lab')
     module_test.source = [
+        'test/cioq-red-queue-disc-test-suite.cc',
+        'test/cioq-switch-test-suite.cc',
         'test/drr-queue-disc-test-suite.cc',
         'test/dscp-marker-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
+        'test/red-core-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 
@@ -49,9 +58,13 @@ def build(bld):
     headers.module = 'qdisc-lab'
     headers.source = [
         'helper/bottleneck-monitor.h',
+        'helper/cioq-switch-helper.h',
         'helper/dscp-marker-helper.h',
         'helper/dumbbell-scenario.h',
         'helper/metrics-report.h',
+        'model/cioq-input-backlog.h',
+        'model/cioq-red-queue-disc.h',
+        'model/cioq-switch-net-device.h',
         'model/drr-queue-disc.h',
         'model/drr-scheduler.h',
         'model/dscp-marker-profiles.h',
@@ -59,7 +72,9 @@ def build(bld):
         'model/flow-identifier.h',
         'model/flow-match.h',
         'model/flow-weight-rules.h',
+        'model/islip-arbiter.h',
         'model/qdisc-lab-compat.h',
+        'model/red-core.h',
         'model/sr-tcm-meter.h',
         'model/token-bucket-meter.h',
         'model/token-bucket.h',

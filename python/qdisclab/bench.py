@@ -49,7 +49,11 @@ CSV_NAME = "bench.csv"
 NS3_QDISCS = ("ns3::FifoQueueDisc", "ns3::RedQueueDisc", "ns3::FqCoDelQueueDisc")
 REFERENCE_QDISC = "ns3::FifoQueueDisc"
 #: This module's queue discs; a name the binary does not know (not built yet) is skipped.
-MODULE_QDISCS = ("ns3::DrrQueueDisc", "ns3::VerticalDimensioningQueueDisc")
+MODULE_QDISCS = (
+    "ns3::DrrQueueDisc",
+    "ns3::VerticalDimensioningQueueDisc",
+    "ns3::CioqRedQueueDisc",
+)
 FLOWS = (10, 1000, 100000)
 LOADS = ("overload", "underload")
 #: The same limit for every queue disc, so that they are compared holding as many packets.
@@ -57,8 +61,11 @@ MAX_SIZE = "1000p"
 #: Attributes a queue disc is benchmarked with beyond MaxSize, the same at every flow count.
 #: DRR: one bucket per flow up to 131,072 (ns-2's default of 10 buckets would fold 100,000
 #: flows into 10 queues), and a quantum of one MTU, as Shreedhar and Varghese require for O(1).
+#: CIOQ-RED: ns-3 RedQueueDisc's defaults (its own follow the paper), so the two compare like
+#: for like; outside a switch it has no input backlog to read (q_input = 0).
 QDISC_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "ns3::DrrQueueDisc": ("Buckets=131072", "Quantum=1500"),
+    "ns3::CioqRedQueueDisc": ("QW=0.002", "LInterm=50", "LinkBandwidth=1.5Mbps"),
 }
 
 #: qdisc-bench's exit status for a queue disc type that is not registered.
