@@ -26,6 +26,8 @@ def build(bld):
         'model/flow-weight-rules.cc',
         'model/islip-arbiter.cc',
         'model/red-core.cc',
+        'model/ri-plus-o-queue-disc.cc',
+        'model/rio-queue-disc.cc',
         'model/sr-tcm-meter.cc',
         'model/token-bucket-meter.cc',
         'model/token-bucket.cc',
@@ -51,6 +53,7 @@ def build(bld):
         'test/dscp-marker-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
         'test/red-core-test-suite.cc',
+        'test/rio-queue-disc-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 
@@ -75,6 +78,8 @@ def build(bld):
         'model/islip-arbiter.h',
         'model/qdisc-lab-compat.h',
         'model/red-core.h',
+        'model/ri-plus-o-queue-disc.h',
+        'model/rio-queue-disc.h',
         'model/sr-tcm-meter.h',
         'model/token-bucket-meter.h',
         'model/token-bucket.h',

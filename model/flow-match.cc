@@ -68,6 +68,24 @@ const std::map<std::string, int> PROTOCOL_NAMES = {
 } // namespace
 
 bool
+ParseDscp(const std::string& text, uint8_t& dscp)
+{
+    unsigned long number = 0;
+    auto it = DSCP_NAMES.find(text);
+    if (it != DSCP_NAMES.end())
+    {
+        dscp = static_cast<uint8_t>(it->second);
+        return true;
+    }
+    if (FlowMatch::ParseNumber(text, 63, number))
+    {
+        dscp = static_cast<uint8_t>(number);
+        return true;
+    }
+    return false;
+}
+
+bool
 FlowMatch::ParseNumber(const std::string& text, unsigned long max, unsigned long& value)
 {
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
@@ -149,20 +167,12 @@ FlowMatch::Set(const std::string& key, const std::string& value)
     }
     else if (key == "dscp")
     {
-        unsigned long number = 0;
-        auto it = DSCP_NAMES.find(value);
-        if (it != DSCP_NAMES.end())
-        {
-            m_dscp = it->second;
-        }
-        else if (ParseNumber(value, 63, number))
-        {
-            m_dscp = static_cast<int>(number);
-        }
-        else
+        uint8_t dscp = 0;
+        if (!ParseDscp(value, dscp))
         {
             return "BE, CS0-CS7, AF11-AF43, EF or a number 0-63";
         }
+        m_dscp = dscp;
     }
     else
     {

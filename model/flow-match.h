@@ -18,6 +18,15 @@ namespace ns3
 
 /**
  * \ingroup qdisc-lab
+ * Read a DiffServ code point written as a name or a number.
+ * \param text BE, CS0..CS7, AF11..AF43, EF (RFC 2474, 2597, 3246), or a number 0..63
+ * \param dscp set to its value if \p text is one
+ * \return whether \p text is a DSCP
+ */
+bool ParseDscp(const std::string& text, uint8_t& dscp);
+
+/**
+ * \ingroup qdisc-lab
  * \brief A match on a packet's 5-tuple and DSCP, as the module's rules write it: the part of
  * a rule that says which flows it applies to (FlowWeightRules, DscpMarkerProfiles).
  *

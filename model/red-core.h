@@ -155,7 +155,8 @@ class RedCore
      * Step 1 of an arrival: decay the average over the idle period, if the queue is idle, and
      * fold in the current queue length.
      * \param q the queue length the average follows, before the arriving packet joins
-     * \param now the caller's clock, in ticks
+     * \param now the caller's clock, in ticks; read only if the queue is idle (IsIdle), so a
+     *        caller may skip reading its clock otherwise
      * \return the new average
      */
     double UpdateAverage(double q, int64_t now)
@@ -208,6 +209,7 @@ class RedCore
         }
         if (avg >= m_forcedTh)
         {
+            m_prob = 1.0;
             return m_forced;
         }
         if (!m_old)
@@ -216,6 +218,7 @@ class RedCore
             m_old = true;
             m_count = 1;
             m_countBytes = size;
+            m_prob = 0.0;
             return ACCEPT;
         }
         m_prob = DropProbability(avg, size);
@@ -240,7 +243,11 @@ class RedCore
         return m_count;
     }
 
-    /// \return the probability p_a of the last early-drop draw (0 once avg is below min_th)
+    /**
+     * \return the probability with which the last tested packet was to be dropped or marked:
+     *         0 below min_th (or q <= 1) and for the first packet above min_th, p_a between the
+     *         thresholds, 1 in the forced region
+     */
     double GetProbability() const
     {
         return m_prob;
@@ -293,7 +300,7 @@ class RedCore
     uint64_t m_count = 0;            //!< count: packets since the last early drop
     uint64_t m_countBytes = 0;       //!< count_bytes: bytes since the last early drop
     bool m_old = false;              //!< whether avg was above min_th at the previous test
-    double m_prob = 0.0;             //!< p_a of the last draw
+    double m_prob = 0.0;             //!< probability applied to the last tested packet
     bool m_idle = true;              //!< whether the queue is idle
     int64_t m_idleStart = 0;         //!< when the idle period started (caller's ticks)
 };

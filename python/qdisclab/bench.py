@@ -52,6 +52,8 @@ REFERENCE_QDISC = "ns3::FifoQueueDisc"
 MODULE_QDISCS = (
     "ns3::DrrQueueDisc",
     "ns3::VerticalDimensioningQueueDisc",
+    "ns3::RioQueueDisc",
+    "ns3::RiPlusOQueueDisc",
     "ns3::CioqRedQueueDisc",
 )
 FLOWS = (10, 1000, 100000)
@@ -63,9 +65,23 @@ MAX_SIZE = "1000p"
 #: flows into 10 queues), and a quantum of one MTU, as Shreedhar and Varghese require for O(1).
 #: CIOQ-RED: ns-3 RedQueueDisc's defaults (its own follow the paper), so the two compare like
 #: for like; outside a switch it has no input backlog to read (q_input = 0).
+#: RIO and RI+O: every test with RedQueueDisc's defaults (5/15/0.02, gentle, 1.5 Mbit/s), so
+#: that their cost compares with RED's like for like; the bench's best-effort packets are OUT,
+#: RI+O's worst case (two RED tests per packet).
+RED_DEFAULT_TESTS = ("MinTh=5", "MaxTh=15", "MaxP=0.02")
 QDISC_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "ns3::DrrQueueDisc": ("Buckets=131072", "Quantum=1500"),
     "ns3::CioqRedQueueDisc": ("QW=0.002", "LInterm=50", "LinkBandwidth=1.5Mbps"),
+    "ns3::RioQueueDisc": (
+        *(f"{test}{value}" for test in ("In", "Total") for value in RED_DEFAULT_TESTS),
+        "Gentle=true",
+        "LinkBandwidth=1.5Mbps",
+    ),
+    "ns3::RiPlusOQueueDisc": (
+        *(f"{test}{value}" for test in ("In", "Total", "Out") for value in RED_DEFAULT_TESTS),
+        "Gentle=true",
+        "LinkBandwidth=1.5Mbps",
+    ),
 }
 
 #: qdisc-bench's exit status for a queue disc type that is not registered.

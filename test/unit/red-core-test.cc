@@ -150,7 +150,9 @@ TEST(RedCore, BelowMinThOrNearlyEmptyQueueAcceptsWithoutDrawing)
     auto high = AtAverage(Plain(), 30); // above max_th, but the queue holds <= 1 packet
     EXPECT_EQ(high.Decide(1, 1000, NoDraw{}), RedCore::ACCEPT);
     EXPECT_EQ(high.Decide(0, 1000, NoDraw{}), RedCore::ACCEPT);
+    EXPECT_EQ(high.GetProbability(), 0.0);
     EXPECT_EQ(high.Decide(2, 1000, NoDraw{}), RedCore::FORCED_DROP);
+    EXPECT_EQ(high.GetProbability(), 1.0) << "forced: certain";
 }
 
 TEST(RedCore, FirstPacketAboveMinThIsAcceptedAndStartsTheCount)
@@ -163,6 +165,7 @@ TEST(RedCore, FirstPacketAboveMinThIsAcceptedAndStartsTheCount)
     EXPECT_EQ(core.GetCount(), 7u) << "count keeps counting below min_th";
     EXPECT_EQ(core.Decide(10, 1000, NoDraw{}), RedCore::ACCEPT);
     EXPECT_EQ(core.GetCount(), 1u) << "reset to 1 when avg rises above min_th";
+    EXPECT_EQ(core.GetProbability(), 0.0) << "the first packet above min_th is never dropped";
     Scripted u{{0.99}};
     EXPECT_EQ(core.Decide(10, 1000, u), RedCore::ACCEPT);
     EXPECT_EQ(u.draws, 1u) << "the second packet above min_th draws";
