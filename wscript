@@ -12,9 +12,12 @@ def build(bld):
         'helper/bottleneck-monitor.cc',
         'helper/dumbbell-scenario.cc',
         'helper/metrics-report.cc',
+        'helper/parking-lot-scenario.cc',
+        'helper/random-packet-source.cc',
         'model/drr-queue-disc.cc',
         'model/drr-scheduler.cc',
         'model/flow-identifier.cc',
+        'model/flow-index-packet-filter.cc',
         'model/flow-weight-rules.cc',
         'model/vd-rounds.cc',
         'model/vertical-dimensioning-queue-disc.cc',
@@ -32,6 +35,7 @@ def build(bld):
     module_test.source = [
         'test/drr-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
+        'test/parking-lot-scenario-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 
@@ -41,9 +45,12 @@ def build(bld):
         'helper/bottleneck-monitor.h',
         'helper/dumbbell-scenario.h',
         'helper/metrics-report.h',
+        'helper/parking-lot-scenario.h',
+        'helper/random-packet-source.h',
         'model/drr-queue-disc.h',
         'model/drr-scheduler.h',
         'model/flow-identifier.h',
+        'model/flow-index-packet-filter.h',
         'model/flow-weight-rules.h',
         'model/qdisc-lab-compat.h',
         'model/vd-rounds.h',
