@@ -61,7 +61,7 @@ PROGRAM_METRICS: dict[str, tuple[str, ...]] = {
         "main_kbps",
         "hop0_kbps",
         "hop0_drops",
-        "hop0_mean_queue_delay_ms",
+        "hop0_mean_queue_bytes",
     ),
 }
 PROGRAM_PARAMS: dict[str, tuple[str, ...]] = {
