@@ -274,7 +274,7 @@ main(int argc, char* argv[])
     }
     CommandLine cmd(__FILE__);
     cmd.AddValue("queueDisc",
-                 "SchedulerEntry on the core links, by name:" +
+                 "Scheduler on the core links, by name:" +
                      names.str().substr(0, names.str().size() - 1),
                  queueDisc);
     cmd.AddValue("reference",
