@@ -31,6 +31,7 @@ CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "vertical-dimensi
 SEED_OFFSET = {1: -0.25, 2: 0.0, 3: 0.25}  # ms
 T2 = stats.t.ppf(0.975, 2)  # three seeds
 DRR_SMALL_FACTORS = [0.02, 0.5, 1.0, 1.0, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2]
+VD_DELAY = {12500: 10.0, 50000: 10.0}  # VD's mean delay (ms) by buffer size
 
 
 def nominal_ideal() -> list[float]:
@@ -46,7 +47,7 @@ def synthetic_metrics(params: dict, seed: int) -> dict:
                "hop0_kbps": 9990.0, "hop1_kbps": 9990.0}
     for i in range(1, 11):
         if p["reference"] == "cbr":
-            base = 10.0 if p["queueDisc"] == "VD" else 30.0 - i
+            base = VD_DELAY[p["maxSize"]] if p["queueDisc"] == "VD" else 30.0 - i
             scale = (1.0, 2.0, 3.0) if p["queueDisc"] == "VD" else (1.0, 40 / base, 60 / base)
             metrics[f"flow{i}_kbps"] = 125.0 * i
             metrics[f"flow{i}_mean_delay_ms"] = base * scale[0] + k
@@ -284,3 +285,21 @@ def test_starvation_without_excess_is_partly(tmp_path, monkeypatch):
     starve = claims_at(figures, "§IV, Fig. 5")[0]
     assert starve.verdict == "partly"
     assert "weights 1–2 on average 40%, weights > 4 100% of their ideal" in starve.ours
+
+
+def test_delay_claims_at_one_buffer_only(tmp_path, monkeypatch):
+    """VD's delay 25 ms at 12500 B (above DRR's 30 - i ms for i >= 5, and its p99 and maximum
+    above DRR's everywhere): the paper's percentages hold at 50000 B only."""
+    import sys
+
+    monkeypatch.setattr(sys.modules[__name__], "VD_DELAY", {12500: 25.0, 50000: 10.0})
+    db = tmp_path / "campaign-quick.sqlite"
+    make_db(db, skip=lambda run: run.grid != "fig4")
+    figures = get_reproduction("vertical-dimensioning").make_figures(db, tmp_path / "out")
+    outperform, percent = claims_at(figures, "§IV, Fig. 4")
+    assert outperform.verdict == "disagree"
+    assert outperform.ours.endswith("34 of 60 (flow, statistic, buffer) cases: 4 of 30 at"
+                                    " 12 500 B, 30 of 30 at 50 000 B")
+    assert percent.verdict == "partly"
+    assert "12 500 B: -25%–14%; 50 000 B: 50%–66%" in percent.ours
+    assert [a.id for a in figures.artifacts] == ["fig4"]

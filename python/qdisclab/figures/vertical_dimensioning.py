@@ -434,13 +434,14 @@ def fig4_claims(study: Study) -> list[Claim]:
             red = [r for r in _reductions(study, size, other, "mean_delay_ms")
                    if math.isfinite(r)]
             in_range.append(bool(red) and low - 10 <= min(red) and max(red) <= high + 10)
-        all_lower = all(min([r for r in _reductions(study, s, other, "mean_delay_ms")
-                             if math.isfinite(r)] or [-1]) > 0 for s in sizes)
+        # Partly: within the range at one buffer size, or lower for every flow at one.
+        lower_somewhere = any(min([r for r in _reductions(study, s, other, "mean_delay_ms")
+                                   if math.isfinite(r)] or [-1]) > 0 for s in sizes)
         claims.append(Claim(
             "§IV, Fig. 4", f"VD's average delay is {low}%–{high}% lower than {other}'s",
             f"VD's average delay is lower than {other}'s by, over the flows: "
             + "; ".join(parts),
-            "agree" if all(in_range) else "partly" if any(in_range) or all_lower
+            "agree" if all(in_range) else "partly" if any(in_range) or lower_somewhere
             else "disagree"))
     # "The delay under VD does not vary considerably for different weight values."
     spreads = []
