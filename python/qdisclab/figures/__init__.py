@@ -159,8 +159,16 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         campaign="drr-evaluation",
         figures="qdisclab.figures.drr_evaluation:make_figures",
     ),
+    "vertical-dimensioning": Reproduction(
+        name="vertical-dimensioning",
+        title="Vertical Dimensioning: a novel DRR implementation for efficient fair queueing",
+        citation="S. Bakiras, F. Wang, D. Papadias and M. Hamdi, \u201cVertical Dimensioning:"
+        " A Novel DRR Implementation for Efficient Fair Queueing\u201d, \u00a7IV (ns-2)",
+        campaign="vertical-dimensioning",
+        figures="qdisclab.figures.vertical_dimensioning:make_figures",
+    ),
     # Planned, each with campaigns/<name>.toml and qdisclab/figures/<module>.py:
-    # "vertical-dimensioning", "rio-assured-service", "cioq-red".
+    # "rio-assured-service", "cioq-red".
 }
 
 
