@@ -111,7 +111,7 @@ VdRounds::StartRound(Flow& f) const
 }
 
 VdRounds::Verdict
-VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round)
+VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round, uint32_t* slot)
 {
     // (1) i = p.flowid: given by the caller.
     uint32_t index = Find(i);
@@ -175,6 +175,10 @@ VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round)
     m_bytes += size;
     ++m_packets;
     *round = pos;
+    if (slot)
+    {
+        *slot = record;
+    }
     return QUEUED;
 }
 
@@ -211,7 +215,7 @@ VdRounds::Dequeue()
     StartRound(f);
     // (7)
     f.deficit -= p.size;
-    const Packet sent{f.id, p.size, m_current, f.deficit};
+    const Packet sent{f.id, p.size, m_current, f.deficit, record};
     // (9)-(10)
     if (m_q[slot].packets == 0)
     {
@@ -242,7 +246,7 @@ VdRounds::Drop()
     --f.packets;
     m_bytes -= p.size;
     --m_packets;
-    const Packet dropped{f.id, p.size, m_last, f.deficit};
+    const Packet dropped{f.id, p.size, m_last, f.deficit, record};
     // (5)-(6) If q[last] is empty, last = last - 1 (and on past rounds left empty by packets
     // larger than w_i L_M).
     while (m_packets > 0 && m_q[SlotOf(m_last)].packets == 0)

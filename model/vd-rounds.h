@@ -247,6 +247,7 @@ class VdRounds
         uint32_t size;   //!< its size in bytes
         uint64_t round;  //!< the round it was queued in
         int64_t deficit; //!< its flow's deficit_i afterwards (its last value if the flow left)
+        uint32_t slot;   //!< the slot Enqueue gave it (free again)
     };
 
     VdRounds();
@@ -291,9 +292,16 @@ class VdRounds
      * \param size the packet's size in bytes
      * \param weight the flow's weight (> 0), used if the flow is new: it keeps it while active
      * \param round set to the round the packet is placed in, when QUEUED
+     * \param slot if not null, set to the packet's slot when QUEUED: a number, unique among
+     *        the queued packets, that Dequeue or Drop gives back when the packet leaves (so the
+     *        caller can find the packet in O(1))
      * \return whether it was placed; if not, nothing changed (but i's round may have started)
      */
-    Verdict Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round);
+    Verdict Enqueue(FlowId i,
+                    uint32_t size,
+                    double weight,
+                    uint64_t* round,
+                    uint32_t* slot = nullptr);
 
     /// \return whether more than B bytes (or packets) are queued (Fig. 2 enqueue, line (15))
     bool OverLimit() const;

@@ -38,8 +38,8 @@ namespace ns3
  * current), as DRR resets the deficit of a flow that empties.
  *
  * The algorithm is VdRounds (no simulator, unit-tested); this class keeps the packets in one
- * internal queue (so QueueDisc's accounting sees them), a DrrFlowQueues whose "flows" are the M
- * round FIFOs, in step with it, and adds ns-3's classification, drop reasons, statistics and
+ * internal queue (so QueueDisc's accounting sees them), a SlotQueue that finds each packet by
+ * the slot VdRounds gave it, and adds ns-3's classification, drop reasons, statistics and
  * traces.
  */
 class VerticalDimensioningQueueDisc : public QueueDisc
@@ -158,7 +158,7 @@ class VerticalDimensioningQueueDisc : public QueueDisc
      * \param key set to the packet's flow key
      * \return the packet's bucket
      */
-    uint32_t Classify(Ptr<QueueDiscItem> item, FlowKey& key);
+    uint32_t Classify(const Ptr<QueueDiscItem>& item, FlowKey& key);
 
     /// \return the device's MTU, 1500 B without a device
     uint32_t DeviceMtu() const;
@@ -169,9 +169,10 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     /**
      * Count and trace a packet dropped by VdRounds::Drop or refused by VdRounds::Enqueue.
      * \param bucket its bucket
+     * \param size its size in bytes
      * \param item the packet
      */
-    void CountDrop(uint32_t bucket, Ptr<const QueueDiscItem> item);
+    void CountDrop(uint32_t bucket, uint32_t size, Ptr<const QueueDiscItem> item);
 
     // Attributes
     uint32_t m_maxPacketSizeAttr; //!< MaxPacketSize: L_M, 0 for the device MTU
@@ -182,12 +183,13 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     std::string m_weightRules;    //!< WeightRules: weight rules, as text
     double m_defaultWeight;       //!< DefaultWeight: weight of flows no rule matches
 
-    uint32_t m_lm;             //!< L_M in use, bytes
-    uint32_t m_m;              //!< M in use
-    FlowWeightRules m_weights; //!< parsed weight rules
-    VdRounds m_vd;             //!< the algorithm's state
-    Ptr<DrrFlowQueues> m_q;    //!< the packets, round FIFO q[k] as its flow k, in VdRounds' order
-    VdFlowTable<FlowStats> m_flowStats;   //!< counters of the buckets that had packets
+    uint32_t m_lm;                        //!< L_M in use, bytes
+    uint32_t m_m;                         //!< M in use
+    FlowWeightRules m_weights;            //!< parsed weight rules
+    VdRounds m_vd;                        //!< the algorithm's state
+    Ptr<SlotQueue> m_q;                   //!< the packets, each under the slot VdRounds gave it
+    VdFlowTable<FlowStats> m_flowStats;   //!< sent and dropped counters of the buckets that had
+                                          //!< packets (enqueued ones are derived)
     TracedValue<uint64_t> m_currentRound; //!< the round being served
     TracedValue<uint32_t> m_activeFlows;  //!< number of active flows
 

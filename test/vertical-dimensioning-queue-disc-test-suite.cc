@@ -624,6 +624,39 @@ class VdDumbbellTestCase : public TestCase
 
 /**
  * \ingroup qdisc-lab-tests
+ * Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces agree
+ * with the packets the test gave and received, on random traffic with drops on arrival and from
+ * the last round, in bytes and in packets.
+ */
+class VdFlowCountersTestCase : public TestCase
+{
+  public:
+    VdFlowCountersTestCase()
+        : TestCase("per-bucket counters and traces agree with the traffic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::vector<std::pair<std::string, std::string>>> configs = {
+            {{"MaxSize", "12000B"}, {"Buckets", "16"}},
+            {{"MaxSize", "20p"}, {"Buckets", "5"}, {"MaxPacketSize", "1000"}},
+            {{"MaxSize", "9000B"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
+        };
+        uint32_t seed = 0;
+        for (const auto& config : configs)
+        {
+            auto qd = MakeVd(config);
+            const std::string error = qdisclab::test::CheckFlowCountersOnRandomTraffic(qd, ++seed);
+            NS_TEST_ASSERT_MSG_EQ(error, "", "config " << seed << ": " << error);
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
  * The VerticalDimensioningQueueDisc test suite.
  */
 class VerticalDimensioningQueueDiscTestSuite : public TestSuite
@@ -639,6 +672,7 @@ class VerticalDimensioningQueueDiscTestSuite : public TestSuite
         AddTestCase(new VdClassificationTestCase());
         AddTestCase(new VdLargePacketTestCase());
         AddTestCase(new VdDumbbellTestCase());
+        AddTestCase(new VdFlowCountersTestCase());
     }
 };
 
