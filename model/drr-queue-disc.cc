@@ -186,6 +186,7 @@ DrrQueueDisc::DrrQueueDisc()
       m_perturbation(0),
       m_dropFrom(DROP_HEAD),
       m_defaultWeight(1.0),
+      m_uniformWeight(0),
       m_activeFlows(0)
 {
     NS_LOG_FUNCTION(this);
@@ -263,7 +264,11 @@ DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
     FlowKey key;
     const uint32_t f = Classify(item, key);
-    const double weight = m_scheduler.IsBacklogged(f) ? 1.0 : m_weights.WeightOf(key);
+    double weight = m_uniformWeight; // every flow's, without rules
+    if (weight == 0)
+    {
+        weight = m_scheduler.IsBacklogged(f) ? 1.0 : m_weights.WeightOf(key);
+    }
     const uint32_t size = item->GetSize();
 
     // 2. Queue it; an idle flow joins the tail of the ActiveList.
@@ -370,6 +375,7 @@ DrrQueueDisc::CheckConfig()
     m_queues->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, std::numeric_limits<uint32_t>::max()));
     AddInternalQueue(m_queues);
     m_weights.SetDefaultWeight(m_defaultWeight);
+    m_uniformWeight = m_weights.GetN() == 0 ? m_defaultWeight : 0;
     if (m_quantum < 1500)
     {
         NS_LOG_INFO("Quantum " << m_quantum << " B is below a 1500 B packet: such packets wait "

@@ -174,6 +174,7 @@ class DrrQueueDisc : public QueueDisc
     double m_defaultWeight;      //!< weight of flows no rule matches
 
     FlowWeightRules m_weights;           //!< parsed weight rules
+    double m_uniformWeight;              //!< every flow's weight when there are no rules, else 0
     DrrScheduler m_scheduler;            //!< the DRR state
     Ptr<SlotQueue> m_queues;             //!< every bucket's packets: the one internal queue
     TracedValue<uint32_t> m_activeFlows; //!< number of backlogged flows

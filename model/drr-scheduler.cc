@@ -215,8 +215,10 @@ DrrScheduler::Arrive(FlowId f, uint32_t bytes, double weight)
     if (flow.position == NONE)
     {
         // Newly backlogged: join the tail of ActiveList with the quantum of its first visit.
-        flow.quantum = static_cast<uint32_t>(
-            std::max(1.0, std::round(static_cast<double>(m_quantum) * weight)));
+        flow.quantum =
+            weight == 1.0 ? m_quantum // the common case needs no rounding
+                          : static_cast<uint32_t>(
+                                std::max(1.0, std::round(static_cast<double>(m_quantum) * weight)));
         flow.deficit = flow.quantum;
         Append(f);
         flow.position = static_cast<uint32_t>(m_heap.size());

@@ -160,6 +160,7 @@ VerticalDimensioningQueueDisc::VerticalDimensioningQueueDisc()
       m_mask(FlowIdentifier::FIVE_TUPLE),
       m_perturbation(0),
       m_defaultWeight(1.0),
+      m_uniformWeight(0),
       m_lm(0),
       m_m(0),
       m_currentRound(0),
@@ -178,7 +179,7 @@ VerticalDimensioningQueueDisc::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_q = nullptr;
-    m_flowStats.Clear();
+    m_flowCounters.Clear();
     QueueDisc::DoDispose();
 }
 
@@ -188,8 +189,15 @@ VerticalDimensioningQueueDisc::GetFlowStats(uint32_t bucket) const
     NS_ABORT_MSG_UNLESS(bucket <= m_buckets,
                         "VerticalDimensioningQueueDisc: bucket " << bucket << " out of range [0, "
                                                                  << uint64_t{m_buckets} + 1 << ")");
-    const FlowStats* counted = m_flowStats.Find(bucket);
-    FlowStats stats = counted ? *counted : FlowStats{};
+    const DrrScheduler::Counters* counters = m_flowCounters.Find(bucket);
+    FlowStats stats;
+    if (counters)
+    {
+        stats.sentPackets = counters->sentPackets;
+        stats.sentBytes = counters->sentBytes;
+        stats.droppedPackets = counters->droppedPackets;
+        stats.droppedBytes = counters->droppedBytes;
+    }
     // Every arrival was sent, dropped (on arrival or later), or is still queued.
     stats.enqueuedPackets = stats.sentPackets + stats.droppedPackets + m_vd.GetFlowPackets(bucket);
     stats.enqueuedBytes = stats.sentBytes + stats.droppedBytes + m_vd.GetFlowBytes(bucket);
@@ -289,10 +297,14 @@ bool
 VerticalDimensioningQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
     // Fig. 2 enqueue (1): i = p.flowid. A new flow takes the weight of its first packet's rule
-    // (with no rules, every flow has the default weight: no need to ask whether i is new).
+    // (with no rules, every flow has DefaultWeight: no need to ask whether i is new).
     FlowKey key;
     const uint32_t i = Classify(item, key);
-    const double weight = m_weights.GetN() > 0 && m_vd.IsActive(i) ? 1.0 : m_weights.WeightOf(key);
+    double weight = m_uniformWeight; // every flow's, without rules
+    if (weight == 0)
+    {
+        weight = m_vd.IsActive(i) ? 1.0 : m_weights.WeightOf(key);
+    }
     const uint32_t size = item->GetSize();
 
     // (2)-(14): Equation (3) gives the round; the packet joins its FIFO.
@@ -359,9 +371,9 @@ VerticalDimensioningQueueDisc::CountDrop(uint32_t bucket,
                                          uint32_t size,
                                          Ptr<const QueueDiscItem> item)
 {
-    FlowStats& stats = m_flowStats.FindOrInsert(bucket);
-    stats.droppedPackets++;
-    stats.droppedBytes += size;
+    DrrScheduler::Counters& counters = m_flowCounters.FindOrInsert(bucket);
+    counters.droppedPackets++;
+    counters.droppedBytes += size;
     if (!m_flowDropTrace.IsEmpty())
     {
         m_flowDropTrace(bucket, item);
@@ -380,9 +392,9 @@ VerticalDimensioningQueueDisc::DoDequeue()
     Ptr<QueueDiscItem> item = m_q->Take(p.slot);
     m_currentRound.Set(m_vd.GetCurrent());
     m_activeFlows.Set(m_vd.GetActiveFlows());
-    FlowStats& stats = m_flowStats.FindOrInsert(p.flow);
-    stats.sentPackets++;
-    stats.sentBytes += p.size;
+    DrrScheduler::Counters& counters = m_flowCounters.FindOrInsert(p.flow);
+    counters.sentPackets++;
+    counters.sentBytes += p.size;
     if (!m_flowDequeueTrace.IsEmpty())
     {
         m_flowDequeueTrace(p.flow, item);
@@ -423,6 +435,7 @@ VerticalDimensioningQueueDisc::CheckConfig()
                         << "); it must be >= " << m_lm << "B (or >= 1p in packets)");
     m_weights = FlowWeightRules(m_weightRules, "VerticalDimensioningQueueDisc WeightRules");
     m_weights.SetDefaultWeight(m_defaultWeight);
+    m_uniformWeight = m_weights.GetN() == 0 ? m_defaultWeight : 0;
 
     // M: no packet that stays may be placed M or more rounds ahead of current. B in bytes is
     // MaxSize, or n x L_M for n packets (of at most L_M bytes).
@@ -482,7 +495,7 @@ VerticalDimensioningQueueDisc::InitializeParams()
                limit.GetValue(),
                limit.GetUnit() == QueueSizeUnit::BYTES ? VdRounds::BYTES : VdRounds::PACKETS);
     m_q->Reset();
-    m_flowStats.Clear();
+    m_flowCounters.Clear();
     m_currentRound.Set(0);
     m_activeFlows.Set(0);
     NS_LOG_INFO("VD: M = " << m_m << " rounds, L_M = " << m_lm << " B, B = " << GetMaxSize() << ", "

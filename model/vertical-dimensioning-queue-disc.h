@@ -183,15 +183,16 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     std::string m_weightRules;    //!< WeightRules: weight rules, as text
     double m_defaultWeight;       //!< DefaultWeight: weight of flows no rule matches
 
-    uint32_t m_lm;                        //!< L_M in use, bytes
-    uint32_t m_m;                         //!< M in use
-    FlowWeightRules m_weights;            //!< parsed weight rules
-    VdRounds m_vd;                        //!< the algorithm's state
-    Ptr<SlotQueue> m_q;                   //!< the packets, each under the slot VdRounds gave it
-    VdFlowTable<FlowStats> m_flowStats;   //!< sent and dropped counters of the buckets that had
-                                          //!< packets (enqueued ones are derived)
-    TracedValue<uint64_t> m_currentRound; //!< the round being served
-    TracedValue<uint32_t> m_activeFlows;  //!< number of active flows
+    uint32_t m_lm;             //!< L_M in use, bytes
+    uint32_t m_m;              //!< M in use
+    FlowWeightRules m_weights; //!< parsed weight rules
+    double m_uniformWeight;    //!< every flow's weight when there are no rules, else 0
+    VdRounds m_vd;             //!< the algorithm's state
+    Ptr<SlotQueue> m_q;        //!< the packets, each under the slot VdRounds gave it
+    VdFlowTable<DrrScheduler::Counters> m_flowCounters; //!< sent and dropped counters of the
+                                                        //!< buckets that had packets leave
+    TracedValue<uint64_t> m_currentRound;               //!< the round being served
+    TracedValue<uint32_t> m_activeFlows;                //!< number of active flows
 
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowEnqueueTrace; //!< bucket, packet
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDequeueTrace; //!< bucket, packet
