@@ -242,6 +242,24 @@ DrrQueueDisc::GetFlowBytes(uint32_t bucket) const
     return m_scheduler.GetBytes(bucket);
 }
 
+uint64_t
+DrrQueueDisc::GetActiveFlowStateBytes() const
+{
+    return m_scheduler.GetHeapBytes();
+}
+
+uint64_t
+DrrQueueDisc::GetBucketStateBytes() const
+{
+    return m_scheduler.GetFlowRecordBytes();
+}
+
+uint32_t
+DrrQueueDisc::GetPeakActiveFlows() const
+{
+    return m_scheduler.GetPeakActiveFlows();
+}
+
 uint32_t
 DrrQueueDisc::GetBucket(Ptr<QueueDiscItem> item)
 {

@@ -141,6 +141,18 @@ class DrrQueueDisc : public QueueDisc
      */
     uint64_t GetFlowBytes(uint32_t bucket) const;
 
+    /**
+     * \return the bytes allocated for state that exists only while a flow has packets queued
+     *         (at its peak; the packets and their per-packet records not included)
+     */
+    uint64_t GetActiveFlowStateBytes() const;
+
+    /// \return the bytes allocated for state kept per bucket, whether active or not
+    uint64_t GetBucketStateBytes() const;
+
+    /// \return the largest number of flows that had packets queued at once
+    uint32_t GetPeakActiveFlows() const;
+
     /// Drop reasons
     static constexpr const char* OVERLIMIT_DROP =
         "Overlimit drop"; //!< shared buffer full: stolen from the longest flow

@@ -17,7 +17,8 @@ static_assert(sizeof(DrrScheduler::Counters) == 32, "four 64-bit counters");
 
 DrrScheduler::DrrScheduler()
     : m_head(NONE),
-      m_quantum(1)
+      m_quantum(1),
+      m_peakActive(0)
 {
 }
 
@@ -31,6 +32,7 @@ DrrScheduler::Reset(uint32_t flows, uint32_t quantum)
     m_freeSlots.clear();
     m_head = NONE;
     m_quantum = quantum;
+    m_peakActive = 0;
 }
 
 inline void
@@ -223,6 +225,7 @@ DrrScheduler::Arrive(FlowId f, uint32_t bytes, double weight)
         Append(f);
         flow.position = static_cast<uint32_t>(m_heap.size());
         m_heap.push_back(Backlog{bytes, weight, 1, f});
+        m_peakActive = std::max(m_peakActive, static_cast<uint32_t>(m_heap.size()));
     }
     else
     {
@@ -324,6 +327,24 @@ std::size_t
 DrrScheduler::GetSlotCapacity() const
 {
     return m_packets.size();
+}
+
+uint32_t
+DrrScheduler::GetPeakActiveFlows() const
+{
+    return m_peakActive;
+}
+
+std::size_t
+DrrScheduler::GetFlowRecordBytes() const
+{
+    return m_flows.capacity() * sizeof(Flow);
+}
+
+std::size_t
+DrrScheduler::GetHeapBytes() const
+{
+    return m_heap.capacity() * sizeof(Backlog);
 }
 
 } // namespace ns3

@@ -181,6 +181,15 @@ class DrrScheduler
     /// \return the number of packet slots allocated (the peak number of queued packets)
     std::size_t GetSlotCapacity() const;
 
+    /// \return the largest number of flows that were backlogged at once since Reset
+    uint32_t GetPeakActiveFlows() const;
+
+    /// \return the bytes allocated for the records of every flow (FlowStateBytes() each)
+    std::size_t GetFlowRecordBytes() const;
+
+    /// \return the bytes allocated for backlogged flows' heap entries (at its peak size)
+    std::size_t GetHeapBytes() const;
+
     /// \return the size of one flow's record in bytes (for memory accounting)
     static constexpr std::size_t FlowStateBytes();
 
@@ -285,6 +294,7 @@ class DrrScheduler
     std::vector<PacketRecord> m_packets; //!< packet records, queued or free
     std::vector<Slot> m_freeSlots;       //!< free packet records
     FlowId m_head;                       //!< head of ActiveList; NONE when empty
+    uint32_t m_peakActive;               //!< the most flows backlogged at once
     uint32_t m_quantum;                  //!< quantum of a weight-1 flow, bytes
 };
 

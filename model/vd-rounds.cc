@@ -404,4 +404,11 @@ VdRounds::GetFlowTableSize() const
     return m_index.GetSlots();
 }
 
+std::size_t
+VdRounds::GetFlowStateBytes() const
+{
+    return m_flows.capacity() * sizeof(Flow) +
+           m_index.GetSlots() * VdFlowTable<uint32_t>::SlotBytes();
+}
+
 } // namespace ns3

@@ -153,6 +153,12 @@ class VdFlowTable
         return m_slots.size();
     }
 
+    /// \return the bytes of one slot (a key, a flag and a value)
+    static constexpr std::size_t SlotBytes()
+    {
+        return sizeof(Slot);
+    }
+
   private:
     /// log2 of the initial number of slots.
     static constexpr uint32_t INITIAL_BITS = 4;
@@ -454,6 +460,12 @@ class VdRounds
 
     /// \return the number of slots of the flow hash table (a power of 2)
     std::size_t GetFlowTableSize() const;
+
+    /**
+     * \return the bytes allocated for the state of active flows: the pool of flow states (its
+     *         peak size) and the table that indexes them
+     */
+    std::size_t GetFlowStateBytes() const;
 
   private:
     /// An index into m_flows or m_records that points nowhere.

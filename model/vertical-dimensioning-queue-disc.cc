@@ -271,6 +271,24 @@ VerticalDimensioningQueueDisc::GetMaxPacketSize() const
     return m_lm;
 }
 
+uint64_t
+VerticalDimensioningQueueDisc::GetActiveFlowStateBytes() const
+{
+    return m_vd.GetFlowStateBytes();
+}
+
+uint64_t
+VerticalDimensioningQueueDisc::GetBucketStateBytes() const
+{
+    return m_flowCounters.GetSlots() * VdFlowTable<DrrScheduler::Counters>::SlotBytes();
+}
+
+uint32_t
+VerticalDimensioningQueueDisc::GetPeakActiveFlows() const
+{
+    return static_cast<uint32_t>(m_vd.GetFlowCapacity());
+}
+
 uint32_t
 VerticalDimensioningQueueDisc::Classify(const Ptr<QueueDiscItem>& item, FlowKey& key)
 {

@@ -137,6 +137,18 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     /// \return L_M in bytes, in use
     uint32_t GetMaxPacketSize() const;
 
+    /**
+     * \return the bytes allocated for state that exists only while a flow has packets queued
+     *         (at its peak; the packets and their per-packet records not included)
+     */
+    uint64_t GetActiveFlowStateBytes() const;
+
+    /// \return the bytes allocated for state kept per bucket, whether active or not
+    uint64_t GetBucketStateBytes() const;
+
+    /// \return the largest number of flows that had packets queued at once
+    uint32_t GetPeakActiveFlows() const;
+
     /// Drop reasons
     static constexpr const char* OVERFLOW_DROP =
         "Overflow drop"; //!< buffer over B: the tail packet of the last non-empty round

@@ -66,6 +66,14 @@ EXIT_UNKNOWN_QDISC = 3
 #: The function whose instructions callgrind collects.
 MEASURED_FUNCTION = "RunMeasuredLoop"
 
+#: What qdisc-bench reports of the per-flow state of this module's queue discs.
+STATE_METRICS = (
+    "active_flow_state_bytes",
+    "bucket_state_bytes",
+    "peak_active_flows",
+    "state_bytes_per_active_flow",
+)
+
 CSV_COLUMNS = (
     "qdisc",
     "flows",
@@ -79,6 +87,10 @@ CSV_COLUMNS = (
     "classes",
     "rss_growth_kib",
     "peak_rss_kib",
+    "active_flow_state_bytes",
+    "bucket_state_bytes",
+    "peak_active_flows",
+    "state_bytes_per_active_flow",
     "max_size",
     "ns3_flavor",
     "ns3_version",
@@ -299,6 +311,7 @@ def result_row(
         "classes": metrics.get("classes"),
         "rss_growth_kib": metrics.get("rss_growth_kib"),
         "peak_rss_kib": metrics.get("peak_rss_kib"),
+        **{key: metrics.get(key) for key in STATE_METRICS},
         "max_size": max_size or "",
         "ns3_flavor": flavor,
         "ns3_version": doc["ns3_version"],
@@ -370,6 +383,28 @@ def ratio_lines(rows: Sequence[Mapping], reference: str = REFERENCE_QDISC) -> li
                 if state is not None:
                     line += f"; {state}"
                 lines.append(line)
+    return lines
+
+
+def flow_state_lines(rows: Sequence[Mapping]) -> list[str]:
+    """For the queue discs that report their per-flow state: bytes per active flow and per-bucket
+    state, at each flow count (the largest of the loads)."""
+    lines = []
+    for qdisc in dict.fromkeys(row["qdisc"] for row in rows):
+        by_flows: dict[int, list[Mapping]] = {}
+        for row in rows:
+            if row["qdisc"] == qdisc and row.get("state_bytes_per_active_flow") not in (None, ""):
+                by_flows.setdefault(int(row["flows"]), []).append(row)
+        parts = []
+        for flows, group in sorted(by_flows.items()):
+            row = max(group, key=lambda r: float(r["peak_active_flows"]))
+            parts.append(
+                f"{flows} flows: {float(row['state_bytes_per_active_flow']):.0f} B per active "
+                f"flow (peak {float(row['peak_active_flows']):.0f}), "
+                f"{float(row['bucket_state_bytes']) / 1024:,.0f} KiB per-bucket"
+            )
+        if parts:
+            lines.append(f"{short_name(qdisc)} state: " + "; ".join(parts))
     return lines
 
 
@@ -648,6 +683,6 @@ def bench_cmd(
     title = f"Queue disc cost per packet (ns-3 {rows[0]['ns3_version']}, {flavor})"
     CONSOLE.print(results_table(rows, title))
     CONSOLE.print(describe(settings, max_size, use_callgrind), style="dim")
-    for line in ratio_lines(rows):
+    for line in [*ratio_lines(rows), *flow_state_lines(rows)]:
         CONSOLE.print(line)
     CONSOLE.print(str(BENCH_DIR / CSV_NAME), markup=False, soft_wrap=True)
