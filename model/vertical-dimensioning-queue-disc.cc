@@ -7,6 +7,7 @@
 #include "qdisc-lab-compat.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -31,7 +32,7 @@ NS_OBJECT_ENSURE_REGISTERED(VerticalDimensioningQueueDisc);
 namespace
 {
 
-/// The largest number of round FIFOs (each costs about 40 bytes, whether used or not).
+/// The largest number of round FIFOs (each costs 12 bytes, whether used or not).
 constexpr uint64_t MAX_ROUNDS = 1U << 24;
 
 } // namespace
@@ -114,6 +115,16 @@ VerticalDimensioningQueueDisc::GetTypeId()
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&VerticalDimensioningQueueDisc::m_defaultWeight),
                           MakeDoubleChecker<double>())
+            .AddAttribute("BucketCounters",
+                          "Keep sent and dropped counters for every bucket that ever had a "
+                          "packet, for GetFlowStats (the default): memory grows with the buckets "
+                          "seen, and every packet looks its bucket up in a table of them. false: "
+                          "all state is per active flow, and GetFlowStats stops the program "
+                          "(per-flow counts are then the FlowEnqueue, FlowDequeue and FlowDrop "
+                          "traces').",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VerticalDimensioningQueueDisc::m_bucketCounters),
+                          MakeBooleanChecker())
             .AddTraceSource("CurrentRound",
                             "The round being served, counted from 0 (the paper's current is it "
                             "modulo M)",
@@ -160,6 +171,7 @@ VerticalDimensioningQueueDisc::VerticalDimensioningQueueDisc()
       m_mask(FlowIdentifier::FIVE_TUPLE),
       m_perturbation(0),
       m_defaultWeight(1.0),
+      m_bucketCounters(true),
       m_uniformWeight(0),
       m_lm(0),
       m_m(0),
@@ -189,6 +201,9 @@ VerticalDimensioningQueueDisc::GetFlowStats(uint32_t bucket) const
     NS_ABORT_MSG_UNLESS(bucket <= m_buckets,
                         "VerticalDimensioningQueueDisc: bucket " << bucket << " out of range [0, "
                                                                  << uint64_t{m_buckets} + 1 << ")");
+    NS_ABORT_MSG_UNLESS(m_bucketCounters,
+                        "VerticalDimensioningQueueDisc: GetFlowStats needs BucketCounters = true "
+                        "(it is false: no per-bucket counters are kept)");
     const DrrScheduler::Counters* counters = m_flowCounters.Find(bucket);
     FlowStats stats;
     if (counters)
@@ -389,9 +404,12 @@ VerticalDimensioningQueueDisc::CountDrop(uint32_t bucket,
                                          uint32_t size,
                                          Ptr<const QueueDiscItem> item)
 {
-    DrrScheduler::Counters& counters = m_flowCounters.FindOrInsert(bucket);
-    counters.droppedPackets++;
-    counters.droppedBytes += size;
+    if (m_bucketCounters)
+    {
+        DrrScheduler::Counters& counters = m_flowCounters.FindOrInsert(bucket);
+        counters.droppedPackets++;
+        counters.droppedBytes += size;
+    }
     if (!m_flowDropTrace.IsEmpty())
     {
         m_flowDropTrace(bucket, item);
@@ -410,9 +428,12 @@ VerticalDimensioningQueueDisc::DoDequeue()
     Ptr<QueueDiscItem> item = m_q->Take(p.slot);
     m_currentRound.Set(m_vd.GetCurrent());
     m_activeFlows.Set(m_vd.GetActiveFlows());
-    DrrScheduler::Counters& counters = m_flowCounters.FindOrInsert(p.flow);
-    counters.sentPackets++;
-    counters.sentBytes += p.size;
+    if (m_bucketCounters)
+    {
+        DrrScheduler::Counters& counters = m_flowCounters.FindOrInsert(p.flow);
+        counters.sentPackets++;
+        counters.sentBytes += p.size;
+    }
     if (!m_flowDequeueTrace.IsEmpty())
     {
         m_flowDequeueTrace(p.flow, item);

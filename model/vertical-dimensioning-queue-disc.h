@@ -84,7 +84,8 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     /**
      * \param bucket a bucket, 0 .. Buckets (the last one holds non-IP packets)
      * \return its counters since the simulation started (zero if it never had a packet);
-     *         enqueuedPackets counts every arrival, also those dropped on arrival
+     *         enqueuedPackets counts every arrival, also those dropped on arrival. Needs
+     *         BucketCounters (the default).
      */
     FlowStats GetFlowStats(uint32_t bucket) const;
 
@@ -194,6 +195,7 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     uint32_t m_perturbation;      //!< Perturbation: hash perturbation
     std::string m_weightRules;    //!< WeightRules: weight rules, as text
     double m_defaultWeight;       //!< DefaultWeight: weight of flows no rule matches
+    bool m_bucketCounters;        //!< BucketCounters: keep per-bucket counters
 
     uint32_t m_lm;             //!< L_M in use, bytes
     uint32_t m_m;              //!< M in use

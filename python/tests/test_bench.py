@@ -104,6 +104,7 @@ def test_csv_columns_exact(tmp_path):
         records = list(csv.reader(handle))
     assert records[0] == [
         "qdisc",
+        "attrs",
         "flows",
         "load",
         "instructions_per_packet",
@@ -124,8 +125,8 @@ def test_csv_columns_exact(tmp_path):
         "ns3_version",
         "git_revision",
     ]
-    assert records[1][:5] == ["ns3::FifoQueueDisc", "10", "overload", "2377.6", "301.25"]
-    assert records[1][7] == "1000"
+    assert records[1][:6] == ["ns3::FifoQueueDisc", "", "10", "overload", "2377.6", "301.25"]
+    assert records[1][8] == "1000"
 
 
 def _row(qdisc, flows, load, instructions, ns, rss=100.0, classes=0):
@@ -169,6 +170,32 @@ def test_flow_state_lines():
     assert bench.flow_state_lines(rows) == [
         "Drr state: 10 flows: 38 B per active flow (peak 10), 8,192 KiB per-bucket"
     ]
+
+
+def test_extra_attributes_reach_the_command_line():
+    merged = bench.merge_attributes(
+        bench.QDISC_ATTRIBUTES,
+        {"ns3::VerticalDimensioningQueueDisc": ("BucketCounters=false",),
+         "ns3::DrrQueueDisc": ("Quantum=3000",)},
+    )
+    assert merged["ns3::DrrQueueDisc"] == ("Buckets=131072", "Quantum=1500", "Quantum=3000")
+    assert bench.QDISC_ATTRIBUTES["ns3::DrrQueueDisc"] == ("Buckets=131072", "Quantum=1500")
+    cmd = bench.bench_command(Path("b"), "ns3::VerticalDimensioningQueueDisc", 10, "overload",
+                              1, 0, "o.json", attributes=merged)
+    assert cmd[-2:] == ["--attr=MaxSize=1000p", "--attr=BucketCounters=false"]
+    assert bench.bench_command(Path("b"), "ns3::DrrQueueDisc", 10, "overload", 1, 0,
+                               "o.json")[-2:] == ["--attr=Buckets=131072", "--attr=Quantum=1500"]
+
+
+def test_attr_option_parsing():
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(bench.bench_cmd, ["--attr", "Drr-no-colon"])
+    assert result.exit_code != 0
+    assert "QDISC:NAME=VALUE" in result.output
+    parsed = bench._attribute_list(None, None, ("VerticalDimensioning:BucketCounters=false",
+                                                 "VerticalDimensioning:Rounds=0"))
+    assert parsed == {"ns3::VerticalDimensioningQueueDisc": ("BucketCounters=false", "Rounds=0")}
 
 
 def test_qdisc_names():
