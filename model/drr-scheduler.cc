@@ -17,8 +17,8 @@ static_assert(sizeof(DrrScheduler::Counters) == 32, "four 64-bit counters");
 
 DrrScheduler::DrrScheduler()
     : m_head(NONE),
-      m_quantum(1),
-      m_peakActive(0)
+      m_peakActive(0),
+      m_quantum(1)
 {
 }
 

@@ -172,9 +172,9 @@ VerticalDimensioningQueueDisc::VerticalDimensioningQueueDisc()
       m_perturbation(0),
       m_defaultWeight(1.0),
       m_bucketCounters(true),
-      m_uniformWeight(0),
       m_lm(0),
       m_m(0),
+      m_uniformWeight(0),
       m_currentRound(0),
       m_activeFlows(0)
 {
