@@ -348,6 +348,39 @@ class DrrLargePacketTestCase : public TestCase
 
 /**
  * \ingroup qdisc-lab-tests
+ * Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces agree
+ * with the packets the test gave and received, on random traffic with stealing from head and
+ * tail, in bytes and in packets.
+ */
+class DrrFlowCountersTestCase : public TestCase
+{
+  public:
+    DrrFlowCountersTestCase()
+        : TestCase("per-bucket counters and traces agree with the traffic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::vector<std::pair<std::string, std::string>>> configs = {
+            {{"MaxSize", "12000B"}, {"Buckets", "16"}, {"Quantum", "1500"}},
+            {{"MaxSize", "20p"}, {"Buckets", "5"}, {"Quantum", "300"}, {"DropFrom", "Tail"}},
+            {{"MaxSize", "9000B"}, {"Buckets", "64"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
+        };
+        uint32_t seed = 0;
+        for (const auto& config : configs)
+        {
+            auto qd = MakeDrr(config);
+            const std::string error = qdisclab::test::CheckFlowCountersOnRandomTraffic(qd, ++seed);
+            NS_TEST_ASSERT_MSG_EQ(error, "", "config " << seed << ": " << error);
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
  * The DrrQueueDisc test suite.
  */
 class DrrQueueDiscTestSuite : public TestSuite
@@ -361,6 +394,7 @@ class DrrQueueDiscTestSuite : public TestSuite
         AddTestCase(new DrrWeightedStealingTestCase());
         AddTestCase(new DrrClassificationTestCase());
         AddTestCase(new DrrLargePacketTestCase());
+        AddTestCase(new DrrFlowCountersTestCase());
     }
 };
 

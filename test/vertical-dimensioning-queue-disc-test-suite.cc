@@ -23,6 +23,8 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -624,6 +626,92 @@ class VdDumbbellTestCase : public TestCase
 
 /**
  * \ingroup qdisc-lab-tests
+ * Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces agree
+ * with the packets the test gave and received, on random traffic with drops on arrival and from
+ * the last round, in bytes and in packets.
+ */
+class VdFlowCountersTestCase : public TestCase
+{
+  public:
+    VdFlowCountersTestCase()
+        : TestCase("per-bucket counters and traces agree with the traffic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::vector<std::pair<std::string, std::string>>> configs = {
+            {{"MaxSize", "12000B"}, {"Buckets", "16"}},
+            {{"MaxSize", "20p"}, {"Buckets", "5"}, {"MaxPacketSize", "1000"}},
+            {{"MaxSize", "9000B"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
+        };
+        uint32_t seed = 0;
+        for (const auto& config : configs)
+        {
+            auto qd = MakeVd(config);
+            const std::string error = qdisclab::test::CheckFlowCountersOnRandomTraffic(qd, ++seed);
+            NS_TEST_ASSERT_MSG_EQ(error, "", "config " << seed << ": " << error);
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * BucketCounters = false changes nothing but the counters: on the same random traffic, the same
+ * packets leave in the same order and the same are dropped, and no per-bucket table grows.
+ */
+class VdWithoutBucketCountersTestCase : public TestCase
+{
+  public:
+    VdWithoutBucketCountersTestCase()
+        : TestCase("without per-bucket counters: same service, state per active flow only")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto counted = MakeVd({{"MaxSize", "20p"}, {"MaxPacketSize", "1000"}});
+        auto uncounted =
+            MakeVd({{"MaxSize", "20p"}, {"MaxPacketSize", "1000"}, {"BucketCounters", "false"}});
+        const uint64_t emptyTable = uncounted->GetBucketStateBytes();
+        std::mt19937 rng(11);
+        std::vector<uint64_t> sent[2];
+        for (int step = 0; step < 20000; ++step)
+        {
+            if (rng() % 100 < 60)
+            {
+                const std::string src = "10.0.0." + std::to_string(1 + rng() % 200);
+                const uint32_t size = 60 + rng() % 1441;
+                Ptr<QueueDiscItem> item = Ipv4Packet(src.c_str(), 9, size);
+                // The same item (same UID) goes to both.
+                counted->Enqueue(item);
+                uncounted->Enqueue(item);
+            }
+            else
+            {
+                Ptr<QueueDiscItem> a = counted->Dequeue();
+                Ptr<QueueDiscItem> b = uncounted->Dequeue();
+                sent[0].push_back(a ? a->GetPacket()->GetUid() : 0);
+                sent[1].push_back(b ? b->GetPacket()->GetUid() : 0);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ((sent[0] == sent[1]), true, "the same packets leave in order");
+        NS_TEST_ASSERT_MSG_EQ(uncounted->GetStats().nTotalDroppedPackets,
+                              counted->GetStats().nTotalDroppedPackets,
+                              "the same drops");
+        NS_TEST_ASSERT_MSG_GT(counted->GetStats().nTotalDroppedPackets, 1000, "many drops");
+        NS_TEST_ASSERT_MSG_EQ(uncounted->GetBucketStateBytes(), emptyTable, "no counters");
+        NS_TEST_ASSERT_MSG_GT(counted->GetBucketStateBytes(), emptyTable, "counters grew");
+        counted->Dispose();
+        uncounted->Dispose();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
  * The VerticalDimensioningQueueDisc test suite.
  */
 class VerticalDimensioningQueueDiscTestSuite : public TestSuite
@@ -639,6 +727,8 @@ class VerticalDimensioningQueueDiscTestSuite : public TestSuite
         AddTestCase(new VdClassificationTestCase());
         AddTestCase(new VdLargePacketTestCase());
         AddTestCase(new VdDumbbellTestCase());
+        AddTestCase(new VdFlowCountersTestCase());
+        AddTestCase(new VdWithoutBucketCountersTestCase());
     }
 };
 
