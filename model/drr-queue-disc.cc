@@ -14,6 +14,7 @@
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
 #include "ns3/packet-filter.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -279,6 +280,11 @@ DrrQueueDisc::Classify(const Ptr<QueueDiscItem>& item, FlowKey& key)
 bool
 DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
+    // QueueDisc::Enqueue stamps the item only after DoEnqueue returns, but buffer stealing
+    // (step 3) may drop this very packet from the internal queue, which reports its sojourn
+    // time (SojournTime trace) as Now - timestamp: stamp it now, or that sample would be the
+    // absolute simulation time.
+    item->SetTimeStamp(Simulator::Now());
     // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
     FlowKey key;
     const uint32_t f = Classify(item, key);

@@ -14,6 +14,7 @@
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
 #include "ns3/packet-filter.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -329,6 +330,11 @@ VerticalDimensioningQueueDisc::DeviceMtu() const
 bool
 VerticalDimensioningQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
+    // QueueDisc::Enqueue stamps the item only after DoEnqueue returns, but (15)-(16) may drop
+    // this very packet from the internal queue, which reports its sojourn time (SojournTime
+    // trace) as Now - timestamp: stamp it now, or that sample would be the absolute simulation
+    // time.
+    item->SetTimeStamp(Simulator::Now());
     // Fig. 2 enqueue (1): i = p.flowid. A new flow takes the weight of its first packet's rule
     // (with no rules, every flow has DefaultWeight: no need to ask whether i is new).
     FlowKey key;
