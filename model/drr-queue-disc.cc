@@ -280,11 +280,6 @@ DrrQueueDisc::Classify(const Ptr<QueueDiscItem>& item, FlowKey& key)
 bool
 DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
-    // QueueDisc::Enqueue stamps the item only after DoEnqueue returns, but buffer stealing
-    // (step 3) may drop this very packet from the internal queue, which reports its sojourn
-    // time (SojournTime trace) as Now - timestamp: stamp it now, or that sample would be the
-    // absolute simulation time.
-    item->SetTimeStamp(Simulator::Now());
     // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
     FlowKey key;
     const uint32_t f = Classify(item, key);
@@ -296,7 +291,8 @@ DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     const uint32_t size = item->GetSize();
 
     // 2. Queue it; an idle flow joins the tail of the ActiveList.
-    m_queues->Put(m_scheduler.Arrive(f, size, weight), item);
+    const uint32_t slot = m_scheduler.Arrive(f, size, weight);
+    m_queues->Put(slot, item);
     m_activeFlows.Set(m_scheduler.GetActiveFlows());
     if (!m_flowEnqueueTrace.IsEmpty())
     {
@@ -313,15 +309,23 @@ DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     const uint32_t maxSize = limit.GetValue();
     while ((inPackets ? GetNPackets() : GetNBytes()) > maxSize)
     {
-        StealFromLongest();
+        StealFromLongest(item, slot);
     }
     return true;
 }
 
 void
-DrrQueueDisc::StealFromLongest()
+DrrQueueDisc::StealFromLongest(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot)
 {
     const DrrScheduler::Packet p = m_scheduler.Drop(m_dropFrom == DROP_HEAD);
+    if (p.slot == arrivalSlot)
+    {
+        // The arrival itself: QueueDisc::Enqueue stamps items only after DoEnqueue returns,
+        // and the internal queue reports the sojourn time (Now - timestamp) when it gives the
+        // packet up; stamp it, or that SojournTime sample would be the absolute time. (Only
+        // here: Simulator::Now costs ~100 instructions a packet.)
+        arrival->SetTimeStamp(Simulator::Now());
+    }
     Ptr<QueueDiscItem> item = m_queues->Take(p.slot);
     NS_LOG_DEBUG("buffer full: drop "
                  << p.size << " B from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")

@@ -330,11 +330,6 @@ VerticalDimensioningQueueDisc::DeviceMtu() const
 bool
 VerticalDimensioningQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
-    // QueueDisc::Enqueue stamps the item only after DoEnqueue returns, but (15)-(16) may drop
-    // this very packet from the internal queue, which reports its sojourn time (SojournTime
-    // trace) as Now - timestamp: stamp it now, or that sample would be the absolute simulation
-    // time.
-    item->SetTimeStamp(Simulator::Now());
     // Fig. 2 enqueue (1): i = p.flowid. A new flow takes the weight of its first packet's rule
     // (with no rules, every flow has DefaultWeight: no need to ask whether i is new).
     FlowKey key;
@@ -388,15 +383,23 @@ VerticalDimensioningQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     // (15)-(16): while the buffer holds more than B, drop().
     while (m_vd.OverLimit())
     {
-        DropTail();
+        DropTail(item, slot);
     }
     return true;
 }
 
 void
-VerticalDimensioningQueueDisc::DropTail()
+VerticalDimensioningQueueDisc::DropTail(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot)
 {
     const VdRounds::Packet p = m_vd.Drop();
+    if (p.slot == arrivalSlot)
+    {
+        // The arrival itself (placed in an early round, it became the last round's tail):
+        // QueueDisc::Enqueue stamps items only after DoEnqueue returns, and the internal queue
+        // reports the sojourn time (Now - timestamp) when it gives the packet up; stamp it, or
+        // that SojournTime sample would be the absolute time.
+        arrival->SetTimeStamp(Simulator::Now());
+    }
     Ptr<QueueDiscItem> item = m_q->Take(p.slot);
     NS_LOG_DEBUG("buffer over " << GetMaxSize() << ": drop the tail of round " << p.round << ", "
                                 << p.size << " B of bucket " << p.flow);
