@@ -14,6 +14,7 @@
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
 #include "ns3/packet-filter.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -290,7 +291,8 @@ DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     const uint32_t size = item->GetSize();
 
     // 2. Queue it; an idle flow joins the tail of the ActiveList.
-    m_queues->Put(m_scheduler.Arrive(f, size, weight), item);
+    const uint32_t slot = m_scheduler.Arrive(f, size, weight);
+    m_queues->Put(slot, item);
     m_activeFlows.Set(m_scheduler.GetActiveFlows());
     if (!m_flowEnqueueTrace.IsEmpty())
     {
@@ -307,15 +309,23 @@ DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     const uint32_t maxSize = limit.GetValue();
     while ((inPackets ? GetNPackets() : GetNBytes()) > maxSize)
     {
-        StealFromLongest();
+        StealFromLongest(item, slot);
     }
     return true;
 }
 
 void
-DrrQueueDisc::StealFromLongest()
+DrrQueueDisc::StealFromLongest(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot)
 {
     const DrrScheduler::Packet p = m_scheduler.Drop(m_dropFrom == DROP_HEAD);
+    if (p.slot == arrivalSlot)
+    {
+        // The arrival itself: QueueDisc::Enqueue stamps items only after DoEnqueue returns,
+        // and the internal queue reports the sojourn time (Now - timestamp) when it gives the
+        // packet up; stamp it, or that SojournTime sample would be the absolute time. (Only
+        // here: Simulator::Now costs ~100 instructions a packet.)
+        arrival->SetTimeStamp(Simulator::Now());
+    }
     Ptr<QueueDiscItem> item = m_queues->Take(p.slot);
     NS_LOG_DEBUG("buffer full: drop "
                  << p.size << " B from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")

@@ -173,8 +173,12 @@ class DrrQueueDisc : public QueueDisc
      */
     uint32_t Classify(const Ptr<QueueDiscItem>& item, FlowKey& key);
 
-    /// Drop one packet of the longest flow (buffer stealing).
-    void StealFromLongest();
+    /**
+     * \brief Drop one packet of the longest flow (buffer stealing).
+     * \param arrival the packet being enqueued
+     * \param arrivalSlot its slot in the internal queue
+     */
+    void StealFromLongest(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot);
 
     // Attributes
     uint32_t m_buckets;          //!< number of buckets (ns-2 buckets_)

@@ -14,6 +14,7 @@
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
 #include "ns3/packet-filter.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -382,15 +383,23 @@ VerticalDimensioningQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     // (15)-(16): while the buffer holds more than B, drop().
     while (m_vd.OverLimit())
     {
-        DropTail();
+        DropTail(item, slot);
     }
     return true;
 }
 
 void
-VerticalDimensioningQueueDisc::DropTail()
+VerticalDimensioningQueueDisc::DropTail(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot)
 {
     const VdRounds::Packet p = m_vd.Drop();
+    if (p.slot == arrivalSlot)
+    {
+        // The arrival itself (placed in an early round, it became the last round's tail):
+        // QueueDisc::Enqueue stamps items only after DoEnqueue returns, and the internal queue
+        // reports the sojourn time (Now - timestamp) when it gives the packet up; stamp it, or
+        // that SojournTime sample would be the absolute time.
+        arrival->SetTimeStamp(Simulator::Now());
+    }
     Ptr<QueueDiscItem> item = m_q->Take(p.slot);
     NS_LOG_DEBUG("buffer over " << GetMaxSize() << ": drop the tail of round " << p.round << ", "
                                 << p.size << " B of bucket " << p.flow);

@@ -176,8 +176,12 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     /// \return the device's MTU, 1500 B without a device
     uint32_t DeviceMtu() const;
 
-    /// Fig. 2's drop(): drop the tail packet of the last non-empty round.
-    void DropTail();
+    /**
+     * \brief Fig. 2's drop(): drop the tail packet of the last non-empty round.
+     * \param arrival the packet being enqueued
+     * \param arrivalSlot its slot in the internal queue
+     */
+    void DropTail(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot);
 
     /**
      * Count and trace a packet dropped by VdRounds::Drop or refused by VdRounds::Enqueue.

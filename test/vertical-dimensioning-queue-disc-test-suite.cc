@@ -142,6 +142,17 @@ struct Traces
     }
 };
 
+/**
+ * A SojournTime sink.
+ * \param samples where to append
+ * \param sojourn the sample
+ */
+void
+RecordSojourn(std::vector<Time>* samples, Time sojourn)
+{
+    samples->push_back(sojourn);
+}
+
 } // namespace
 
 /**
@@ -712,6 +723,49 @@ class VdWithoutBucketCountersTestCase : public TestCase
 
 /**
  * \ingroup qdisc-lab-tests
+ * A packet dropped from the internal queue reports the time it spent queued as its SojournTime,
+ * also when it is the arrival itself (QueueDisc stamps items only after DoEnqueue, so VD must
+ * stamp it first). B = 3000 B, L_M = 1500 B. At 1 s: A 1400 B (round 0), A 200 B (round 1),
+ * B 1400 B (round 0). At 5 s: C 1500 B joins round 0, 4500 B queued: (15)-(16) drop A's 200 B
+ * (queued 4 s), then the tail of round 0, C itself (queued 0 s).
+ */
+class VdDroppedSojournTestCase : public TestCase
+{
+  public:
+    VdDroppedSojournTestCase()
+        : TestCase("a dropped packet's sojourn time is the time it was queued, also the arrival's")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto qd = MakeVd({{"MaxPacketSize", "1500"}, {"MaxSize", "3000B"}});
+        std::vector<Time> sojourns;
+        qd->TraceConnectWithoutContext("SojournTime", MakeBoundCallback(&RecordSojourn, &sojourns));
+        Simulator::Schedule(Seconds(1), [qd]() {
+            qd->Enqueue(Ipv4Packet("10.0.0.1", 9, 1400));
+            qd->Enqueue(Ipv4Packet("10.0.0.1", 9, 200));
+            qd->Enqueue(Ipv4Packet("10.0.0.2", 9, 1400));
+        });
+        Ptr<QueueDiscItem> c = Ipv4Packet("10.0.0.3", 9, 1500);
+        Simulator::Schedule(Seconds(5), [qd, c]() { qd->Enqueue(c); });
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(qd->GetStats().nTotalDroppedPacketsAfterDequeue,
+                              2,
+                              "two queued packets dropped");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetNBytes(), 2800, "A's and B's 1400 B left");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(qd->GetBucket(c)).droppedPackets, 1, "C dropped");
+        NS_TEST_ASSERT_MSG_EQ((sojourns == std::vector<Time>{Seconds(4), Seconds(0)}),
+                              true,
+                              "A's 200 B queued 4 s, C 0 s");
+        qd->Dispose();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
  * The VerticalDimensioningQueueDisc test suite.
  */
 class VerticalDimensioningQueueDiscTestSuite : public TestSuite
@@ -729,6 +783,7 @@ class VerticalDimensioningQueueDiscTestSuite : public TestSuite
         AddTestCase(new VdDumbbellTestCase());
         AddTestCase(new VdFlowCountersTestCase());
         AddTestCase(new VdWithoutBucketCountersTestCase());
+        AddTestCase(new VdDroppedSojournTestCase());
     }
 };
 
