@@ -185,15 +185,6 @@ CioqSwitchNetDevice::GetTypeId()
                                           "Learning",
                                           CioqSwitchNetDevice::STATIC,
                                           "Static"))
-            .AddAttribute("Hairpin",
-                          "Switch a unicast frame whose output is the port it came in on back "
-                          "out of that port, through VOQ(i, i), instead of dropping it (\"Same "
-                          "port\"): a hairpin (reflective relay) port. Lets a port's host send "
-                          "to itself across the switch, as when each port stands for the "
-                          "paper's separate source i and sink i.",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&CioqSwitchNetDevice::m_hairpin),
-                          MakeBooleanChecker())
             .AddAttribute("InputBufferSize",
                           "Buffer of each input, shared by its VOQs, in packets or bytes; "
                           "DropTail. > 0. Default 20 packets (the paper's input buffer).",
@@ -280,7 +271,6 @@ CioqSwitchNetDevice::CioqSwitchNetDevice()
       m_inputQueueing(VOQ),
       m_outputFull(DROP),
       m_forwarding(LEARNING),
-      m_hairpin(false),
       m_islipIterations(4),
       m_frameOverhead(2),
       m_mtu(1500),
@@ -622,9 +612,8 @@ CioqSwitchNetDevice::Lookup(uint32_t input,
         }
         return;
     }
-    const bool samePort = output == input && !m_hairpin;
-    const char* reason = (output == n) ? NO_ROUTE_DROP : (samePort ? SAME_PORT_DROP : "");
-    if (output == n || samePort)
+    const char* reason = (output == n) ? NO_ROUTE_DROP : (output == input ? SAME_PORT_DROP : "");
+    if (output == n || output == input)
     {
         NS_LOG_DEBUG("Fabric drop at input " << input << ": " << reason);
         if (input < n)

@@ -98,7 +98,7 @@ class CioqSwitchNetDevice : public NetDevice
     static constexpr const char* INPUT_FULL_DROP = "Input buffer full";
     /// Fabric drop reason: no output for a unicast destination (Forwarding=Static).
     static constexpr const char* NO_ROUTE_DROP = "No route";
-    /// Fabric drop reason: the only output is the port the frame came in on (without Hairpin).
+    /// Fabric drop reason: the only output is the port the frame came in on.
     static constexpr const char* SAME_PORT_DROP = "Same port";
 
     /// Counters of one port, as input and as output.
@@ -529,7 +529,6 @@ class CioqSwitchNetDevice : public NetDevice
     InputQueueing m_inputQueueing; //!< VOQs or FIFO
     OutputFull m_outputFull;       //!< drop or backpressure
     Forwarding m_forwarding;       //!< learning or static
-    bool m_hairpin;                //!< switch frames back out of their input port
     QueueSize m_inputBufferSize;   //!< per-input buffer limit
     QueueSize m_voqMaxSize;        //!< per-VOQ limit (0 = none)
     uint32_t m_islipIterations;    //!< iSLIP iterations per match
