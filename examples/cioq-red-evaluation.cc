@@ -104,6 +104,7 @@ main(int argc, char* argv[])
 {
     uint32_t ports = 4;
     uint32_t sessions = 0;
+    double load = 1;
     double speedup = -1;
     std::string queueDisc = "CioqRed";
     double nu = -1;
@@ -140,6 +141,10 @@ main(int argc, char* argv[])
     cmd.AddValue("sessions",
                  "TCP sessions over the run (0: the paper's 800 for 4 ports, 6400 for 16)",
                  sessions);
+    cmd.AddValue("load",
+                 "with --sessions=0: this fraction of the paper's sessions (Figs. 3 and 5 vary "
+                 "the load from 0.1 to 1: 80 .. 800 and 640 .. 6400 sessions)",
+                 load);
     cmd.AddValue("speedup",
                  "switch speedup s in [1, N] (< 0: the paper's Figs. 3/5 value, 1.1 for 4 "
                  "ports, 1.4 for 16)",
@@ -184,9 +189,16 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     // The paper's values for its two switch sizes.
+    NS_ABORT_MSG_UNLESS(load > 0 && load <= 100, "--load must be in (0, 100]");
     if (sessions == 0)
     {
-        sessions = PaperDefault<uint32_t>(ports, 800, 6400, "--sessions");
+        const uint32_t paper = PaperDefault<uint32_t>(ports, 800, 6400, "--sessions");
+        sessions = static_cast<uint32_t>(std::lround(load * paper));
+        NS_ABORT_MSG_IF(sessions == 0, "--load " << load << " gives no session");
+    }
+    else
+    {
+        NS_ABORT_MSG_UNLESS(load == 1, "give --sessions or --load, not both");
     }
     if (speedup < 0)
     {
@@ -458,6 +470,7 @@ main(int argc, char* argv[])
     MetricsReport report("cioq-red-evaluation", qdisclab::Ns3Version());
     report.SetParam("ports", int64_t{ports});
     report.SetParam("sessions", int64_t{sessions});
+    report.SetParam("load", load);
     report.SetParam("speedup", speedup);
     report.SetParam("queueDisc", queueDisc);
     if (queueDisc != "DropTail")

@@ -53,6 +53,16 @@ PROGRAM_METRICS: dict[str, tuple[str, ...]] = {
         "drops",
         "flow0_kbps",
     ),
+    "cioq-red-evaluation": (
+        "mean_input_queue_packets",
+        "mean_output_queue_packets",
+        "loss_rate",
+        "utilization",
+        "goodput_utilization",
+        "input_drops",
+        "output_drops",
+        "switch_arrivals",
+    ),
 }
 PROGRAM_PARAMS: dict[str, tuple[str, ...]] = {
     "dumbbell-fifo-vs-red": ("queueDisc", "simTime", "bottleneckRate", "bottleneckDelay", "nTcp"),
@@ -66,6 +76,15 @@ PROGRAM_PARAMS: dict[str, tuple[str, ...]] = {
         "packetSizeMax",
         "simTime",
         "warmup",
+        "RngRun",
+    ),
+    "cioq-red-evaluation": (
+        "ports",
+        "sessions",
+        "speedup",
+        "queueDisc",
+        "fabric",
+        "simTime",
         "RngRun",
     ),
 }
