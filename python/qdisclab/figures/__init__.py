@@ -159,8 +159,16 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         campaign="drr-evaluation",
         figures="qdisclab.figures.drr_evaluation:make_figures",
     ),
+    "cioq-red": Reproduction(
+        name="cioq-red",
+        title="A modification to RED AQM for CIOQ switches",
+        citation="J. K. Sundararajan, F. Zhao, P. Youssef-Massaad and M. M\u00e9dard, \u201cA"
+        " Modification to RED AQM for CIOQ Switches\u201d (ns-2)",
+        campaign="cioq-red",
+        figures="qdisclab.figures.cioq_red:make_figures",
+    ),
     # Planned, each with campaigns/<name>.toml and qdisclab/figures/<module>.py:
-    # "vertical-dimensioning", "rio-assured-service", "cioq-red".
+    # "vertical-dimensioning", "rio-assured-service".
 }
 
 
