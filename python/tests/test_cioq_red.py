@@ -95,10 +95,15 @@ def test_registry_and_campaign():
     quick = load_campaign(CAMPAIGN, quick=True)
     assert full.program == "cioq-red-evaluation" and full.ns3 == "wheel"
     assert full.seeds == (1, 2, 3) and quick.seeds == (1, 2)
-    # Per seed: speedup 2 x 3 x 9, load 2 x 3 x 10, nu 2 x 8, iSLIP 2 x 3 x 5 + 2 x 3 x 4.
-    assert len(full.runs()) == 3 * (54 + 60 + 16 + 30 + 24)
+    # Per seed, 4 x 4: speedup 3 x 9, load 3 x 10, nu 6, iSLIP 3 x 6 + 3 x 4;
+    # 16 x 16: speedup 3 x 6, load 3 x 4, nu 3, iSLIP 3 + 3.
+    by_size = {4: 0, 16: 0}
+    for run in full.runs():
+        by_size[run.params["ports"]] += 1
+    assert by_size == {4: 3 * (27 + 30 + 6 + 18 + 12), 16: 3 * (18 + 12 + 3 + 3 + 3)}
+    # --quick: the 16 x 16 grids become copies of the 4 x 4 ones, run once.
     assert {r.params["ports"] for r in quick.runs()} == {4}
-    assert len(quick.runs()) == 2 * (9 + 9 + 3 + 9 + 9)
+    assert len(quick.runs()) == 2 * (9 + 9 + 2 + 9 + 9)
 
 
 def test_resolved_fills_the_paper_defaults():

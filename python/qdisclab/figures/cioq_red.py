@@ -133,9 +133,21 @@ class Study:
         return sorted(set.intersection(*found)) if found else []
 
     def nus(self, fabric: str, ports: int) -> list[float]:
-        """CIOQ-RED input weights run at the paper's operating point."""
-        return sorted({k[5] for k in self.cells
-                       if k[:5] == self.default_key(fabric, ports, "CioqRed")[:5]})
+        """CIOQ-RED input weights run at the paper's operating point; 0 when RED was run
+        there (CIOQ-RED with ν = 0 is RED, drop for drop)."""
+        found = {k[5] for k in self.cells
+                 if k[:5] == self.default_key(fabric, ports, "CioqRed")[:5]}
+        if self.default_key(fabric, ports, "Red") in self.cells:
+            found.add(0.0)
+        return sorted(found)
+
+    def nu_key(self, fabric: str, ports: int, nu: float) -> Key:
+        """The cell of CIOQ-RED with input weight ``nu`` at the paper's operating point (RED's
+        for ν = 0 unless CIOQ-RED was run with ν = 0)."""
+        key = self.default_key(fabric, ports, "CioqRed", nu=nu)
+        if nu == 0 and key not in self.cells:
+            return self.default_key(fabric, ports, "Red")
+        return key
 
     def series(self, fabric: str, ports: int, queue: str, axis: str, xs: list,
                metric: str) -> list[Estimate]:
@@ -202,7 +214,7 @@ def nu_figure(study: Study, sizes: list[int]) -> Figure:
     axes = np.atleast_1d(fig.subplots(1, len(sizes)))
     for axis, ports in zip(axes, sizes, strict=True):
         nus = study.nus("Paper", ports)
-        keys = [study.default_key("Paper", ports, "CioqRed", nu=nu) for nu in nus]
+        keys = [study.nu_key("Paper", ports, nu) for nu in nus]
         loss = [study.estimate(k, LOSS) for k in keys]
         out = [study.estimate(k, OUTPUT) for k in keys]
         axis.errorbar([e.mean for e in loss], [e.mean for e in out],
@@ -279,8 +291,8 @@ def nu_rows(study: Study, sizes: list[int]) -> list[list]:
     rows = []
     for ports in sizes:
         keys = [study.default_key("Paper", ports, q) for q in ("DropTail", "Red")]
-        keys += [study.default_key("Paper", ports, "CioqRed", nu=nu)
-                 for nu in study.nus("Paper", ports)]
+        keys += [study.nu_key("Paper", ports, nu) for nu in study.nus("Paper", ports)
+                 if nu > 0]
         for key in keys:
             o, lo = study.estimate(key, OUTPUT), study.estimate(key, LOSS)
             u = study.estimate(key, UTIL)
@@ -435,7 +447,7 @@ def _nu_claims(study: Study, ports: int) -> list[Claim]:
              " loss rate")
     if len(nus) < 3:
         return [Claim(where, paper, "fewer than three values of ν run", "not evaluated")]
-    keys = [study.default_key("Paper", ports, "CioqRed", nu=nu) for nu in nus]
+    keys = [study.nu_key("Paper", ports, nu) for nu in nus]
     out = [study.estimate(k, OUTPUT).mean for k in keys]
     loss = [study.estimate(k, LOSS).mean for k in keys]
     util = [study.estimate(k, UTIL).mean for k in keys]
@@ -517,7 +529,8 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
         result.artifacts.append(Artifact(
             "nu-tradeoff", "Beyond the paper: output backlog vs loss rate over ν",
             "CIOQ-RED at the operating point of Figs. 3/5 (full load) for each input weight"
-            " ν; RED is ν = 0; DropTail for reference.", csv, png, pdf))
+            " ν; ν = 0 is RED's run (CIOQ-RED with ν = 0 drops exactly as RED); DropTail for"
+            " reference.", csv, png, pdf))
 
     for ports in SIZES:
         if any(k[1] == ports and k[0] == "Paper" for k in study.cells):
