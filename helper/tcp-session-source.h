@@ -26,8 +26,9 @@ class Socket;
  * socket at its start time, sends as fast as TCP lets it, and stops sending new data at its stop
  * time, like ns-2's FTP over a TCP agent started and stopped on schedule.
  *
- * One application serves every session of its node, so thousands of sessions cost one socket
- * each while they last and a few bytes of bookkeeping, not an application object each.
+ * One application serves every session of its node, so thousands of sessions cost a socket
+ * each (whose end point is released when its connection closes) and a few bytes of
+ * bookkeeping, not an application object each.
  *
  * Stopping: ns-3's TcpSocketBase::Close() sends whatever the application already wrote before
  * the FIN, so a BulkSendApplication that keeps the send buffer full goes on sending a whole
