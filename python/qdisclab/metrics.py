@@ -63,6 +63,16 @@ PROGRAM_METRICS: dict[str, tuple[str, ...]] = {
         "hop0_drops",
         "hop0_mean_queue_bytes",
     ),
+    "cioq-red-evaluation": (
+        "mean_input_queue_packets",
+        "mean_output_queue_packets",
+        "loss_rate",
+        "utilization",
+        "goodput_utilization",
+        "input_drops",
+        "output_drops",
+        "switch_arrivals",
+    ),
 }
 PROGRAM_PARAMS: dict[str, tuple[str, ...]] = {
     "dumbbell-fifo-vs-red": ("queueDisc", "simTime", "bottleneckRate", "bottleneckDelay", "nTcp"),
@@ -87,6 +97,15 @@ PROGRAM_PARAMS: dict[str, tuple[str, ...]] = {
         "coreRate",
         "simTime",
         "warmup",
+        "RngRun",
+    ),
+    "cioq-red-evaluation": (
+        "ports",
+        "sessions",
+        "speedup",
+        "queueDisc",
+        "fabric",
+        "simTime",
         "RngRun",
     ),
 }

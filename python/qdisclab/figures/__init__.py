@@ -167,8 +167,15 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         campaign="vertical-dimensioning",
         figures="qdisclab.figures.vertical_dimensioning:make_figures",
     ),
-    # Planned, each with campaigns/<name>.toml and qdisclab/figures/<module>.py:
-    # "rio-assured-service", "cioq-red".
+    "cioq-red": Reproduction(
+        name="cioq-red",
+        title="A modification to RED AQM for CIOQ switches",
+        citation="J. K. Sundararajan, F. Zhao, P. Youssef-Massaad and M. M\u00e9dard, \u201cA"
+        " Modification to RED AQM for CIOQ Switches\u201d (ns-2)",
+        campaign="cioq-red",
+        figures="qdisclab.figures.cioq_red:make_figures",
+    ),
+    # Planned, with campaigns/<name>.toml and qdisclab/figures/<module>.py: "rio-assured-service".
 }
 
 
