@@ -15,6 +15,7 @@
 #include "ns3/on-off-helper.h"
 #include "ns3/packet-sink-helper.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/queue-size.h"
 #include "ns3/string.h"
 
@@ -81,6 +82,13 @@ DumbbellScenario::Build()
     stack.Install(m_left);
     stack.Install(m_right);
     stack.Install(m_routers);
+    // The routers only forward (nothing is addressed to them): the strong end-system model
+    // spares them a search of all their interfaces' addresses per packet, a quarter of the run
+    // time with 40 leaves, and changes no result.
+    for (uint32_t r = 0; r < m_routers.GetN(); ++r)
+    {
+        qdisclab::SetStrongEndSystemModel(m_routers.Get(r)->GetObject<Ipv4>(), true);
+    }
 
     PointToPointHelper bottleneck;
     bottleneck.SetDeviceAttribute("DataRate", DataRateValue(m_bottleneckRate));
@@ -102,6 +110,7 @@ DumbbellScenario::Build()
     for (uint32_t i = 0; i < m_leafCount; ++i)
     {
         NetDeviceContainer left = access.Install(m_left.Get(i), m_routers.Get(0));
+        m_leftDevices.Add(left.Get(0));
         std::ostringstream leftNet;
         leftNet << "10.1." << i + 1 << ".0";
         address.SetBase(leftNet.str().c_str(), "255.255.255.0");
@@ -162,6 +171,13 @@ DumbbellScenario::GetLeftAddress(uint32_t i) const
 {
     RequireLeaf(i);
     return m_leftInterfaces.GetAddress(i);
+}
+
+Ptr<NetDevice>
+DumbbellScenario::GetLeftDevice(uint32_t i) const
+{
+    RequireLeaf(i);
+    return m_leftDevices.Get(i);
 }
 
 Ptr<PacketSink>

@@ -97,6 +97,15 @@ class DumbbellScenario
     Ipv4Address GetLeftAddress(uint32_t i) const;
 
     /**
+     * The i-th sender's own device on its access link: where a per-host egress queue disc
+     * goes (a traffic conditioner such as a DSCP marker, metering the host's packets before
+     * they reach the left router).
+     * \param i host index, < GetLeafCount()
+     * \return the i-th sender's access device
+     */
+    Ptr<NetDevice> GetLeftDevice(uint32_t i) const;
+
+    /**
      * Start a TCP bulk transfer (BulkSendApplication, unlimited) from left i to right i.
      * \param i the pair
      * \param start when the sender starts
@@ -166,6 +175,7 @@ class DumbbellScenario
     NodeContainer m_right;                    //!< receivers
     NodeContainer m_routers;                  //!< left router, right router
     NetDeviceContainer m_bottleneckDevices;   //!< left, right router bottleneck devices
+    NetDeviceContainer m_leftDevices;         //!< senders' access devices
     Ipv4InterfaceContainer m_leftInterfaces;  //!< senders' interfaces
     Ipv4InterfaceContainer m_rightInterfaces; //!< receivers' interfaces
     Ptr<QueueDisc> m_bottleneckQueueDisc;     //!< the queue disc under study

@@ -20,6 +20,10 @@
  *  - GetInstanceTypeId is not overridden.
  */
 
+#include "ns3/boolean.h"
+#include "ns3/ipv4.h"
+#include "ns3/ptr.h"
+
 #include <string>
 
 #ifndef QDISC_LAB_NS3_VERSION_MAJOR
@@ -58,6 +62,26 @@ Ns3Version()
 {
     return std::to_string(QDISC_LAB_NS3_VERSION_MAJOR) + "." +
            std::to_string(QDISC_LAB_NS3_VERSION_MINOR);
+}
+
+/**
+ * \ingroup qdisc-lab
+ * Choose between the strong and the weak end-system model (RFC 1122) of a node's IPv4: with the
+ * strong model, a packet is delivered locally only if addressed to the interface it arrived on,
+ * so a router forwarding a packet does not search all its interfaces' addresses (the weak
+ * model, ns-3's default, does, at a cost linear in the number of interfaces). ns-3 >= 3.41
+ * calls it StrongEndSystemModel, 3.37 WeakEsModel (with the opposite meaning).
+ * \param ipv4 the node's IPv4
+ * \param strong true for the strong model
+ */
+inline void
+SetStrongEndSystemModel(Ptr<Ipv4> ipv4, bool strong)
+{
+#if QDISC_LAB_NS3_AT_LEAST(3, 41)
+    ipv4->SetAttribute("StrongEndSystemModel", BooleanValue(strong));
+#else
+    ipv4->SetAttribute("WeakEsModel", BooleanValue(!strong));
+#endif
 }
 
 } // namespace qdisclab

@@ -5,6 +5,7 @@
 #include "ns3/dumbbell-scenario.h"
 #include "ns3/fifo-queue-disc.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/ipv4.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -121,6 +122,15 @@ class DumbbellOneWayDelayTestCase : public TestCase
             std::ostringstream left;
             left << "10.1." << i + 1 << ".1";
             NS_TEST_ASSERT_MSG_EQ(arrivals[i][0].from, Ipv4Address(left.str().c_str()), "source");
+            // The sender's access device is on the sender and carries its address.
+            Ptr<NetDevice> device = scenario.GetLeftDevice(i);
+            NS_TEST_ASSERT_MSG_EQ(device->GetNode(), scenario.GetLeft(i), "device's node");
+            Ptr<Ipv4> ipv4 = scenario.GetLeft(i)->GetObject<Ipv4>();
+            const int32_t interface = ipv4->GetInterfaceForDevice(device);
+            NS_TEST_ASSERT_MSG_GT(interface, 0, "the device has an IPv4 interface");
+            NS_TEST_ASSERT_MSG_EQ(ipv4->GetAddress(interface, 0).GetLocal(),
+                                  scenario.GetLeftAddress(i),
+                                  "the access device holds the sender's address");
             std::ostringstream right;
             right << "10.3." << i + 1 << ".1";
             NS_TEST_ASSERT_MSG_EQ(scenario.GetRightAddress(i),

@@ -106,6 +106,42 @@ def test_union_removes_duplicate_runs():
     assert runs[1].grid == "vary-a"  # the first sub-grid that has it keeps it
 
 
+def test_sub_grids_may_have_their_own_seeds():
+    text = """
+        program = "p"
+        seeds = [1, 2]
+        [[grid]]
+        name = "table"
+        fixed = { a = 1 }
+        seeds = [1, 2, 3, 4]
+        [[grid]]
+        name = "figure"
+        factors = { a = [2, 3] }
+        [[grid]]
+        name = "more"
+        fixed = { a = 9 }
+        replications = 3
+        [quick]
+        seeds = [5]
+        """
+    campaign = loads_campaign(text)
+    assert campaign.seeds == (1, 2) and campaign.all_seeds() == (1, 2, 3, 4)
+    assert [g.seeds for g in campaign.grids] == [(1, 2, 3, 4), None, (1, 2, 3)]
+    # Seeds outermost; each sub-grid runs only its own.
+    assert params_of(campaign) == [
+        ({"a": 1}, 1), ({"a": 2}, 1), ({"a": 3}, 1), ({"a": 9}, 1),
+        ({"a": 1}, 2), ({"a": 2}, 2), ({"a": 3}, 2), ({"a": 9}, 2),
+        ({"a": 1}, 3), ({"a": 9}, 3),
+        ({"a": 1}, 4),
+    ]
+    # [quick]'s seeds replace every sub-grid's.
+    quick = loads_campaign(text, quick=True)
+    assert quick.all_seeds() == (5,) and all(g.seeds is None for g in quick.grids)
+    assert params_of(quick) == [({"a": 1}, 5), ({"a": 2}, 5), ({"a": 3}, 5), ({"a": 9}, 5)]
+    with pytest.raises(CampaignError, match=r"\[\[grid\]\] #1.seeds: expected a non-empty"):
+        loads_campaign('program = "p"\n[[grid]]\nseeds = []\n')
+
+
 def test_duplicate_values_and_seeds_run_once():
     campaign = loads_campaign('program = "p"\nseeds = [1, 1, 2]\n[factors]\na = [1, 1]\n')
     assert campaign.seeds == (1, 2)

@@ -23,6 +23,7 @@ A campaign names one example program and the runs to make of it::
     [[grid]]                            # sub-grids: each is crossed with the axes above,
     name = "droptail"                   # and the campaign is the union of its sub-grids
     fixed = { queueDisc = "DropTail" }
+    seeds = [1, 2, 3, 4, 5, 6]          # optional: this sub-grid's own seeds (or replications)
 
     [[grid]]
     name = "red"
@@ -39,7 +40,8 @@ A campaign names one example program and the runs to make of it::
     minTh = [0.32]                      #   a zipped group: new values for every member
     maxTh = [0.64]
 
-A campaign without ``[[grid]]`` is one grid of the top-level axes. Runs identical in
+A campaign without ``[[grid]]`` is one grid of the top-level axes. A sub-grid runs the
+campaign's seeds unless it names its own; ``[quick]``'s seeds replace them all. Runs identical in
 program, parameters and seed (say, a point two sub-grids share) are made once: the
 :attr:`Run.key` is a hash of exactly those.
 """
@@ -51,7 +53,7 @@ import itertools
 import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +70,7 @@ _TOP_KEYS = frozenset(
     {"name", "program", "description", "metrics", "timeout", "seeds", "replications",
      "fixed", "factors", "zip", "grid", "quick", "ns3"}
 )
-_GRID_KEYS = frozenset({"name", "fixed", "factors", "zip"})
+_GRID_KEYS = frozenset({"name", "fixed", "factors", "zip", "seeds", "replications"})
 _QUICK_KEYS = frozenset({"seeds", "replications", "timeout", "params"})
 DEFAULT_TIMEOUT_S = 600.0
 
@@ -128,6 +130,8 @@ class Grid:
     fixed: dict[str, Scalar] = field(default_factory=dict)
     factors: dict[str, list[Scalar]] = field(default_factory=dict)
     zips: tuple[dict[str, list[Scalar]], ...] = ()
+    #: This sub-grid's own RngRun values; None: the campaign's.
+    seeds: tuple[int, ...] | None = None
 
     def parameters(self) -> list[str]:
         """Every parameter this grid sets."""
@@ -187,11 +191,20 @@ class Campaign:
         """Every parameter any run sets, in first-use order."""
         return list(dict.fromkeys(name for grid in self.grids for name in grid.parameters()))
 
+    def all_seeds(self) -> tuple[int, ...]:
+        """Every seed any sub-grid runs: the campaign's, then the sub-grids' own, in order."""
+        seeds = list(self.seeds)
+        for grid in self.grids:
+            seeds.extend(grid.seeds or ())
+        return tuple(dict.fromkeys(seeds))
+
     def runs(self) -> list[Run]:
         """The campaign's runs: seeds outermost, then sub-grids in order, without duplicates."""
         runs: dict[str, Run] = {}
-        for seed in self.seeds:
+        for seed in self.all_seeds():
             for grid in self.grids:
+                if seed not in (self.seeds if grid.seeds is None else grid.seeds):
+                    continue
                 for params in grid.combinations():
                     key = run_key(self.program, params, seed)
                     runs.setdefault(key, Run(key, self.program, params, seed, grid.name))
@@ -340,6 +353,7 @@ def _merge_grid(base: Grid, sub: Grid, where: str) -> Grid:
         fixed=fixed,
         factors={**base.factors, **sub.factors},
         zips=base.zips + sub.zips,
+        seeds=sub.seeds,
     )
     _check_unique(merged, where)
     return merged
@@ -377,7 +391,7 @@ def _apply_overrides(grids: Sequence[Grid], overrides: Mapping[str, Any]) -> tup
             new = {name: _values(overrides[name], f"{where}.{name}") for name in group}
             _check_zip_lengths(new, where)
             zips.append(new)
-        result.append(Grid(grid.name, fixed, factors, tuple(zips)))
+        result.append(Grid(grid.name, fixed, factors, tuple(zips), grid.seeds))
     return tuple(result)
 
 
@@ -427,6 +441,7 @@ def parse_campaign(
                 fixed=_parse_fixed(table.get("fixed"), f"{here}.fixed"),
                 factors=_parse_factors(table.get("factors"), f"{here}.factors"),
                 zips=_parse_zips(table.get("zip"), f"{here}.zip"),
+                seeds=_seeds(table, here),
             )
             grids.append(_merge_grid(base, sub, here))
         grids = tuple(grids)
@@ -437,7 +452,10 @@ def parse_campaign(
     _check_keys(quick_table, _QUICK_KEYS, "[quick]")
     if quick:
         grids = _apply_overrides(grids, _table(quick_table.get("params"), "[quick.params]"))
-        seeds = _seeds(quick_table, "[quick]") or seeds
+        quick_seeds = _seeds(quick_table, "[quick]")
+        if quick_seeds:
+            seeds = quick_seeds
+            grids = tuple(replace(grid, seeds=None) for grid in grids)
         timeout = _timeout(quick_table, "[quick]") or timeout
     else:
         # Check the overrides even when not using them, so a typo shows up at once.

@@ -175,7 +175,15 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         campaign="cioq-red",
         figures="qdisclab.figures.cioq_red:make_figures",
     ),
-    # Planned, with campaigns/<name>.toml and qdisclab/figures/<module>.py: "rio-assured-service".
+    "rio-assured-service": Reproduction(
+        name="rio-assured-service",
+        title="A modified RIO queue management scheme that reduces the bandwidth skew problem"
+        " in Assured Service",
+        citation="H. Kim, W. H. Park, S. Bahk, \u201cA modified RIO queue management scheme"
+        " that reduces the bandwidth skew problem in Assured Service\u201d (RI+O; ns-2)",
+        campaign="rio-assured-service",
+        figures="qdisclab.figures.rio_assured_service:make_figures",
+    ),
 }
 
 

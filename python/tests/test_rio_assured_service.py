@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Figures, tables and claims of the Assured Service study, from a synthetic results database.
+
+The runs are those of ``campaigns/rio-assured-service.toml`` (full grid: Table 1 with six
+seeds, the figures with three), so the test also checks that the figures module reads the
+campaign as it is written. Every number is constructed: per seed the metrics add a known
+multiple of d = 1/256 to a cell mean (seeds 1-3: -1, 0, +1; seeds 1-6: -2.5 .. +2.5), so seed
+means and Student-t intervals are known in closed form.
+
+* Table 1: RI+O rows are the paper's numbers; RIO rows are 1.50 - 0.01 i (i: the setting's
+  index) for the 2 Mb/s class, except IN+OUT 200/600/0.1 (1.75, the best RIO); the paper's
+  RIO 347/694/0.05 gives the 0.1 Mb/s class 0.30 Mb/s (above its 0.22 fair share).
+* Fig. 2: the AS flows get profile + 0.1 up to a limit of BE flows, profile - 0.1 beyond;
+  limits 11 (RIO) and 26 (RI+O) at 40 %, 2 and 16 at 50 %.
+* Fig. 3: likewise along the subscription level: 0.9 / 0.9 (0.5 Mb/s), 0.5 / 0.7 (1 Mb/s),
+  never / 0.3 (2 Mb/s).
+"""
+
+import csv
+import math
+from pathlib import Path
+
+import pytest
+from scipy import stats
+
+from qdisclab.campaign.spec import load_campaign
+from qdisclab.campaign.store import ResultStore, RunRecord
+from qdisclab.figures import REPRODUCTIONS, get_reproduction
+from qdisclab.figures import rio_assured_service as ras
+from qdisclab.report import write_report
+
+CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "rio-assured-service.toml"
+D = 1 / 256
+RIO_SETTINGS = [(347.0, 694.0), (200.0, 600.0), (100.0, 300.0), (30.0, 90.0), (10.0, 30.0)]
+FIG2_LIMITS = {(0.4, "Rio"): 11, (0.4, "RiPlusO"): 26, (0.5, "Rio"): 2, (0.5, "RiPlusO"): 16}
+FIG3_LIMITS = {(0.5, "Rio"): 0.9, (0.5, "RiPlusO"): 0.9, (1.0, "Rio"): 0.5,
+               (1.0, "RiPlusO"): 0.7, (2.0, "Rio"): None, (2.0, "RiPlusO"): 0.3}
+
+
+def offset(grid: str, seed: int) -> float:
+    return (seed - 3.5) if grid.startswith("table1") else (seed - 2.0)
+
+
+def table1_means(s: ras.Setup) -> tuple[float, ...]:
+    if s.queue == "RiPlusO":
+        return ras.PAPER_TABLE1[s.out]
+    index = RIO_SETTINGS.index(s.total[:2]) + 5 * (s.total[2] == 0.1)
+    if s.total == (200.0, 600.0, 0.1):
+        return (1.75, 1.00, 0.55, 0.33, 0.28, 0.25)
+    return (1.50 - 0.01 * index, 0.95, 0.60, 0.35, 0.30, 0.27)
+
+
+def curve_mean(s: ras.Setup, x: float, limit: float | None) -> float:
+    met = limit is not None and x <= limit + 1e-9
+    return s.profiles[0] + (0.1 if met else -0.1)
+
+
+def synthetic_metrics(run) -> dict:
+    record = RunRecord(run.key, "c", run.program, run.grid, run.params, run.seed, "ok", None,
+                       None, None, None, None, None, None, None, None, 1, None, None)
+    s = ras.setup_of(record)
+    k = offset(run.grid, run.seed) * D
+    metrics = {"total_mbps": 19.9, "mean_queue_packets": 100.0 + k, "drops": 10.0}
+    if run.grid.startswith("table1"):
+        means = table1_means(s)
+        for i, value in enumerate(means[:5]):
+            metrics[f"as{i}_mbps"] = value + k
+        metrics["be_mbps"] = means[5] + k
+        metrics["as_mbps"] = sum(means[:5]) / 5 + k
+    else:
+        if run.grid == "fig2":
+            mean = curve_mean(s, s.n_be, FIG2_LIMITS[(s.subscription, s.queue)])
+        else:
+            mean = curve_mean(s, s.subscription, FIG3_LIMITS[(s.profiles[0], s.queue)])
+        metrics.update(as0_mbps=mean + k, as_mbps=mean + k, as_min_mbps=mean - 0.05,
+                       as_in_mbps=s.profiles[0] * 0.9, be_mbps=0.25 if s.n_be else None)
+    return metrics
+
+
+def make_db(path: Path, quick: bool = False) -> int:
+    campaign = load_campaign(CAMPAIGN, quick=quick)
+    stored = 0
+    with ResultStore(path) as store:
+        store.set_meta({"campaign": campaign.name, "program": campaign.program,
+                        "mode": campaign.mode, "campaign_toml": CAMPAIGN.read_text("utf-8")})
+        for run in campaign.runs():
+            store.record({
+                "run_key": run.key, "campaign": campaign.name, "program": run.program,
+                "grid": run.grid, "params": run.params, "seed": run.seed, "status": "ok",
+                "metrics": synthetic_metrics(run), "wall_time_s": 13.0, "exit_code": 0,
+                "ns3_version": "3.37", "git_rev": "abc123",
+            })
+            stored += 1
+    return stored
+
+
+@pytest.fixture(scope="module")
+def full_figures(tmp_path_factory):
+    root = tmp_path_factory.mktemp("results")
+    directory = root / "rio-assured-service"
+    count = make_db(directory / "campaign.sqlite")
+    figures = get_reproduction("rio-assured-service").make_figures(
+        directory / "campaign.sqlite", directory)
+    return root, directory, figures, count
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def claim(figures, where: str, start: str = ""):
+    (found,) = [c for c in figures.claims if c.where == where and c.paper.startswith(start)]
+    return found
+
+
+def half_width(n: int, spread: list[float]) -> float:
+    """Student-t half-width of the seed offsets ``spread`` (in units of D)."""
+    mean = sum(spread) / n
+    s = math.sqrt(sum((x - mean) ** 2 for x in spread) / (n - 1))
+    return stats.t.ppf(0.975, n - 1) * s * D / math.sqrt(n)
+
+
+# ----------------------------------------------------------------- the campaign file
+
+
+def test_registry_and_campaign():
+    reproduction = get_reproduction("rio-assured-service")
+    assert "rio-assured-service" in REPRODUCTIONS
+    assert reproduction.figures_function() is ras.make_figures
+    full = load_campaign(reproduction.campaign)
+    quick = load_campaign(reproduction.campaign, quick=True)
+    assert full.program == "rio-assured-service" and full.ns3 in ("system", "wheel")
+    count = {g.name: sum(1 for r in full.runs() if r.grid == g.name) for g in full.grids}
+    # Table 1: 10 RIO and 5 RI+O settings, six runs each (the paper's); figures: 3 seeds.
+    assert count == {"table1-rio": 60, "table1-riplus": 30, "fig2": 108, "fig3": 180}
+    assert {r.seed for r in full.runs() if r.grid.startswith("table1")} == set(range(1, 7))
+    assert {r.seed for r in full.runs() if r.grid.startswith("fig")} == {1, 2, 3}
+    assert len(quick.runs()) == 26 and {r.seed for r in quick.runs()} == {1}
+    assert all(r.params["simTime"] == 30 for r in quick.runs())
+    assert all(r.params["sack"] is True for r in full.runs())
+    # Every Fig. 3 level asks for a whole number of AS flows.
+    for run in full.runs():
+        if run.grid == "fig3":
+            flows = run.params["subscription"] * 20 / float(run.params["profiles"])
+            assert abs(flows - round(flows)) < 1e-9 and round(flows) >= 1
+
+
+def test_setup_and_fair_share():
+    record = RunRecord("k", "c", "p", "table1-rio", {"queueDisc": "Rio"}, 1, "ok", None, None,
+                       None, None, None, None, None, None, None, 1, None, None)
+    s = ras.setup_of(record)
+    assert (s.profiles, s.flows_per_profile, s.n_be, s.capacity) == (ras.TABLE1_PROFILES, 4,
+                                                                     20, 20.0)
+    assert s.subscription == 0.76 and s.out == (0.0, 0.0, 0.0)
+    assert s.total == ras.TABLE1_TOTAL
+    # The paper's fair shares: profile + (20 - 15.2) / 40.
+    shares = [s.fair_share(p) for p in (*ras.TABLE1_PROFILES, 0.0)]
+    assert shares == pytest.approx(ras.PAPER_FAIR_SHARE, abs=1e-12)
+    fig3 = RunRecord("k", "c", "p", "fig3", {"queueDisc": "RiPlusO", "profiles": "0.5",
+                                            "subscription": 0.3, "outMinTh": 10}, 1, "ok", None,
+                     None, None, None, None, None, None, None, None, 1, None, None)
+    s = ras.setup_of(fig3)
+    assert (s.flows_per_profile, s.n_as, s.subscription, s.out) == (12, 12, 0.3,
+                                                                    (10.0, 30.0, 0.01))
+    assert ras.parse_mbps("500kbps") == 0.5 and ras.parse_profiles("2,0.5") == (2.0, 0.5)
+
+
+def test_last_met():
+    profile = 2.0
+    assert ras.last_met([(0, 2.1), (1, 2.0), (2, 1.9), (6, 2.2)], profile) == 1
+    assert ras.last_met([(6, 1.0), (0, 2.5)], profile) == 0  # sorted by x first
+    assert ras.last_met([(0, 1.9), (1, 2.5)], profile) is None
+    assert ras.last_met([(0, 2.1), (1, float("nan")), (2, 2.1)], profile) == 2
+    assert ras.last_met([], profile) is None
+
+
+# ----------------------------------------------------------------- Table 1
+
+
+def test_table1(full_figures):
+    _, directory, figures, count = full_figures
+    assert count == 378
+    (artifact,) = [a for a in figures.artifacts if a.id == "table1"]
+    assert artifact.png.is_file() and artifact.pdf.is_file()
+    rows = read_csv(artifact.csv)
+    assert len(rows) == 15 * 6
+    six = half_width(6, [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5])
+    best = [r for r in rows if r["row"] == "best RIO"]
+    assert {r["total_setting"] for r in best} == {"200/600/0.1"}
+    by_class = {r["class"]: r for r in best}
+    assert float(by_class["2.0"]["mbps_mean"]) == pytest.approx(1.75, abs=1e-12)
+    assert float(by_class["2.0"]["mbps_ci95"]) == pytest.approx(six, rel=1e-9)
+    assert by_class["2.0"]["n"] == "6" and float(by_class["BE"]["paper_mbps"]) == 0.253
+    assert float(by_class["0.1"]["fair_share_mbps"]) == pytest.approx(0.22, abs=1e-12)
+    riplus = [r for r in rows if r["row"] == "RI+O" and r["out_setting"] == "5/15/0.01"]
+    assert [float(r["mbps_mean"]) for r in riplus] == pytest.approx(
+        ras.PAPER_TABLE1[(5.0, 15.0, 0.01)], abs=1e-12)
+    assert tuple(float(r["paper_mbps"]) for r in riplus) == ras.PAPER_TABLE1[(5.0, 15.0, 0.01)]
+    assert {r["total_setting"] for r in riplus} == {"347/694/0.05"}
+    assert len([r for r in rows if r["row"] == "RIO search"]) == 9 * 6
+    # The report's table: the paper's RIO, the best RIO, five RI+O rows and the fair share.
+    table = artifact.table
+    assert [row[0] for row in table.rows] == [
+        "RIO 347/694/0.05 (the paper's RIO)", "Best RIO (ours: IN+OUT 200/600/0.1)",
+        "RI+O, OUT 200/600/0.01", "RI+O, OUT 100/300/0.01", "RI+O, OUT 30/90/0.01",
+        "RI+O, OUT 10/30/0.01", "RI+O, OUT 5/15/0.01", "Fair share"]
+    assert table.rows[1][1] == f"1.750 ± {six:.3f} (1.765)"
+    assert table.rows[-1][1:] == ["2.120", "1.120", "0.620", "0.320", "0.220", "0.120"]
+
+
+def test_table1_claims(full_figures):
+    figures = full_figures[2]
+    skew = claim(figures, "§2–3, Table 1")
+    assert skew.verdict == "agree"
+    assert "2 Mb/s flows 1.500 ±" in skew.ours and "(fair share 0.220)" in skew.ours
+    improve = claim(figures, "§3, Table 1", "the best RI+O")
+    # Best RI+O (5/15: 1.788, 1.028) above the best RIO (1.75, 1.00) beyond both CIs.
+    assert improve.verdict == "agree" and "OUT 5/15/0.01" in improve.ours
+    assert "IN+OUT 200/600/0.1" in improve.ours
+    trend = claim(figures, "§3, Table 1", "smaller OUT")
+    assert trend.verdict == "agree" and "200/600/0.01 → 5/15/0.01" in trend.ours
+    values = claim(figures, "Table 1")
+    # RI+O rows are the paper's; the best RIO's largest gap is 0.55 vs 0.568 (3.2 %).
+    assert values.verdict == "agree" and values.ours.startswith("36 of 36 within ±10 %")
+    assert "0.5 class" in values.ours and "vs 0.568" in values.ours
+
+
+# ----------------------------------------------------------------- Figs. 2 and 3
+
+
+def test_fig2(full_figures):
+    figures = full_figures[2]
+    (artifact,) = [a for a in figures.artifacts if a.id == "fig2"]
+    assert artifact.png.is_file() and artifact.pdf.is_file()
+    rows = read_csv(artifact.csv)
+    assert len(rows) == 2 * 2 * 9
+    three = half_width(3, [-1, 0, 1])
+    row = [r for r in rows if r["panel"] == "0.4" and r["queueDisc"] == "Rio"
+           and r["x"] == "11.0"][0]
+    assert float(row["as_mbps_mean"]) == pytest.approx(2.1, abs=1e-12)
+    assert float(row["as_mbps_ci95"]) == pytest.approx(three, rel=1e-9)
+    assert row["meets_profile"] == "true" and row["n"] == "3"
+    after = [r for r in rows if r["panel"] == "0.4" and r["queueDisc"] == "Rio"
+             and r["x"] == "16.0"][0]
+    assert after["meets_profile"] == "false"
+    a = claim(figures, "§3, Fig. 2(a)")
+    assert a.verdict == "agree"
+    assert a.ours.startswith("RIO meets the profile up to 11 BE flows, RI+O up to 26 BE flows")
+    b = claim(figures, "§3, Fig. 2(b)")
+    assert b.verdict == "partly" and "RIO meets the profile up to 2 BE flows" in b.ours
+    gain = claim(figures, "§3, Fig. 2")
+    # RI+O above RIO wherever their limits differ: 11 < n <= 26 at 40 %, 2 < n <= 16 at 50 %;
+    # equal elsewhere.
+    assert gain.ours == ("RI+O above RIO beyond both 95 % CIs at 5 of 18 points, below at 0,"
+                         " within them at 13")
+    assert gain.verdict == "agree"
+
+
+def test_fig3(full_figures):
+    figures = full_figures[2]
+    (artifact,) = [a for a in figures.artifacts if a.id == "fig3"]
+    rows = read_csv(artifact.csv)
+    assert len(rows) == 3 * 2 * 10
+    assert {r["x"] for r in rows} == {repr(x) for x in ras.FIG3_LEVELS}
+    assert claim(figures, "§3, Fig. 3(a)").verdict == "agree"
+    assert claim(figures, "§3, Fig. 3(b)").verdict == "agree"
+    c = claim(figures, "§3, Fig. 3(c)")
+    assert c.verdict == "partly"
+    assert c.ours.startswith("RIO meets the profile up to never, RI+O up to 30 %")
+    assert "RIO 10 %: 1.900 ±" in c.ours
+
+
+def test_quick_campaign_figures_and_report(tmp_path):
+    root = tmp_path / "results"
+    directory = root / "rio-assured-service"
+    assert make_db(directory / "campaign-quick.sqlite", quick=True) == 26
+    figures = get_reproduction("rio-assured-service").make_figures(
+        directory / "campaign-quick.sqlite", directory / "quick")
+    assert {a.id for a in figures.artifacts} == {"table1", "fig2", "fig3"}
+    # The quick grid lacks the paper's 11 and 26 BE flows: not evaluated, not guessed.
+    assert claim(figures, "§3, Fig. 2(a)").verdict == "not evaluated"
+    assert "Quick campaign" in " ".join(figures.notes)
+    text = write_report(root).read_text(encoding="utf-8")
+    assert "rio-assured-service" in text and "Figure 2: AS throughput" in text
+
+
+def test_empty_database(tmp_path):
+    db = tmp_path / "empty.sqlite"
+    with ResultStore(db) as store:
+        store.set_meta({"campaign": "rio-assured-service", "mode": "full"})
+    figures = ras.make_figures(db, tmp_path)
+    assert not figures.artifacts
+    assert {c.verdict for c in figures.claims} == {"not evaluated"}

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Runs the built rio-assured-service example (if present) and checks its metrics report."""
+
+import subprocess
+
+import pytest
+
+from qdisclab.context import REPO
+from qdisclab.metrics import PROGRAM_METRICS, load_metrics
+
+BINARY = REPO / "build" / "system" / "examples" / "rio-assured-service"
+pytestmark = pytest.mark.skipif(not BINARY.is_file(),
+                                reason=f"{BINARY} not built (qdisc-lab build)")
+
+
+def run(tmp_path, *args: str) -> dict:
+    output = tmp_path / "metrics.json"
+    subprocess.run([str(BINARY), *args, f"--output={output}"], check=True, timeout=300,
+                   capture_output=True)
+    doc = load_metrics(output)
+    assert doc["program"] == "rio-assured-service"
+    return doc
+
+
+def fails(*args: str) -> str:
+    result = subprocess.run([str(BINARY), *args], timeout=60, capture_output=True, text=True)
+    assert result.returncode != 0
+    return result.stderr
+
+
+def check_flows(doc: dict, profiles: list[float], per_profile: int, n_be: int) -> None:
+    """Per-class metrics are the means of the per-flow ones; the marker bounds IN traffic."""
+    params, metrics = doc["params"], doc["metrics"]
+    flows = [metrics[f"flow{i}_mbps"] for i in range(len(profiles) * per_profile + n_be)]
+    assert f"flow{len(flows)}_mbps" not in metrics
+    assert metrics["total_mbps"] == pytest.approx(sum(flows), rel=1e-12)
+    seconds = params["simTime"] - params["warmup"]
+    for k, profile in enumerate(profiles):
+        mine = flows[k * per_profile:(k + 1) * per_profile]
+        assert metrics[f"as{k}_mbps"] == pytest.approx(sum(mine) / per_profile, rel=1e-12)
+        assert metrics[f"as{k}_min_mbps"] == min(mine)
+        assert metrics[f"as{k}_max_mbps"] == max(mine)
+        # A token bucket of rate r and depth b marks at most r T + b bytes IN over T seconds;
+        # more may have been marked before the window and left the queue within it (at most
+        # the queue limit of 1040-byte packets, here far less than the bound's slack).
+        bound = profile + params["bucketKbit"] / 1000 / seconds
+        assert 0 < metrics[f"as{k}_in_mbps"] <= bound + 1040 * 8e-6 * 1000 / seconds
+        assert metrics[f"as{k}_in_mbps"] <= metrics[f"as{k}_mbps"] + 1e-12
+        # Goodput (payload, no duplicates) is below the IPv4 throughput; with SACK's exact
+        # loss recovery the difference is the 40-byte headers of 1040-byte packets, give or
+        # take the data in flight at the window's ends (no data is sent twice but after a
+        # timeout).
+        assert metrics[f"as{k}_goodput_mbps"] < metrics[f"as{k}_mbps"]
+        assert metrics[f"as{k}_goodput_mbps"] * 1.04 == pytest.approx(metrics[f"as{k}_mbps"],
+                                                                       rel=0.05)
+    if n_be:
+        assert metrics["be_in_mbps"] == 0  # best effort is never marked IN
+        assert metrics["be_mbps"] == pytest.approx(sum(flows[-n_be:]) / n_be, rel=1e-12)
+    else:
+        assert metrics["be_mbps"] is None and metrics["be_in_mbps"] is None
+
+
+def check_drops(metrics: dict, riplus: bool) -> None:
+    """Per-precedence drops add up to the queue disc's; RI+O's OUT test only drops OUT."""
+    parts = [metrics[f"{p}_{kind}_drops"] for p in ("in", "out")
+             for kind in ("early", "forced", "limit")]
+    assert sum(parts) == metrics["drops"]
+    assert metrics["in_packets"] > 0 and metrics["out_packets"] > 0
+    assert 0 <= metrics["mean_avg_in_packets"] <= metrics["mean_avg_total_packets"]
+    out_test = metrics["out_queue_drops"]
+    if riplus:
+        assert 0 < out_test <= metrics["out_early_drops"] + metrics["out_forced_drops"]
+    else:
+        assert out_test == 0
+
+
+def test_table1_quick_run(tmp_path):
+    """Table 1's 40 flows for 30 s: the 20 Mb/s bottleneck is full; the marker bounds IN."""
+    doc = run(tmp_path, "--quick", "--RngRun=3")
+    params, metrics = doc["params"], doc["metrics"]
+    assert set(PROGRAM_METRICS["rio-assured-service"]) <= set(metrics)
+    assert params["queueDisc"] == "Rio" and params["profiles"] == "2,1,0.5,0.2,0.1"
+    assert (params["nAs"], params["nBestEffort"], params["flowsPerProfile"]) == (20, 20, 4)
+    assert params["subscription"] == pytest.approx(0.76, abs=1e-12)
+    assert (params["inMinTh"], params["inMaxTh"], params["inMaxP"]) == (390, 694, 0.02)
+    assert (params["totalMinTh"], params["totalMaxTh"], params["totalMaxP"]) == (347, 694, 0.05)
+    assert "outMinTh" not in params and params["queueLimit"] == 1000 and params["sack"] is True
+    assert (params["simTime"], params["warmup"], params["RngRun"]) == (30, 5, 3)
+    check_flows(doc, [2, 1, 0.5, 0.2, 0.1], 4, 20)
+    # 1040-byte packets with a 2-byte PPP header each: 20 Mb/s x 1040 / 1042 of IPv4 bytes
+    # (plus at most one packet: the one leaving the queue as the window opens).
+    assert 19.8 < metrics["total_mbps"] <= 20 * 1040 / 1042 + 1040 * 8e-6 / 25
+    assert metrics["mean_queue_packets"] > 0 and metrics["drops"] > 0
+    check_drops(metrics, riplus=False)
+    # RIO's IN test starts at avg_in 390: with 15.2 Mb/s of profiles IN is never dropped early.
+    assert metrics["in_early_drops"] == 0
+
+
+def test_subscription_sets_the_number_of_flows(tmp_path):
+    """Fig. 3's 30 % of 20 Mb/s with 1 Mb/s profiles: six AS flows, with RI+O."""
+    doc = run(tmp_path, "--queueDisc=RiPlusO", "--profiles=1", "--subscription=0.3",
+              "--nBestEffort=3", "--simTime=20", "--warmup=5", "--queueLimit=200",
+              "--inMinTh=60", "--inMaxTh=180", "--totalMinTh=30", "--totalMaxTh=90",
+              "--outMinTh=10", "--outMaxTh=30", "--outMaxP=0.1")
+    params = doc["params"]
+    assert (params["nAs"], params["flowsPerProfile"]) == (6, 6)
+    assert params["subscription"] == pytest.approx(0.3, abs=1e-12)
+    assert (params["outMinTh"], params["outMaxTh"], params["outMaxP"]) == (10, 30, 0.1)
+    check_flows(doc, [1.0], 6, 3)
+    check_drops(doc["metrics"], riplus=True)
+
+
+def test_no_best_effort_flows(tmp_path):
+    doc = run(tmp_path, "--profiles=2", "--nBestEffort=0", "--simTime=15", "--warmup=5",
+              "--queueLimit=200", "--inMinTh=60", "--inMaxTh=180", "--totalMinTh=30",
+              "--totalMaxTh=90")
+    check_flows(doc, [2.0], 4, 0)
+    nulls = {name for name, value in doc["metrics"].items() if value is None}
+    assert nulls == {"be_mbps", "be_min_mbps", "be_max_mbps", "be_in_mbps", "be_goodput_mbps",
+                     "be_timeouts_per_s"}
+
+
+def test_bad_arguments_stop_with_a_message():
+    assert "--queueDisc must be Rio, RiPlusO or Red" in fails("--queueDisc=Fifo")
+    assert "--profiles: 'x' is not a positive rate" in fails("--profiles=2,x")
+    assert "--profiles: '-1' is not a positive rate" in fails("--profiles=-1")
+    assert "needs 3.5 flows per profile: not a positive integer" in fails(
+        "--profiles=2", "--subscription=0.35")
+    assert "--subscription must be in (0, 1]" in fails("--subscription=1.5")
+    assert "AS plus best-effort flows must be in [1, 254], got 300" in fails(
+        "--nBestEffort=280")
