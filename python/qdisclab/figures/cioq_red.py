@@ -221,11 +221,11 @@ def nu_figure(study: Study, sizes: list[int]) -> Figure:
                       xerr=[_half(e) for e in loss], yerr=[_half(e) for e in out],
                       color=COLORS["CioqRed"], marker="o", markersize=4, capsize=3, lw=1.2,
                       label="CIOQ-RED over ν")
-        for nu, lo, ou in zip(nus, loss, out, strict=True):
+        for i, (nu, lo, ou) in enumerate(zip(nus, loss, out, strict=True)):
             bold = math.isclose(nu, PAPER_NU[ports])
             axis.annotate(f"ν={nu:g}" + (" (paper)" if bold else ""), (lo.mean, ou.mean),
-                          textcoords="offset points", xytext=(5, 4), fontsize=7,
-                          fontweight="bold" if bold else "normal")
+                          textcoords="offset points", xytext=(5, 4 if i % 2 == 0 else -11),
+                          fontsize=7, fontweight="bold" if bold else "normal")
         for queue in ("DropTail", "Red"):
             key = study.default_key("Paper", ports, queue)
             lo, ou = study.estimate(key, LOSS), study.estimate(key, OUTPUT)
