@@ -7,19 +7,30 @@
 def build(bld):
     version = bld.srcnode.find_node('VERSION').read().strip().split('.')
     module = bld.create_ns3_module(
-        'qdisc-lab', ['applications', 'internet', 'point-to-point', 'traffic-control'])
+        'qdisc-lab', ['applications', 'csma', 'internet', 'point-to-point', 'traffic-control'])
     module.source = [
         'helper/bottleneck-monitor.cc',
+        'helper/cioq-switch-helper.cc',
         'helper/dscp-marker-helper.cc',
         'helper/dumbbell-scenario.cc',
         'helper/metrics-report.cc',
+        'helper/parking-lot-scenario.cc',
+        'helper/random-packet-source.cc',
+        'helper/random-tcp-sessions.cc',
+        'helper/tcp-session-sink.cc',
+        'helper/tcp-session-source.cc',
+        'model/cioq-input-backlog.cc',
+        'model/cioq-red-queue-disc.cc',
+        'model/cioq-switch-net-device.cc',
         'model/drr-queue-disc.cc',
         'model/drr-scheduler.cc',
         'model/dscp-marker-profiles.cc',
         'model/dscp-marker-queue-disc.cc',
         'model/flow-identifier.cc',
+        'model/flow-index-packet-filter.cc',
         'model/flow-match.cc',
         'model/flow-weight-rules.cc',
+        'model/islip-arbiter.cc',
         'model/red-core.cc',
         'model/ri-plus-o-queue-disc.cc',
         'model/rio-queue-disc.cc',
@@ -42,9 +53,13 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('qdisc-lab')
     module_test.source = [
+        'test/cioq-red-queue-disc-test-suite.cc',
+        'test/cioq-switch-test-suite.cc',
         'test/drr-queue-disc-test-suite.cc',
         'test/dscp-marker-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
+        'test/parking-lot-scenario-test-suite.cc',
+        'test/random-tcp-sessions-test-suite.cc',
         'test/red-core-test-suite.cc',
         'test/rio-queue-disc-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
@@ -54,16 +69,27 @@ def build(bld):
     headers.module = 'qdisc-lab'
     headers.source = [
         'helper/bottleneck-monitor.h',
+        'helper/cioq-switch-helper.h',
         'helper/dscp-marker-helper.h',
         'helper/dumbbell-scenario.h',
         'helper/metrics-report.h',
+        'helper/parking-lot-scenario.h',
+        'helper/random-packet-source.h',
+        'helper/random-tcp-sessions.h',
+        'helper/tcp-session-sink.h',
+        'helper/tcp-session-source.h',
+        'model/cioq-input-backlog.h',
+        'model/cioq-red-queue-disc.h',
+        'model/cioq-switch-net-device.h',
         'model/drr-queue-disc.h',
         'model/drr-scheduler.h',
         'model/dscp-marker-profiles.h',
         'model/dscp-marker-queue-disc.h',
         'model/flow-identifier.h',
+        'model/flow-index-packet-filter.h',
         'model/flow-match.h',
         'model/flow-weight-rules.h',
+        'model/islip-arbiter.h',
         'model/qdisc-lab-compat.h',
         'model/red-core.h',
         'model/ri-plus-o-queue-disc.h',

@@ -19,13 +19,23 @@
  * RunMeasuredLoop() hands the chunk to the queue disc -- only Enqueue, Dequeue and whatever they
  * do (classification, AQM, drops; an item the queue disc drops from its queue may be freed
  * there) -- and that call alone is timed (steady_clock) and, under callgrind, collected
- * (--toggle-collect=*RunMeasuredLoop*). Dequeued items are kept until the chunk ends, so freeing
- * them is not measured either. ns_per_packet is measured time / --packets; the time to build the
- * items is reported separately (item_build_ns_per_packet).
+ * (--toggle-collect=*RunMeasuredLoop*). Dequeued items, and dropped ones (the queue disc's Drop
+ * trace hands them to KeepDropped), are kept until the chunk ends, so freeing them is not
+ * measured either: a queue disc that drops a packet it queued in an earlier chunk (buffer
+ * stealing, head drop) would otherwise be charged for freeing it, and one that drops the arrival
+ * would not. Every queue disc pays the same small price for the trace sink (one call per drop).
+ * ns_per_packet is measured time / --packets; the time to build the items is reported separately
+ * (item_build_ns_per_packet).
  *
  * Load. overload: two enqueues per dequeue, always (offered load 200%): the queue fills up to its
  * limit (or to where its AQM holds it) and half of the packets are dropped. underload: after every
  * --burst enqueues the queue is drained, so it stays short and flows come and go.
+ *
+ * State. For this module's per-flow queue discs (DrrQueueDisc, VerticalDimensioningQueueDisc) the
+ * report adds what they allocated for their flows by the end of the run: active_flow_state_bytes
+ * (state that exists only while a flow has packets queued, at its peak), bucket_state_bytes
+ * (state kept per bucket), peak_active_flows, and state_bytes_per_active_flow (the first over
+ * the third). Per-packet records are not included.
  *
  * Time. Between chunks the simulation clock advances by the transmission time of the bytes
  * dequeued in the chunk at --rate, so AQMs that look at sojourn times (CoDel) see them; within a
@@ -36,6 +46,7 @@
 
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
+#include "ns3/drr-queue-disc.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -52,6 +63,7 @@
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/udp-header.h"
+#include "ns3/vertical-dimensioning-queue-disc.h"
 
 #include <algorithm>
 #include <chrono>
@@ -316,6 +328,47 @@ RunMeasuredLoop(QueueDisc& qdisc,
     RunChunk(qdisc, items, state, out);
 }
 
+/**
+ * Drop trace sink: keep the dropped item until the chunk ends, so that freeing it is not
+ * measured (see the file's comment).
+ * \param dropped where the chunk's dropped items go
+ * \param item the item the queue disc dropped
+ */
+void
+KeepDropped(std::vector<Ptr<const QueueDiscItem>>* dropped, Ptr<const QueueDiscItem> item)
+{
+    dropped->push_back(std::move(item));
+}
+
+/// What this module's per-flow queue discs hold for their flows (zeros for other queue discs).
+struct FlowState
+{
+    double activeFlowBytes{0}; //!< state that exists only while a flow has packets queued
+    double bucketBytes{0};     //!< state kept per bucket
+    double peakActiveFlows{0}; //!< most flows with packets queued at once
+};
+
+/**
+ * \tparam QD DrrQueueDisc or VerticalDimensioningQueueDisc
+ * \param qdisc a queue disc
+ * \param state set from it if it is a QD
+ * \return whether it is a QD
+ */
+template <typename QD>
+bool
+ReadFlowState(Ptr<QueueDisc> qdisc, FlowState& state)
+{
+    Ptr<QD> typed = DynamicCast<QD>(qdisc);
+    if (!typed)
+    {
+        return false;
+    }
+    state.activeFlowBytes = static_cast<double>(typed->GetActiveFlowStateBytes());
+    state.bucketBytes = static_cast<double>(typed->GetBucketStateBytes());
+    state.peakActiveFlows = typed->GetPeakActiveFlows();
+    return true;
+}
+
 /// \return the resident set size now, KiB (from /proc/self/statm; 0 if unavailable)
 double
 CurrentRssKib()
@@ -538,8 +591,11 @@ main(int argc, char* argv[])
 
     std::vector<Ptr<QueueDiscItem>> items;
     std::vector<Ptr<QueueDiscItem>> out;
+    std::vector<Ptr<const QueueDiscItem>> dropped;
     items.reserve(chunk);
     out.reserve(chunk + 64);
+    dropped.reserve(chunk + 64);
+    qdisc->TraceConnectWithoutContext("Drop", MakeBoundCallback(&KeepDropped, &dropped));
     const double linkBps = static_cast<double>(linkRate.Get().GetBitRate());
 
     using Clock = std::chrono::steady_clock;
@@ -579,6 +635,7 @@ main(int argc, char* argv[])
             state.dequeued += out.size();
             state.dequeuedBytes += bytes;
             out.clear();
+            dropped.clear();
             items.clear();
             // Advance the clock by the time the link takes to send what was dequeued.
             Simulator::Stop(Seconds(static_cast<double>(bytes) * 8.0 / linkBps));
@@ -633,6 +690,16 @@ main(int argc, char* argv[])
     report.SetMetric("rss_after_kib", rssAfter);
     report.SetMetric("rss_growth_kib", rssAfter - rssBefore);
     report.SetMetric("peak_rss_kib", PeakRssKib());
+    FlowState flowState;
+    if (ReadFlowState<DrrQueueDisc>(qdisc, flowState) ||
+        ReadFlowState<VerticalDimensioningQueueDisc>(qdisc, flowState))
+    {
+        report.SetMetric("active_flow_state_bytes", flowState.activeFlowBytes);
+        report.SetMetric("bucket_state_bytes", flowState.bucketBytes);
+        report.SetMetric("peak_active_flows", flowState.peakActiveFlows);
+        report.SetMetric("state_bytes_per_active_flow",
+                         flowState.activeFlowBytes / std::max(1.0, flowState.peakActiveFlows));
+    }
     report.Write(output);
 
     qdisc->Dispose();

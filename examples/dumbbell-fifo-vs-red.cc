@@ -11,7 +11,7 @@
  *
  *   ./ns3 run "dumbbell-fifo-vs-red --queueDisc=Red --quick"
  *
- * This is the module's demo (`./qdisc-lab demo`): the same traffic through both queue discs
+ * It is `./qdisc-lab demo fifo-vs-red`: the same traffic through both queue discs
  * shows DropTail's standing queue next to RED's short one, at about the same goodput.
  */
 

@@ -14,6 +14,7 @@
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
 #include "ns3/packet-filter.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -25,95 +26,68 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DrrQueueDisc");
 
-NS_OBJECT_ENSURE_REGISTERED(DrrFlowQueues);
+NS_OBJECT_ENSURE_REGISTERED(SlotQueue);
 NS_OBJECT_ENSURE_REGISTERED(DrrQueueDisc);
 
 TypeId
-DrrFlowQueues::GetTypeId()
+SlotQueue::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::DrrFlowQueues")
+    static TypeId tid = TypeId("ns3::SlotQueue")
                             .SetParent<Queue<QueueDiscItem>>()
                             .SetGroupName("QdiscLab")
-                            .AddConstructor<DrrFlowQueues>();
+                            .AddConstructor<SlotQueue>();
     return tid;
 }
 
 void
-DrrFlowQueues::Reset(uint32_t flows)
+SlotQueue::Reset()
 {
-    NS_ABORT_MSG_UNLESS(IsEmpty(), "DrrFlowQueues::Reset on a non-empty queue");
-    m_spans.assign(flows, Span{});
+    NS_ABORT_MSG_UNLESS(IsEmpty(), "SlotQueue::Reset on a non-empty queue");
+    m_positions.clear();
 }
 
 void
-DrrFlowQueues::EnqueueTo(uint32_t f, Ptr<QueueDiscItem> item)
+SlotQueue::Put(uint32_t slot, Ptr<QueueDiscItem> item)
 {
-    Span& span = m_spans[f];
-    // Insert right after the flow's last packet, so its packets stay contiguous and in order.
-    const Iterator position = span.packets ? std::next(span.tail) : GetContainer().end();
+    if (slot >= m_positions.size())
+    {
+        m_positions.resize(slot + 1);
+    }
     Base::Iterator inserted;
-    const bool ok = DoEnqueue(position, item, inserted);
-    NS_ABORT_MSG_UNLESS(ok, "DrrFlowQueues: the shared list refused a packet");
-    span.tail = inserted;
-    if (span.packets++ == 0)
-    {
-        span.head = inserted;
-    }
+    const bool ok = DoEnqueue(GetContainer().end(), item, inserted);
+    NS_ABORT_MSG_UNLESS(ok, "SlotQueue: the list refused a packet");
+    m_positions[slot] = inserted;
 }
 
 Ptr<QueueDiscItem>
-DrrFlowQueues::DequeueHead(uint32_t f)
+SlotQueue::Take(uint32_t slot)
 {
-    Span& span = m_spans[f];
-    const Iterator head = span.head;
-    if (--span.packets > 0)
-    {
-        ++span.head;
-    }
-    return DoDequeue(head);
-}
-
-Ptr<QueueDiscItem>
-DrrFlowQueues::DequeueTail(uint32_t f)
-{
-    Span& span = m_spans[f];
-    const Iterator tail = span.tail;
-    if (--span.packets > 0)
-    {
-        --span.tail;
-    }
-    return DoDequeue(tail);
-}
-
-Ptr<const QueueDiscItem>
-DrrFlowQueues::PeekHead(uint32_t f) const
-{
-    return *m_spans[f].head;
+    return DoDequeue(m_positions[slot]);
 }
 
 bool
-DrrFlowQueues::Enqueue(Ptr<QueueDiscItem> item)
+SlotQueue::Enqueue(Ptr<QueueDiscItem> item)
 {
-    NS_FATAL_ERROR("DrrFlowQueues: use EnqueueTo(flow, item)");
+    NS_FATAL_ERROR("SlotQueue: use Put(slot, item)");
     return false;
 }
 
 Ptr<QueueDiscItem>
-DrrFlowQueues::Dequeue()
+SlotQueue::Dequeue()
 {
-    NS_FATAL_ERROR("DrrFlowQueues: use DequeueHead(flow)");
+    NS_FATAL_ERROR("SlotQueue: use Take(slot)");
     return nullptr;
 }
 
 Ptr<QueueDiscItem>
-DrrFlowQueues::Remove()
+SlotQueue::Remove()
 {
-    NS_FATAL_ERROR("DrrFlowQueues: use DequeueHead(flow) and drop the packet");
+    NS_FATAL_ERROR("SlotQueue: use Take(slot) and drop the packet");
     return nullptr;
 }
 
 Ptr<const QueueDiscItem>
-DrrFlowQueues::Peek() const
+SlotQueue::Peek() const
 {
     return IsEmpty() ? nullptr : Ptr<const QueueDiscItem>(GetContainer().front());
 }
@@ -213,6 +187,7 @@ DrrQueueDisc::DrrQueueDisc()
       m_perturbation(0),
       m_dropFrom(DROP_HEAD),
       m_defaultWeight(1.0),
+      m_uniformWeight(0),
       m_activeFlows(0)
 {
     NS_LOG_FUNCTION(this);
@@ -231,13 +206,23 @@ DrrQueueDisc::DoDispose()
     QueueDisc::DoDispose();
 }
 
-const DrrQueueDisc::FlowStats&
+DrrQueueDisc::FlowStats
 DrrQueueDisc::GetFlowStats(uint32_t bucket) const
 {
-    NS_ABORT_MSG_UNLESS(bucket < m_flowStats.size(),
+    NS_ABORT_MSG_UNLESS(bucket < m_scheduler.GetFlowCount(),
                         "DrrQueueDisc: bucket " << bucket << " out of range [0, "
-                                                << m_flowStats.size() << ")");
-    return m_flowStats[bucket];
+                                                << m_scheduler.GetFlowCount() << ")");
+    const DrrScheduler::Counters counters = m_scheduler.GetCounters(bucket);
+    FlowStats stats;
+    stats.sentPackets = counters.sentPackets;
+    stats.sentBytes = counters.sentBytes;
+    stats.droppedPackets = counters.droppedPackets;
+    stats.droppedBytes = counters.droppedBytes;
+    // Every packet enqueued was sent, dropped, or is still queued (DRR admits every arrival).
+    stats.enqueuedPackets =
+        counters.sentPackets + counters.droppedPackets + m_scheduler.GetPackets(bucket);
+    stats.enqueuedBytes = counters.sentBytes + counters.droppedBytes + m_scheduler.GetBytes(bucket);
+    return stats;
 }
 
 uint32_t
@@ -258,6 +243,24 @@ DrrQueueDisc::GetFlowBytes(uint32_t bucket) const
     return m_scheduler.GetBytes(bucket);
 }
 
+uint64_t
+DrrQueueDisc::GetActiveFlowStateBytes() const
+{
+    return m_scheduler.GetHeapBytes();
+}
+
+uint64_t
+DrrQueueDisc::GetBucketStateBytes() const
+{
+    return m_scheduler.GetFlowRecordBytes();
+}
+
+uint32_t
+DrrQueueDisc::GetPeakActiveFlows() const
+{
+    return m_scheduler.GetPeakActiveFlows();
+}
+
 uint32_t
 DrrQueueDisc::GetBucket(Ptr<QueueDiscItem> item)
 {
@@ -266,19 +269,12 @@ DrrQueueDisc::GetBucket(Ptr<QueueDiscItem> item)
 }
 
 uint32_t
-DrrQueueDisc::Classify(Ptr<QueueDiscItem> item, FlowKey& key)
+DrrQueueDisc::Classify(const Ptr<QueueDiscItem>& item, FlowKey& key)
 {
-    key = FlowIdentifier::Extract(item);
+    key = FlowIdentifier::Extract(*item);
     const int32_t filterClass =
         GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
     return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
-}
-
-bool
-DrrQueueDisc::OverLimit(const QueueSize& limit) const
-{
-    return limit.GetUnit() == QueueSizeUnit::PACKETS ? GetNPackets() > limit.GetValue()
-                                                     : GetNBytes() > limit.GetValue();
 }
 
 bool
@@ -287,16 +283,21 @@ DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
     FlowKey key;
     const uint32_t f = Classify(item, key);
-    const double weight = m_scheduler.GetPackets(f) == 0 ? m_weights.WeightOf(key) : 1.0;
+    double weight = m_uniformWeight; // every flow's, without rules
+    if (weight == 0)
+    {
+        weight = m_scheduler.IsBacklogged(f) ? 1.0 : m_weights.WeightOf(key);
+    }
     const uint32_t size = item->GetSize();
 
     // 2. Queue it; an idle flow joins the tail of the ActiveList.
-    m_queues->EnqueueTo(f, item);
-    m_scheduler.Arrive(f, size, weight);
-    m_activeFlows = m_scheduler.GetActiveFlows();
-    m_flowStats[f].enqueuedPackets++;
-    m_flowStats[f].enqueuedBytes += size;
-    m_flowEnqueueTrace(f, item);
+    const uint32_t slot = m_scheduler.Arrive(f, size, weight);
+    m_queues->Put(slot, item);
+    m_activeFlows.Set(m_scheduler.GetActiveFlows());
+    if (!m_flowEnqueueTrace.IsEmpty())
+    {
+        m_flowEnqueueTrace(f, item);
+    }
     NS_LOG_DEBUG("bucket " << f << " (" << key.ToString() << "), weight "
                            << m_scheduler.GetQuantum(f) / double(m_quantum) << ": "
                            << m_scheduler.GetPackets(f) << " packets, " << m_scheduler.GetBytes(f)
@@ -304,28 +305,36 @@ DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 
     // 3. Buffer stealing: while the shared buffer is over its limit, drop from the longest.
     const QueueSize limit = GetMaxSize();
-    while (OverLimit(limit))
+    const bool inPackets = limit.GetUnit() == QueueSizeUnit::PACKETS;
+    const uint32_t maxSize = limit.GetValue();
+    while ((inPackets ? GetNPackets() : GetNBytes()) > maxSize)
     {
-        StealFromLongest();
+        StealFromLongest(item, slot);
     }
     return true;
 }
 
 void
-DrrQueueDisc::StealFromLongest()
+DrrQueueDisc::StealFromLongest(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot)
 {
-    const uint32_t victim = m_scheduler.Longest();
-    Ptr<QueueDiscItem> item =
-        m_dropFrom == DROP_HEAD ? m_queues->DequeueHead(victim) : m_queues->DequeueTail(victim);
-    const uint32_t size = item->GetSize();
+    const DrrScheduler::Packet p = m_scheduler.Drop(m_dropFrom == DROP_HEAD);
+    if (p.slot == arrivalSlot)
+    {
+        // The arrival itself: QueueDisc::Enqueue stamps items only after DoEnqueue returns,
+        // and the internal queue reports the sojourn time (Now - timestamp) when it gives the
+        // packet up; stamp it, or that SojournTime sample would be the absolute time. (Only
+        // here: Simulator::Now costs ~100 instructions a packet.)
+        arrival->SetTimeStamp(Simulator::Now());
+    }
+    Ptr<QueueDiscItem> item = m_queues->Take(p.slot);
     NS_LOG_DEBUG("buffer full: drop "
-                 << size << " B from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")
-                 << " of bucket " << victim << " (" << m_scheduler.GetBytes(victim) << " B)");
-    m_scheduler.Depart(victim, size);
-    m_activeFlows = m_scheduler.GetActiveFlows();
-    m_flowStats[victim].droppedPackets++;
-    m_flowStats[victim].droppedBytes += size;
-    m_flowDropTrace(victim, item);
+                 << p.size << " B from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")
+                 << " of bucket " << p.flow << " (" << m_scheduler.GetBytes(p.flow) << " B left)");
+    m_activeFlows.Set(m_scheduler.GetActiveFlows());
+    if (!m_flowDropTrace.IsEmpty())
+    {
+        m_flowDropTrace(p.flow, item);
+    }
     DropAfterDequeue(item, OVERLIMIT_DROP);
 }
 
@@ -337,19 +346,19 @@ DrrQueueDisc::DoDequeue()
         return nullptr;
     }
     // DRR: the head flow sends its head packet if it fits its deficit; else it gets its
-    // quantum and moves to the tail (DrrScheduler::Select).
-    const uint32_t f =
-        m_scheduler.Select([this](uint32_t flow) { return m_queues->PeekHead(flow)->GetSize(); });
-    Ptr<QueueDiscItem> item = m_queues->DequeueHead(f);
-    const uint32_t size = item->GetSize();
-    m_scheduler.Depart(f, size);
-    m_activeFlows = m_scheduler.GetActiveFlows();
-    m_flowStats[f].sentPackets++;
-    m_flowStats[f].sentBytes += size;
-    m_flowDequeueTrace(f, item);
-    m_deficitTrace(f, m_scheduler.GetDeficit(f));
-    NS_LOG_DEBUG("bucket " << f << " sends " << size << " B, deficit now "
-                           << m_scheduler.GetDeficit(f));
+    // quantum and moves to the tail (DrrScheduler::Dequeue).
+    const DrrScheduler::Packet p = m_scheduler.Dequeue();
+    Ptr<QueueDiscItem> item = m_queues->Take(p.slot);
+    m_activeFlows.Set(m_scheduler.GetActiveFlows());
+    if (!m_flowDequeueTrace.IsEmpty())
+    {
+        m_flowDequeueTrace(p.flow, item);
+    }
+    if (!m_deficitTrace.IsEmpty())
+    {
+        m_deficitTrace(p.flow, p.deficit);
+    }
+    NS_LOG_DEBUG("bucket " << p.flow << " sends " << p.size << " B, deficit now " << p.deficit);
     return item;
 }
 
@@ -390,10 +399,11 @@ DrrQueueDisc::CheckConfig()
     }
     m_weights = FlowWeightRules(m_weightRules, "DrrQueueDisc WeightRules");
     // One internal queue holds every flow's packets; the shared buffer (MaxSize) is the limit.
-    m_queues = CreateObject<DrrFlowQueues>();
+    m_queues = CreateObject<SlotQueue>();
     m_queues->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, std::numeric_limits<uint32_t>::max()));
     AddInternalQueue(m_queues);
     m_weights.SetDefaultWeight(m_defaultWeight);
+    m_uniformWeight = m_weights.GetN() == 0 ? m_defaultWeight : 0;
     if (m_quantum < 1500)
     {
         NS_LOG_INFO("Quantum " << m_quantum << " B is below a 1500 B packet: such packets wait "
@@ -408,9 +418,8 @@ DrrQueueDisc::InitializeParams()
     NS_LOG_FUNCTION(this);
     // Buckets + 1: the last bucket holds non-IP packets.
     m_scheduler.Reset(m_buckets + 1, m_quantum);
-    m_queues->Reset(m_buckets + 1);
-    m_flowStats.assign(m_buckets + 1, FlowStats{});
-    m_activeFlows = 0;
+    m_queues->Reset();
+    m_activeFlows.Set(0);
     NS_LOG_INFO("DRR: " << m_buckets << " buckets, quantum " << m_quantum << " B, buffer "
                         << GetMaxSize() << ", " << m_weights.GetN() << " weight rules, "
                         << (m_mask == FlowIdentifier::FIVE_TUPLE ? "five-tuple" : "address-pair")

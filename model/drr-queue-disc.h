@@ -22,16 +22,16 @@ namespace ns3
 
 /**
  * \ingroup qdisc-lab
- * \brief The packets of all of a per-flow queue disc's flows (DrrQueueDisc's buckets,
- * VerticalDimensioningQueueDisc's rounds), in its one internal queue.
+ * \brief The one internal queue of a per-flow queue disc (DrrQueueDisc,
+ * VerticalDimensioningQueueDisc): packets addressed by slot numbers.
  *
- * Every flow's packets are kept contiguous, in order, in the queue's list, and the flow's first
- * and last packets are remembered, so a flow's head and tail are reached in O(1) with no object
- * per flow. Being a single ns-3 Queue, it feeds ns-3's queue disc accounting (packets, bytes,
- * sojourn times) as any internal queue does. Use the per-flow methods; the generic Enqueue,
- * Dequeue and Remove stop the program.
+ * The queue disc's scheduler (DrrScheduler, VdRounds) keeps the order of the packets and gives
+ * each queued packet a slot number; this queue holds the packets themselves, in arrival order,
+ * and finds a packet by its slot in O(1), so no object exists per flow or per round. Being a
+ * single ns-3 Queue, it feeds ns-3's queue disc accounting (packets, bytes, sojourn times) as any
+ * internal queue does. Use Put and Take; the generic Enqueue, Dequeue and Remove stop the program.
  */
-class DrrFlowQueues : public Queue<QueueDiscItem>
+class SlotQueue : public Queue<QueueDiscItem>
 {
   public:
     /**
@@ -40,35 +40,20 @@ class DrrFlowQueues : public Queue<QueueDiscItem>
      */
     static TypeId GetTypeId();
 
-    /**
-     * Forget every flow (the queue must be empty) and size for \p flows flows.
-     * \param flows number of flows
-     */
-    void Reset(uint32_t flows);
+    /// Forget every slot (the queue must be empty).
+    void Reset();
 
     /**
-     * \param f a flow
-     * \param item a packet, appended to the flow
+     * \param slot a slot number, not in use
+     * \param item a packet, appended to the queue under that slot
      */
-    void EnqueueTo(uint32_t f, Ptr<QueueDiscItem> item);
+    void Put(uint32_t slot, Ptr<QueueDiscItem> item);
 
     /**
-     * \param f a flow with packets
-     * \return its first packet, removed
+     * \param slot a slot number in use
+     * \return its packet, removed (the slot is free again)
      */
-    Ptr<QueueDiscItem> DequeueHead(uint32_t f);
-
-    /**
-     * \param f a flow with packets
-     * \return its last packet, removed
-     */
-    Ptr<QueueDiscItem> DequeueTail(uint32_t f);
-
-    /**
-     * \param f a flow with packets
-     * \return its first packet
-     */
-    Ptr<const QueueDiscItem> PeekHead(uint32_t f) const;
+    Ptr<QueueDiscItem> Take(uint32_t slot);
 
     bool Enqueue(Ptr<QueueDiscItem> item) override;
     Ptr<QueueDiscItem> Dequeue() override;
@@ -79,15 +64,7 @@ class DrrFlowQueues : public Queue<QueueDiscItem>
     using Base = Queue<QueueDiscItem>;    //!< the ns-3 queue
     using Iterator = Base::ConstIterator; //!< a position in the queue's list
 
-    /// Where a flow's packets are in the list.
-    struct Span
-    {
-        Iterator head;        //!< first packet
-        Iterator tail;        //!< last packet
-        uint32_t packets = 0; //!< number of packets
-    };
-
-    std::vector<Span> m_spans; //!< per-flow spans
+    std::vector<Iterator> m_positions; //!< where each slot's packet is
 };
 
 /**
@@ -141,7 +118,7 @@ class DrrQueueDisc : public QueueDisc
      * \param bucket a bucket, 0 .. Buckets (the last one holds non-IP packets)
      * \return its counters since the simulation started
      */
-    const FlowStats& GetFlowStats(uint32_t bucket) const;
+    FlowStats GetFlowStats(uint32_t bucket) const;
 
     /**
      * \param item a packet
@@ -164,6 +141,18 @@ class DrrQueueDisc : public QueueDisc
      */
     uint64_t GetFlowBytes(uint32_t bucket) const;
 
+    /**
+     * \return the bytes allocated for state that exists only while a flow has packets queued
+     *         (at its peak; the packets and their per-packet records not included)
+     */
+    uint64_t GetActiveFlowStateBytes() const;
+
+    /// \return the bytes allocated for state kept per bucket, whether active or not
+    uint64_t GetBucketStateBytes() const;
+
+    /// \return the largest number of flows that had packets queued at once
+    uint32_t GetPeakActiveFlows() const;
+
     /// Drop reasons
     static constexpr const char* OVERLIMIT_DROP =
         "Overlimit drop"; //!< shared buffer full: stolen from the longest flow
@@ -182,16 +171,14 @@ class DrrQueueDisc : public QueueDisc
      * \param key set to the packet's flow key
      * \return the packet's bucket
      */
-    uint32_t Classify(Ptr<QueueDiscItem> item, FlowKey& key);
+    uint32_t Classify(const Ptr<QueueDiscItem>& item, FlowKey& key);
 
     /**
-     * \param limit the shared buffer's size (MaxSize)
-     * \return whether the shared buffer holds more than that
+     * \brief Drop one packet of the longest flow (buffer stealing).
+     * \param arrival the packet being enqueued
+     * \param arrivalSlot its slot in the internal queue
      */
-    bool OverLimit(const QueueSize& limit) const;
-
-    /// Drop one packet of the longest flow (buffer stealing).
-    void StealFromLongest();
+    void StealFromLongest(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot);
 
     // Attributes
     uint32_t m_buckets;          //!< number of buckets (ns-2 buckets_)
@@ -203,9 +190,9 @@ class DrrQueueDisc : public QueueDisc
     double m_defaultWeight;      //!< weight of flows no rule matches
 
     FlowWeightRules m_weights;           //!< parsed weight rules
+    double m_uniformWeight;              //!< every flow's weight when there are no rules, else 0
     DrrScheduler m_scheduler;            //!< the DRR state
-    Ptr<DrrFlowQueues> m_queues;         //!< every bucket's packets: the one internal queue
-    std::vector<FlowStats> m_flowStats;  //!< per-bucket counters
+    Ptr<SlotQueue> m_queues;             //!< every bucket's packets: the one internal queue
     TracedValue<uint32_t> m_activeFlows; //!< number of backlogged flows
 
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowEnqueueTrace; //!< bucket, packet

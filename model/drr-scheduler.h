@@ -5,8 +5,7 @@
 #ifndef DRR_SCHEDULER_H
 #define DRR_SCHEDULER_H
 
-#include <boost/heap/d_ary_heap.hpp>
-#include <boost/intrusive/list.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -16,20 +15,19 @@ namespace ns3
 /**
  * \ingroup qdisc-lab
  * \brief The Deficit Round Robin scheduler of Shreedhar and Varghese, with weights and the
- * longest-queue bookkeeping of a shared buffer; no packets, no simulator.
+ * longest-queue bookkeeping of a shared buffer; no simulator.
  *
- * It keeps, per flow, the backlog (bytes and packets), the deficit counter and the flow's
+ * It keeps, per flow, the queue of its packets' sizes, the deficit counter and the flow's
  * quantum, the ActiveList of backlogged flows, and an index of the backlogged flows by weighted
- * backlog (bytes / weight) for buffer stealing. The packets themselves live with the caller
- * (DrrQueueDisc keeps them in one internal queue per flow); the caller tells the scheduler what
- * arrived (Arrive) and what left (Depart), and asks it which flow sends next (Select) and which
- * flow is the longest (Longest).
+ * backlog (bytes / weight) for buffer stealing. The packets themselves live with the caller:
+ * Arrive gives each queued packet a slot number, and Dequeue and Drop say which slot left, so
+ * the caller finds the packet in O(1) (DrrQueueDisc keeps them in a SlotQueue).
  *
  * Dequeue, as in the paper, with the deficit kept between calls:
  * \verbatim
  *   loop:
  *     f = head of ActiveList
- *     if size(head packet of f) <= DC[f]:  DC[f] -= size; send it      (Select + Depart)
+ *     if size(head packet of f) <= DC[f]:  DC[f] -= size; send it
  *                                          if f is empty: remove f from ActiveList, DC[f] = 0
  *     else:                                DC[f] += Q[f]; move f to the tail of ActiveList
  * \endverbatim
@@ -39,9 +37,26 @@ namespace ns3
  * leaves ActiveList and its deficit is reset, so a flow emptied by buffer stealing re-enters like
  * a new flow (ns-2's DRR keeps its stale per-round state there).
  *
- * Costs: Arrive, Depart and Longest are O(log_4 n) in the number n of backlogged flows (a
- * 4-ary heap with handles, boost::heap::d_ary_heap); Select is O(1) when the quantum is at least
- * the largest packet, otherwise it may visit each backlogged flow up to size/quantum times.
+ * ActiveList is a ring of flows with a cursor on its head: "move f to the tail" is moving the
+ * cursor on, and a flow joins the tail just behind the cursor.
+ *
+ * Longest: the backlogged flows are in a 4-ary max-heap by bytes / weight. Its entries carry
+ * their flow's backlog (bytes, packets, weight), so sifting reads one small array and no flow
+ * records; each flow record holds its entry's position. Its operations are those of
+ * boost::heap::d_ary_heap (arity 4, mutable), step by step -- push and increase sift up,
+ * decrease sifts down, erase lifts the entry to the root and pops it -- so flows with equal
+ * weighted backlogs are chosen exactly as with that heap (a unit test checks this on random
+ * traffic). boost's mutable heap is not used itself because it keeps every entry in a std::list
+ * node: an allocation per newly backlogged flow and a pointer chase per comparison.
+ *
+ * Memory: one 64-byte record per flow (ActiveList links, heap position, quantum, deficit, its
+ * packet queue's ends, and its sent and dropped counters), so an operation on a flow touches
+ * one cache line of per-flow state; 24 bytes per backlogged flow in the heap; 12 bytes per
+ * queued packet. Pools keep their peak size: once warmed up nothing is allocated.
+ *
+ * Costs: Arrive, Dequeue and Drop are O(log_4 n) in the number n of backlogged flows (heap
+ * updates); Dequeue is O(1) otherwise when the quantum is at least the largest packet, and may
+ * visit each backlogged flow up to size/quantum times when it is not.
  */
 class DrrScheduler
 {
@@ -49,53 +64,86 @@ class DrrScheduler
     /// Flow index type.
     using FlowId = uint32_t;
 
+    /// A queued packet's slot (an index the caller may use to find the packet).
+    using Slot = uint32_t;
+
+    /// A packet that left a flow, sent (Dequeue) or dropped (Drop).
+    struct Packet
+    {
+        FlowId flow;      //!< its flow
+        Slot slot;        //!< the slot it had (free again)
+        uint32_t size;    //!< its size in bytes
+        uint64_t deficit; //!< its flow's deficit counter afterwards (0 if the flow emptied)
+    };
+
+    /// Counters of one flow.
+    struct Counters
+    {
+        uint64_t sentPackets = 0;    //!< packets sent (Dequeue)
+        uint64_t sentBytes = 0;      //!< bytes sent
+        uint64_t droppedPackets = 0; //!< packets dropped (Drop)
+        uint64_t droppedBytes = 0;   //!< bytes dropped
+    };
+
     DrrScheduler();
-    DrrScheduler(const DrrScheduler&) = delete;            //!< the heap refers to this object
-    DrrScheduler& operator=(const DrrScheduler&) = delete; //!< the heap refers to this object
 
     /**
-     * Forget every flow and size the scheduler.
+     * Forget every flow and packet and size the scheduler.
      * \param flows number of flows (flow ids are 0 .. flows-1)
      * \param quantum bytes a flow of weight 1 may send per round; must be >= 1
      */
     void Reset(uint32_t flows, uint32_t quantum);
 
     /**
-     * A packet of \p bytes arrived at flow \p f.
+     * A packet of \p bytes joins the tail of flow \p f.
      * \param f the flow
      * \param bytes the packet's size
      * \param weight the flow's weight (> 0), used if the flow was idle: it keeps it until it
      *        empties again
+     * \return the packet's slot, until it leaves
      */
-    void Arrive(FlowId f, uint32_t bytes, double weight = 1.0);
+    Slot Arrive(FlowId f, uint32_t bytes, double weight = 1.0);
 
     /**
-     * A packet of \p bytes left flow \p f: sent (after Select chose f) or dropped.
-     * \param f the flow, which must be backlogged
-     * \param bytes the packet's size
+     * DRR's dequeue: the head flow of ActiveList sends its head packet if it fits its deficit;
+     * otherwise it gets its quantum and moves to the tail, and so on. Must not be Empty().
+     * \return the packet sent
      */
-    void Depart(FlowId f, uint32_t bytes);
+    Packet Dequeue();
 
     /**
-     * Choose the flow whose head packet is sent next and charge the packet to its deficit.
-     * The caller then removes that packet and calls Depart(f, size).
-     * \param headSize callable: FlowId -> size in bytes of that flow's head packet
-     * \return the flow; the scheduler must not be empty
+     * Buffer stealing: drop one packet of the longest flow (Longest()). Must not be Empty().
+     * \param fromHead whether to drop its head (oldest) packet, else its tail (newest)
+     * \return the packet dropped
      */
-    template <typename HeadSize>
-    FlowId Select(HeadSize&& headSize);
+    Packet Drop(bool fromHead);
 
-    /// \return the backlogged flow with the largest bytes / weight; must not be empty
+    /// \return the backlogged flow with the largest bytes / weight; must not be Empty()
     FlowId Longest() const;
 
     /// \return whether no flow is backlogged
-    bool Empty() const;
+    bool Empty() const
+    {
+        return m_heap.empty();
+    }
 
     /// \return the number of backlogged flows
-    uint32_t GetActiveFlows() const;
+    uint32_t GetActiveFlows() const
+    {
+        return static_cast<uint32_t>(m_heap.size());
+    }
 
-    /// \return the flow at the head of ActiveList (the one being served); must not be empty
+    /// \return the flow at the head of ActiveList (the one being served); must not be Empty()
     FlowId GetHead() const;
+
+    /**
+     * \param f a flow
+     * \return whether it has packets queued
+     */
+    bool IsBacklogged(FlowId f) const
+    {
+        return m_flows[f].position != NONE;
+    }
 
     /**
      * \param f a flow
@@ -117,79 +165,138 @@ class DrrScheduler
 
     /**
      * \param f a flow
-     * \return its quantum in bytes (quantum x weight of its current busy period)
+     * \return its quantum in bytes (quantum x weight of its current busy period; 0 when idle)
      */
     uint32_t GetQuantum(FlowId f) const;
+
+    /**
+     * \param f a flow
+     * \return its sent and dropped counters since Reset
+     */
+    Counters GetCounters(FlowId f) const;
 
     /// \return the number of flows
     uint32_t GetFlowCount() const;
 
-    /// \return the size of one flow's state in bytes (for memory accounting)
+    /// \return the number of packet slots allocated (the peak number of queued packets)
+    std::size_t GetSlotCapacity() const;
+
+    /// \return the largest number of flows that were backlogged at once since Reset
+    uint32_t GetPeakActiveFlows() const;
+
+    /// \return the bytes allocated for the records of every flow (FlowStateBytes() each)
+    std::size_t GetFlowRecordBytes() const;
+
+    /// \return the bytes allocated for backlogged flows' heap entries (at its peak size)
+    std::size_t GetHeapBytes() const;
+
+    /// \return the size of one flow's record in bytes (for memory accounting)
     static constexpr std::size_t FlowStateBytes();
 
   private:
-    /// Orders flow ids by weighted backlog, for the max-heap.
-    struct ByWeightedBacklog
-    {
-        const DrrScheduler* scheduler; //!< the owner, whose flows are compared
+    /// An index (flow, slot or heap position) that points nowhere.
+    static constexpr uint32_t NONE = UINT32_MAX;
 
-        /**
-         * \param a a flow
-         * \param b another flow
-         * \return whether a's bytes / weight is smaller than b's
-         */
-        bool operator()(FlowId a, FlowId b) const;
+    /// Per-flow state: one cache line.
+    struct alignas(64) Flow
+    {
+        uint32_t next = NONE;     //!< next flow in the ActiveList ring
+        uint32_t prev = NONE;     //!< previous flow in the ActiveList ring
+        uint32_t position = NONE; //!< index of its entry in m_heap; NONE when idle
+        uint32_t quantum = 0;     //!< quantum x weight, this busy period
+        uint64_t deficit = 0;     //!< deficit counter DC
+        Slot head = NONE;         //!< first queued packet
+        Slot tail = NONE;         //!< last queued packet
+        Counters counters;        //!< sent and dropped counters
     };
 
-    /// The 4-ary max-heap of backlogged flows by weighted backlog.
-    using LongestHeap = boost::heap::d_ary_heap<FlowId,
-                                                boost::heap::arity<4>,
-                                                boost::heap::mutable_<true>,
-                                                boost::heap::compare<ByWeightedBacklog>>;
-
-    /// Per-flow state.
-    struct Flow : public boost::intrusive::list_base_hook<>
+    /// A backlogged flow's entry in the heap: what the heap orders by, and whose it is.
+    struct Backlog
     {
-        uint64_t bytes = 0;               //!< backlog in bytes
-        uint32_t packets = 0;             //!< backlog in packets
-        uint32_t quantum = 0;             //!< quantum x weight, this busy period
-        uint64_t deficit = 0;             //!< deficit counter DC
-        double weight = 1.0;              //!< weight, this busy period
-        LongestHeap::handle_type longest; //!< position in m_longest, while backlogged
+        uint64_t bytes;   //!< backlog in bytes
+        double weight;    //!< weight, this busy period
+        uint32_t packets; //!< backlog in packets
+        FlowId flow;      //!< the flow
     };
 
-    /// ActiveList: backlogged flows in round-robin order.
-    using ActiveList = boost::intrusive::list<Flow, boost::intrusive::constant_time_size<true>>;
+    /// A queued packet: its size and its neighbours in its flow's queue.
+    struct PacketRecord
+    {
+        Slot prev;     //!< previous packet of the flow, NONE for the head
+        Slot next;     //!< next packet of the flow, NONE for the tail
+        uint32_t size; //!< size in bytes
+    };
 
     /**
-     * \param flow a flow's state
-     * \return its id
+     * \param a a backlog
+     * \param b another
+     * \return whether a's bytes / weight is smaller than b's (without dividing)
      */
-    FlowId IdOf(const Flow& flow) const;
-
-    std::vector<Flow> m_flows; //!< every flow's state, indexed by id
-    ActiveList m_active;       //!< ActiveList
-    LongestHeap m_longest;     //!< backlogged flows by bytes / weight
-    uint32_t m_quantum;        //!< quantum of a weight-1 flow, bytes
-};
-
-template <typename HeadSize>
-DrrScheduler::FlowId
-DrrScheduler::Select(HeadSize&& headSize)
-{
-    for (;;)
+    static bool Less(const Backlog& a, const Backlog& b)
     {
-        Flow& head = m_active.front();
-        const uint32_t size = headSize(IdOf(head));
-        if (size <= head.deficit)
-        {
-            head.deficit -= size;
-            return IdOf(head);
-        }
-        head.deficit += head.quantum;
-        m_active.splice(m_active.end(), m_active, m_active.begin());
+        return a.bytes * b.weight < b.bytes * a.weight;
     }
-}
+
+    /**
+     * Unlink packet \p slot from flow \p f, account for it and free the slot; the flow leaves
+     * ActiveList and the heap if it empties.
+     * \param f the flow
+     * \param slot one of its packets (its head or tail)
+     * \return the packet (deficit: the flow's afterwards)
+     */
+    inline Packet Remove(FlowId f, Slot slot);
+
+    // The helpers below are inline, defined in drr-scheduler.cc (their only user), so that the
+    // compiler may inline them in the library's position-independent code.
+
+    /// \name ActiveList, a ring with a cursor (m_head) on its head
+    /// \{
+    /**
+     * \param f an idle flow, which joins the tail
+     */
+    inline void Append(FlowId f);
+
+    /**
+     * \param f a flow in the ring, which leaves it
+     */
+    inline void Unlink(FlowId f);
+    /// \}
+
+    /// \name The heap: boost::heap::d_ary_heap's steps on m_heap
+    /// \{
+    /**
+     * \param i a position
+     * \param j another, whose entry is swapped with i's (and their flows' positions)
+     */
+    inline void Swap(uint32_t i, uint32_t j);
+
+    /**
+     * Move entry \p i up while its parent is less.
+     * \param i a position
+     */
+    inline void SiftUp(uint32_t i);
+
+    /**
+     * Move entry \p i down while its largest child (the first of equal ones) is not less.
+     * \param i a position
+     */
+    inline void SiftDown(uint32_t i);
+
+    /**
+     * Remove entry \p i: lift it to the root, then pop the root.
+     * \param i a position
+     */
+    inline void EraseEntry(uint32_t i);
+    /// \}
+
+    std::vector<Flow> m_flows;           //!< every flow's record, indexed by id
+    std::vector<Backlog> m_heap;         //!< the backlogged flows, a 4-ary max-heap
+    std::vector<PacketRecord> m_packets; //!< packet records, queued or free
+    std::vector<Slot> m_freeSlots;       //!< free packet records
+    FlowId m_head;                       //!< head of ActiveList; NONE when empty
+    uint32_t m_peakActive;               //!< the most flows backlogged at once
+    uint32_t m_quantum;                  //!< quantum of a weight-1 flow, bytes
+};
 
 constexpr std::size_t
 DrrScheduler::FlowStateBytes()

@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 #include <cstring>
 #include <sstream>
+#include <typeinfo>
 
 namespace ns3
 {
@@ -45,13 +46,35 @@ ReadPorts(const Packet* packet, FlowKey& key)
     key.dstPort = static_cast<uint16_t>(ports[2] << 8 | ports[3]);
 }
 
+/**
+ * \param item a queue disc item
+ * \return it as a T, or nullptr if it is not one. The exact type is checked first, which costs
+ *         a comparison instead of a dynamic_cast's walk of the class hierarchy.
+ */
+template <typename T>
+const T*
+As(const QueueDiscItem& item)
+{
+    if (typeid(item) == typeid(T))
+    {
+        return static_cast<const T*>(&item);
+    }
+    return dynamic_cast<const T*>(&item);
+}
+
 } // namespace
 
 FlowKey
 FlowIdentifier::Extract(Ptr<const QueueDiscItem> item)
 {
+    return Extract(*item);
+}
+
+FlowKey
+FlowIdentifier::Extract(const QueueDiscItem& item)
+{
     FlowKey key;
-    if (auto ipv4 = DynamicCast<const Ipv4QueueDiscItem>(item))
+    if (const Ipv4QueueDiscItem* ipv4 = As<Ipv4QueueDiscItem>(item))
     {
         const Ipv4Header& header = ipv4->GetHeader();
         key.isIp = true;
@@ -63,10 +86,10 @@ FlowIdentifier::Extract(Ptr<const QueueDiscItem> item)
         key.dscp = header.GetTos() >> 2;
         if (header.GetFragmentOffset() == 0)
         {
-            ReadPorts(PeekPointer(item->GetPacket()), key);
+            ReadPorts(PeekPointer(item.GetPacket()), key);
         }
     }
-    else if (auto ipv6 = DynamicCast<const Ipv6QueueDiscItem>(item))
+    else if (const Ipv6QueueDiscItem* ipv6 = As<Ipv6QueueDiscItem>(item))
     {
         const Ipv6Header& header = ipv6->GetHeader();
         key.isIp = true;
@@ -75,7 +98,7 @@ FlowIdentifier::Extract(Ptr<const QueueDiscItem> item)
         header.GetDestination().Serialize(key.dst.data());
         key.protocol = header.GetNextHeader();
         key.dscp = header.GetTrafficClass() >> 2;
-        ReadPorts(PeekPointer(item->GetPacket()), key);
+        ReadPorts(PeekPointer(item.GetPacket()), key);
     }
     return key;
 }
@@ -83,15 +106,23 @@ FlowIdentifier::Extract(Ptr<const QueueDiscItem> item)
 uint32_t
 FlowIdentifier::Hash(const FlowKey& key, Mask mask, uint32_t perturbation)
 {
-    const std::size_t addressBytes = key.isIpv6 ? 16 : 4;
+    // perturbation | src | dst [| srcPort | dstPort | protocol], addresses 4 or 16 bytes. The
+    // copies have constant sizes (one branch per family) so that they compile to moves.
     char buffer[4 + 16 + 16 + 5];
-    std::size_t n = 0;
-    std::memcpy(buffer + n, &perturbation, 4);
-    n += 4;
-    std::memcpy(buffer + n, key.src.data(), addressBytes);
-    n += addressBytes;
-    std::memcpy(buffer + n, key.dst.data(), addressBytes);
-    n += addressBytes;
+    std::memcpy(buffer, &perturbation, 4);
+    std::size_t n = 4;
+    if (key.isIpv6)
+    {
+        std::memcpy(buffer + n, key.src.data(), 16);
+        std::memcpy(buffer + n + 16, key.dst.data(), 16);
+        n += 32;
+    }
+    else
+    {
+        std::memcpy(buffer + n, key.src.data(), 4);
+        std::memcpy(buffer + n + 4, key.dst.data(), 4);
+        n += 8;
+    }
     if (mask == FIVE_TUPLE)
     {
         std::memcpy(buffer + n, &key.srcPort, 2);

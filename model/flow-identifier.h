@@ -62,6 +62,12 @@ class FlowIdentifier
     static FlowKey Extract(Ptr<const QueueDiscItem> item);
 
     /**
+     * \param item a packet
+     * \return its flow key; isIp is false for anything but IPv4 and IPv6 packets
+     */
+    static FlowKey Extract(const QueueDiscItem& item);
+
+    /**
      * \param key a flow key with isIp set
      * \param mask which fields identify the flow
      * \param perturbation hash perturbation (changes the flow-to-bucket mapping)

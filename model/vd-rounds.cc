@@ -78,25 +78,7 @@ VdRounds::MinRounds(uint64_t bufferSize, uint32_t quantum)
     return (bufferSize + quantum - 1) / quantum + 1;
 }
 
-uint32_t
-VdRounds::QuantumOf(double weight) const
-{
-    return QuantumOf(weight, m_maxPacketSize);
-}
-
-uint32_t
-VdRounds::QuantumOf(double weight, uint32_t maxPacketSize)
-{
-    const double quantum = std::round(weight * maxPacketSize);
-    if (!(quantum >= 1.0)) // also NaN
-    {
-        return 1;
-    }
-    return quantum >= std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
-                                                           : static_cast<uint32_t>(quantum);
-}
-
-void
+inline void
 VdRounds::StartRound(Flow& f) const
 {
     // Fig. 2 enqueue (7)-(8), dequeue (5)-(6): "if (f[i].round != current and f[i].deficit < 0)
@@ -110,11 +92,78 @@ VdRounds::StartRound(Flow& f) const
     }
 }
 
+inline uint32_t
+VdRounds::Find(FlowId i) const
+{
+    const uint32_t* index = m_index.Find(i);
+    return index ? *index : NIL;
+}
+
+inline uint32_t
+VdRounds::Activate(const Flow& state, const VdFlowTable<uint32_t>::Position& position)
+{
+    const uint32_t index = TakeSlot(m_flows, m_freeFlows);
+    m_flows[index] = state;
+    m_index.InsertAt(position, state.id) = index;
+    return index;
+}
+
+inline void
+VdRounds::Deactivate(uint32_t index)
+{
+    m_index.Erase(m_flows[index].id);
+    m_freeFlows.push_back(index); // its state is overwritten when the slot is taken again
+}
+
+inline void
+VdRounds::PushBack(uint32_t index, uint32_t slot)
+{
+    Fifo& q = m_q[slot];
+    Record& r = m_records[index];
+    r.prev = q.tail;
+    r.next = NIL;
+    if (q.tail == NIL)
+    {
+        q.head = index;
+    }
+    else
+    {
+        m_records[q.tail].next = index;
+    }
+    q.tail = index;
+    ++q.packets;
+}
+
+inline void
+VdRounds::Unlink(uint32_t index, uint32_t slot)
+{
+    Fifo& q = m_q[slot];
+    const Record& r = m_records[index];
+    if (r.prev == NIL)
+    {
+        q.head = r.next;
+    }
+    else
+    {
+        m_records[r.prev].next = r.next;
+    }
+    if (r.next == NIL)
+    {
+        q.tail = r.prev;
+    }
+    else
+    {
+        m_records[r.next].prev = r.prev;
+    }
+    --q.packets;
+}
+
 VdRounds::Verdict
-VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round)
+VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round, uint32_t* slot)
 {
     // (1) i = p.flowid: given by the caller.
-    uint32_t index = Find(i);
+    const VdFlowTable<uint32_t>::Position position = m_index.Locate(i);
+    uint32_t index = position.value ? *position.value : NIL;
     Flow fresh;
     if (index == NIL)
     {
@@ -154,8 +203,7 @@ VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round)
 
     if (index == NIL)
     {
-        index = Activate(i);
-        m_flows[index] = fresh;
+        index = Activate(fresh, position);
     }
     // (10)-(11) "if (q[pos] is empty) last = pos": pos becomes the last non-empty round. (When
     // packets larger than w_i L_M leave empty rounds below last, q[pos] may be one of them.)
@@ -175,13 +223,11 @@ VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round)
     m_bytes += size;
     ++m_packets;
     *round = pos;
+    if (slot)
+    {
+        *slot = record;
+    }
     return QUEUED;
-}
-
-bool
-VdRounds::OverLimit() const
-{
-    return m_unit == BYTES ? m_bytes > m_bufferSize : m_packets > m_bufferSize;
 }
 
 VdRounds::Packet
@@ -211,7 +257,7 @@ VdRounds::Dequeue()
     StartRound(f);
     // (7)
     f.deficit -= p.size;
-    const Packet sent{f.id, p.size, m_current, f.deficit};
+    const Packet sent{f.id, p.size, m_current, f.deficit, record};
     // (9)-(10)
     if (m_q[slot].packets == 0)
     {
@@ -242,7 +288,7 @@ VdRounds::Drop()
     --f.packets;
     m_bytes -= p.size;
     --m_packets;
-    const Packet dropped{f.id, p.size, m_last, f.deficit};
+    const Packet dropped{f.id, p.size, m_last, f.deficit, record};
     // (5)-(6) If q[last] is empty, last = last - 1 (and on past rounds left empty by packets
     // larger than w_i L_M).
     while (m_packets > 0 && m_q[SlotOf(m_last)].packets == 0)
@@ -257,28 +303,10 @@ VdRounds::Drop()
     return dropped;
 }
 
-bool
-VdRounds::Empty() const
-{
-    return m_packets == 0;
-}
-
-uint64_t
-VdRounds::GetCurrent() const
-{
-    return m_current;
-}
-
 uint64_t
 VdRounds::GetLast() const
 {
     return m_last;
-}
-
-uint32_t
-VdRounds::SlotOf(uint64_t round) const
-{
-    return static_cast<uint32_t>(round % m_q.size());
 }
 
 uint32_t
@@ -321,12 +349,6 @@ uint32_t
 VdRounds::GetRoundPackets(uint64_t round) const
 {
     return m_q[SlotOf(round)].packets;
-}
-
-uint32_t
-VdRounds::GetActiveFlows() const
-{
-    return static_cast<uint32_t>(m_index.GetSize());
 }
 
 bool
@@ -382,71 +404,11 @@ VdRounds::GetFlowTableSize() const
     return m_index.GetSlots();
 }
 
-uint32_t
-VdRounds::Find(FlowId i) const
+std::size_t
+VdRounds::GetFlowStateBytes() const
 {
-    const uint32_t* index = m_index.Find(i);
-    return index ? *index : NIL;
-}
-
-uint32_t
-VdRounds::Activate(FlowId i)
-{
-    const uint32_t index = TakeSlot(m_flows, m_freeFlows);
-    m_flows[index].id = i;
-    m_index.FindOrInsert(i) = index;
-    return index;
-}
-
-void
-VdRounds::Deactivate(uint32_t index)
-{
-    m_index.Erase(m_flows[index].id);
-    m_flows[index] = Flow{};
-    m_freeFlows.push_back(index);
-}
-
-void
-VdRounds::PushBack(uint32_t index, uint32_t slot)
-{
-    Fifo& q = m_q[slot];
-    Record& r = m_records[index];
-    r.prev = q.tail;
-    r.next = NIL;
-    if (q.tail == NIL)
-    {
-        q.head = index;
-    }
-    else
-    {
-        m_records[q.tail].next = index;
-    }
-    q.tail = index;
-    ++q.packets;
-}
-
-void
-VdRounds::Unlink(uint32_t index, uint32_t slot)
-{
-    Fifo& q = m_q[slot];
-    const Record& r = m_records[index];
-    if (r.prev == NIL)
-    {
-        q.head = r.next;
-    }
-    else
-    {
-        m_records[r.prev].next = r.next;
-    }
-    if (r.next == NIL)
-    {
-        q.tail = r.prev;
-    }
-    else
-    {
-        m_records[r.next].prev = r.prev;
-    }
-    --q.packets;
+    return m_flows.capacity() * sizeof(Flow) +
+           m_index.GetSlots() * VdFlowTable<uint32_t>::SlotBytes();
 }
 
 } // namespace ns3

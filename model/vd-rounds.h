@@ -5,8 +5,10 @@
 #ifndef VD_ROUNDS_H
 #define VD_ROUNDS_H
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace ns3
@@ -19,7 +21,7 @@ namespace ns3
  *
  * It doubles when half full and never shrinks, so its size follows the peak number of entries
  * and, once warmed up, it allocates nothing. Growing moves the values: pointers and references
- * to them are valid until the next Insert or FindOrInsert.
+ * to them are valid until the next InsertAt or FindOrInsert.
  *
  * \tparam Value the value type (default-constructible, copyable)
  */
@@ -40,21 +42,38 @@ class VdFlowTable
         m_size = 0;
     }
 
+    /// Where a search for a key ended.
+    struct Position
+    {
+        Value* value;     //!< the key's value, nullptr if absent
+        std::size_t slot; //!< if absent, the empty slot where it would go
+    };
+
+    /**
+     * \param key a flow id
+     * \return its value, or where it would be inserted (InsertAt)
+     */
+    Position Locate(uint32_t key)
+    {
+        const std::size_t mask = m_slots.size() - 1;
+        std::size_t h = Home(key);
+        for (; m_slots[h].used; h = (h + 1) & mask)
+        {
+            if (m_slots[h].key == key)
+            {
+                return {&m_slots[h].value, h};
+            }
+        }
+        return {nullptr, h};
+    }
+
     /**
      * \param key a flow id
      * \return its value, nullptr if absent
      */
     Value* Find(uint32_t key)
     {
-        const std::size_t mask = m_slots.size() - 1;
-        for (std::size_t h = Home(key); m_slots[h].used; h = (h + 1) & mask)
-        {
-            if (m_slots[h].key == key)
-            {
-                return &m_slots[h].value;
-            }
-        }
-        return nullptr;
+        return Locate(key).value;
     }
 
     /**
@@ -72,23 +91,27 @@ class VdFlowTable
      */
     Value& FindOrInsert(uint32_t key)
     {
-        if (Value* value = Find(key))
-        {
-            return *value;
-        }
+        const Position position = Locate(key);
+        return position.value ? *position.value : InsertAt(position, key);
+    }
+
+    /**
+     * Insert an absent key where Locate found it would go (no second search), unless the table
+     * must grow first.
+     * \param position what Locate(key) returned, with no Insert, Erase or Clear since
+     * \param key the flow id, absent
+     * \return its value, default-constructed
+     */
+    Value& InsertAt(const Position& position, uint32_t key)
+    {
         if (2 * (m_size + 1) > m_slots.size())
         {
             Grow();
+            return InsertAt(Locate(key), key);
         }
-        const std::size_t mask = m_slots.size() - 1;
-        std::size_t h = Home(key);
-        while (m_slots[h].used)
-        {
-            h = (h + 1) & mask;
-        }
-        m_slots[h] = Slot{key, true, Value{}};
+        m_slots[position.slot] = Slot{key, true, Value{}};
         ++m_size;
-        return m_slots[h].value;
+        return m_slots[position.slot].value;
     }
 
     /**
@@ -128,6 +151,12 @@ class VdFlowTable
     std::size_t GetSlots() const
     {
         return m_slots.size();
+    }
+
+    /// \return the bytes of one slot (a key, a flag and a value)
+    static constexpr std::size_t SlotBytes()
+    {
+        return sizeof(Slot);
     }
 
   private:
@@ -247,6 +276,7 @@ class VdRounds
         uint32_t size;   //!< its size in bytes
         uint64_t round;  //!< the round it was queued in
         int64_t deficit; //!< its flow's deficit_i afterwards (its last value if the flow left)
+        uint32_t slot;   //!< the slot Enqueue gave it (free again)
     };
 
     VdRounds();
@@ -276,14 +306,28 @@ class VdRounds
      * \param weight a flow's weight, > 0
      * \return its quantum w L_M in bytes, rounded, at least 1
      */
-    uint32_t QuantumOf(double weight) const;
+    uint32_t QuantumOf(double weight) const
+    {
+        // Weight 1, the common case, needs no rounding.
+        return weight == 1.0 ? m_maxPacketSize : QuantumOf(weight, m_maxPacketSize);
+    }
 
     /**
      * \param weight a flow's weight, > 0
      * \param maxPacketSize L_M in bytes
      * \return the quantum w L_M in bytes, rounded, at least 1 (at most 2^32 - 1)
      */
-    static uint32_t QuantumOf(double weight, uint32_t maxPacketSize);
+    static uint32_t QuantumOf(double weight, uint32_t maxPacketSize)
+    {
+        const double quantum = std::round(weight * maxPacketSize);
+        if (!(quantum >= 1.0)) // also NaN
+        {
+            return 1;
+        }
+        return quantum >= std::numeric_limits<uint32_t>::max()
+                   ? std::numeric_limits<uint32_t>::max()
+                   : static_cast<uint32_t>(quantum);
+    }
 
     /**
      * Fig. 2's enqueue, lines (1)-(14).
@@ -291,12 +335,22 @@ class VdRounds
      * \param size the packet's size in bytes
      * \param weight the flow's weight (> 0), used if the flow is new: it keeps it while active
      * \param round set to the round the packet is placed in, when QUEUED
+     * \param slot if not null, set to the packet's slot when QUEUED: a number, unique among
+     *        the queued packets, that Dequeue or Drop gives back when the packet leaves (so the
+     *        caller can find the packet in O(1))
      * \return whether it was placed; if not, nothing changed (but i's round may have started)
      */
-    Verdict Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round);
+    Verdict Enqueue(FlowId i,
+                    uint32_t size,
+                    double weight,
+                    uint64_t* round,
+                    uint32_t* slot = nullptr);
 
     /// \return whether more than B bytes (or packets) are queued (Fig. 2 enqueue, line (15))
-    bool OverLimit() const;
+    bool OverLimit() const
+    {
+        return m_unit == BYTES ? m_bytes > m_bufferSize : m_packets > m_bufferSize;
+    }
 
     /**
      * Fig. 2's dequeue: the head packet of the current round leaves. Must not be Empty().
@@ -311,10 +365,16 @@ class VdRounds
     Packet Drop();
 
     /// \return whether no packet is queued
-    bool Empty() const;
+    bool Empty() const
+    {
+        return m_packets == 0;
+    }
 
     /// \return the round being served (its FIFO is q[GetCurrent() mod M])
-    uint64_t GetCurrent() const;
+    uint64_t GetCurrent() const
+    {
+        return m_current;
+    }
 
     /// \return the last non-empty round (meaningless when Empty())
     uint64_t GetLast() const;
@@ -323,7 +383,10 @@ class VdRounds
      * \param round a round
      * \return the index of its FIFO, round mod M
      */
-    uint32_t SlotOf(uint64_t round) const;
+    uint32_t SlotOf(uint64_t round) const
+    {
+        return static_cast<uint32_t>(round % m_q.size());
+    }
 
     /// \return M
     uint32_t GetRounds() const;
@@ -350,7 +413,10 @@ class VdRounds
     uint32_t GetRoundPackets(uint64_t round) const;
 
     /// \return the number of active flows (flows with packets queued)
-    uint32_t GetActiveFlows() const;
+    uint32_t GetActiveFlows() const
+    {
+        return static_cast<uint32_t>(m_index.GetSize());
+    }
 
     /**
      * \param i a flow
@@ -395,6 +461,12 @@ class VdRounds
     /// \return the number of slots of the flow hash table (a power of 2)
     std::size_t GetFlowTableSize() const;
 
+    /**
+     * \return the bytes allocated for the state of active flows: the pool of flow states (its
+     *         peak size) and the table that indexes them
+     */
+    std::size_t GetFlowStateBytes() const;
+
   private:
     /// An index into m_flows or m_records that points nowhere.
     static constexpr uint32_t NIL = UINT32_MAX;
@@ -432,38 +504,39 @@ class VdRounds
      * w_i L_M for each round begun since round_i.
      * \param f the flow
      */
-    void StartRound(Flow& f) const;
+    inline void StartRound(Flow& f) const;
 
     /**
      * \param i a flow
      * \return the index of its state in m_flows, NIL if not active
      */
-    uint32_t Find(FlowId i) const;
+    inline uint32_t Find(FlowId i) const;
 
     /**
-     * Allocate state for flow \p i, which must not be active.
-     * \param i the flow
+     * Allocate state for a flow that is not active.
+     * \param state its state (state.id is the flow)
+     * \param position where m_index.Locate(state.id) found it would go
      * \return the index of its state in m_flows
      */
-    uint32_t Activate(FlowId i);
+    inline uint32_t Activate(const Flow& state, const VdFlowTable<uint32_t>::Position& position);
 
     /**
      * Free the state of a flow that has no packet left.
      * \param index the index of its state in m_flows
      */
-    void Deactivate(uint32_t index);
+    inline void Deactivate(uint32_t index);
 
     /**
      * \param index a record
      * \param slot the FIFO it joins at the tail
      */
-    void PushBack(uint32_t index, uint32_t slot);
+    inline void PushBack(uint32_t index, uint32_t slot);
 
     /**
      * \param index a record
      * \param slot the FIFO it leaves
      */
-    void Unlink(uint32_t index, uint32_t slot);
+    inline void Unlink(uint32_t index, uint32_t slot);
 
     std::vector<Fifo> m_q;    //!< q[0..M-1]
     uint64_t m_current;       //!< current, as a round number (q[current mod M] is served)

@@ -7,12 +7,14 @@
 #include "qdisc-lab-compat.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
 #include "ns3/packet-filter.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -31,7 +33,7 @@ NS_OBJECT_ENSURE_REGISTERED(VerticalDimensioningQueueDisc);
 namespace
 {
 
-/// The largest number of round FIFOs (each costs about 40 bytes, whether used or not).
+/// The largest number of round FIFOs (each costs 12 bytes, whether used or not).
 constexpr uint64_t MAX_ROUNDS = 1U << 24;
 
 } // namespace
@@ -114,6 +116,16 @@ VerticalDimensioningQueueDisc::GetTypeId()
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&VerticalDimensioningQueueDisc::m_defaultWeight),
                           MakeDoubleChecker<double>())
+            .AddAttribute("BucketCounters",
+                          "Keep sent and dropped counters for every bucket that ever had a "
+                          "packet, for GetFlowStats (the default): memory grows with the buckets "
+                          "seen, and every packet looks its bucket up in a table of them. false: "
+                          "all state is per active flow, and GetFlowStats stops the program "
+                          "(per-flow counts are then the FlowEnqueue, FlowDequeue and FlowDrop "
+                          "traces').",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VerticalDimensioningQueueDisc::m_bucketCounters),
+                          MakeBooleanChecker())
             .AddTraceSource("CurrentRound",
                             "The round being served, counted from 0 (the paper's current is it "
                             "modulo M)",
@@ -160,8 +172,10 @@ VerticalDimensioningQueueDisc::VerticalDimensioningQueueDisc()
       m_mask(FlowIdentifier::FIVE_TUPLE),
       m_perturbation(0),
       m_defaultWeight(1.0),
+      m_bucketCounters(true),
       m_lm(0),
       m_m(0),
+      m_uniformWeight(0),
       m_currentRound(0),
       m_activeFlows(0)
 {
@@ -178,7 +192,7 @@ VerticalDimensioningQueueDisc::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_q = nullptr;
-    m_flowStats.Clear();
+    m_flowCounters.Clear();
     QueueDisc::DoDispose();
 }
 
@@ -188,8 +202,22 @@ VerticalDimensioningQueueDisc::GetFlowStats(uint32_t bucket) const
     NS_ABORT_MSG_UNLESS(bucket <= m_buckets,
                         "VerticalDimensioningQueueDisc: bucket " << bucket << " out of range [0, "
                                                                  << uint64_t{m_buckets} + 1 << ")");
-    const FlowStats* stats = m_flowStats.Find(bucket);
-    return stats ? *stats : FlowStats{};
+    NS_ABORT_MSG_UNLESS(m_bucketCounters,
+                        "VerticalDimensioningQueueDisc: GetFlowStats needs BucketCounters = true "
+                        "(it is false: no per-bucket counters are kept)");
+    const DrrScheduler::Counters* counters = m_flowCounters.Find(bucket);
+    FlowStats stats;
+    if (counters)
+    {
+        stats.sentPackets = counters->sentPackets;
+        stats.sentBytes = counters->sentBytes;
+        stats.droppedPackets = counters->droppedPackets;
+        stats.droppedBytes = counters->droppedBytes;
+    }
+    // Every arrival was sent, dropped (on arrival or later), or is still queued.
+    stats.enqueuedPackets = stats.sentPackets + stats.droppedPackets + m_vd.GetFlowPackets(bucket);
+    stats.enqueuedBytes = stats.sentBytes + stats.droppedBytes + m_vd.GetFlowBytes(bucket);
+    return stats;
 }
 
 uint32_t
@@ -259,10 +287,28 @@ VerticalDimensioningQueueDisc::GetMaxPacketSize() const
     return m_lm;
 }
 
-uint32_t
-VerticalDimensioningQueueDisc::Classify(Ptr<QueueDiscItem> item, FlowKey& key)
+uint64_t
+VerticalDimensioningQueueDisc::GetActiveFlowStateBytes() const
 {
-    key = FlowIdentifier::Extract(item);
+    return m_vd.GetFlowStateBytes();
+}
+
+uint64_t
+VerticalDimensioningQueueDisc::GetBucketStateBytes() const
+{
+    return m_flowCounters.GetSlots() * VdFlowTable<DrrScheduler::Counters>::SlotBytes();
+}
+
+uint32_t
+VerticalDimensioningQueueDisc::GetPeakActiveFlows() const
+{
+    return static_cast<uint32_t>(m_vd.GetFlowCapacity());
+}
+
+uint32_t
+VerticalDimensioningQueueDisc::Classify(const Ptr<QueueDiscItem>& item, FlowKey& key)
+{
+    key = FlowIdentifier::Extract(*item);
     const int32_t filterClass =
         GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
     return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
@@ -284,20 +330,21 @@ VerticalDimensioningQueueDisc::DeviceMtu() const
 bool
 VerticalDimensioningQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
-    NS_LOG_FUNCTION(this << item);
-
-    // Fig. 2 enqueue (1): i = p.flowid. A new flow takes the weight of its first packet's rule.
+    // Fig. 2 enqueue (1): i = p.flowid. A new flow takes the weight of its first packet's rule
+    // (with no rules, every flow has DefaultWeight: no need to ask whether i is new).
     FlowKey key;
     const uint32_t i = Classify(item, key);
-    const double weight = m_vd.IsActive(i) ? 1.0 : m_weights.WeightOf(key);
+    double weight = m_uniformWeight; // every flow's, without rules
+    if (weight == 0)
+    {
+        weight = m_vd.IsActive(i) ? 1.0 : m_weights.WeightOf(key);
+    }
     const uint32_t size = item->GetSize();
-    FlowStats& stats = m_flowStats.FindOrInsert(i);
-    stats.enqueuedPackets++;
-    stats.enqueuedBytes += size;
 
     // (2)-(14): Equation (3) gives the round; the packet joins its FIFO.
     uint64_t round = 0;
-    switch (m_vd.Enqueue(i, size, weight, &round))
+    uint32_t slot = 0;
+    switch (m_vd.Enqueue(i, size, weight, &round, &slot))
     {
     case VdRounds::QUEUED:
         break;
@@ -306,21 +353,27 @@ VerticalDimensioningQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         // would drop it at once.
         NS_LOG_DEBUG("bucket " << i << " (" << key.ToString() << "): " << size
                                << " B would overflow from the last round; dropped");
-        CountDrop(i, item);
+        CountDrop(i, size, item);
         DropBeforeEnqueue(item, OVERFLOW_DROP);
         return false;
     case VdRounds::BEYOND_LAST_ROUND:
         NS_LOG_DEBUG("bucket " << i << " (" << key.ToString() << "): " << size
                                << " B would need a round beyond current + " << m_m - 1
                                << "; dropped");
-        CountDrop(i, item);
+        CountDrop(i, size, item);
         DropBeforeEnqueue(item, BEYOND_LAST_ROUND_DROP);
         return false;
     }
-    m_q->EnqueueTo(m_vd.SlotOf(round), item);
-    m_activeFlows = m_vd.GetActiveFlows();
-    m_placementTrace(i, round, item);
-    m_flowEnqueueTrace(i, item);
+    m_q->Put(slot, item);
+    m_activeFlows.Set(m_vd.GetActiveFlows());
+    if (!m_placementTrace.IsEmpty())
+    {
+        m_placementTrace(i, round, item);
+    }
+    if (!m_flowEnqueueTrace.IsEmpty())
+    {
+        m_flowEnqueueTrace(i, item);
+    }
     NS_LOG_DEBUG("bucket " << i << " (" << key.ToString() << "), quantum " << m_vd.GetQuantum(i)
                            << " B: " << size << " B into round " << round << " (q["
                            << m_vd.SlotOf(round) << "]), current " << m_vd.GetCurrent()
@@ -330,52 +383,74 @@ VerticalDimensioningQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     // (15)-(16): while the buffer holds more than B, drop().
     while (m_vd.OverLimit())
     {
-        DropTail();
+        DropTail(item, slot);
     }
     return true;
 }
 
 void
-VerticalDimensioningQueueDisc::DropTail()
+VerticalDimensioningQueueDisc::DropTail(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot)
 {
     const VdRounds::Packet p = m_vd.Drop();
-    Ptr<QueueDiscItem> item = m_q->DequeueTail(m_vd.SlotOf(p.round));
-    NS_ASSERT_MSG(item && item->GetSize() == p.size, "round FIFOs out of step");
+    if (p.slot == arrivalSlot)
+    {
+        // The arrival itself (placed in an early round, it became the last round's tail):
+        // QueueDisc::Enqueue stamps items only after DoEnqueue returns, and the internal queue
+        // reports the sojourn time (Now - timestamp) when it gives the packet up; stamp it, or
+        // that SojournTime sample would be the absolute time.
+        arrival->SetTimeStamp(Simulator::Now());
+    }
+    Ptr<QueueDiscItem> item = m_q->Take(p.slot);
     NS_LOG_DEBUG("buffer over " << GetMaxSize() << ": drop the tail of round " << p.round << ", "
                                 << p.size << " B of bucket " << p.flow);
-    m_activeFlows = m_vd.GetActiveFlows();
-    CountDrop(p.flow, item);
+    m_activeFlows.Set(m_vd.GetActiveFlows());
+    CountDrop(p.flow, p.size, item);
     DropAfterDequeue(item, OVERFLOW_DROP);
 }
 
 void
-VerticalDimensioningQueueDisc::CountDrop(uint32_t bucket, Ptr<const QueueDiscItem> item)
+VerticalDimensioningQueueDisc::CountDrop(uint32_t bucket,
+                                         uint32_t size,
+                                         Ptr<const QueueDiscItem> item)
 {
-    FlowStats& stats = m_flowStats.FindOrInsert(bucket);
-    stats.droppedPackets++;
-    stats.droppedBytes += item->GetSize();
-    m_flowDropTrace(bucket, item);
+    if (m_bucketCounters)
+    {
+        DrrScheduler::Counters& counters = m_flowCounters.FindOrInsert(bucket);
+        counters.droppedPackets++;
+        counters.droppedBytes += size;
+    }
+    if (!m_flowDropTrace.IsEmpty())
+    {
+        m_flowDropTrace(bucket, item);
+    }
 }
 
 Ptr<QueueDiscItem>
 VerticalDimensioningQueueDisc::DoDequeue()
 {
-    NS_LOG_FUNCTION(this);
     if (m_vd.Empty())
     {
         return nullptr;
     }
     // Fig. 2 dequeue: the head of q[current].
     const VdRounds::Packet p = m_vd.Dequeue();
-    Ptr<QueueDiscItem> item = m_q->DequeueHead(m_vd.SlotOf(p.round));
-    NS_ASSERT_MSG(item && item->GetSize() == p.size, "round FIFOs out of step");
-    m_currentRound = m_vd.GetCurrent();
-    m_activeFlows = m_vd.GetActiveFlows();
-    FlowStats& stats = m_flowStats.FindOrInsert(p.flow);
-    stats.sentPackets++;
-    stats.sentBytes += p.size;
-    m_flowDequeueTrace(p.flow, item);
-    m_deficitTrace(p.flow, p.deficit);
+    Ptr<QueueDiscItem> item = m_q->Take(p.slot);
+    m_currentRound.Set(m_vd.GetCurrent());
+    m_activeFlows.Set(m_vd.GetActiveFlows());
+    if (m_bucketCounters)
+    {
+        DrrScheduler::Counters& counters = m_flowCounters.FindOrInsert(p.flow);
+        counters.sentPackets++;
+        counters.sentBytes += p.size;
+    }
+    if (!m_flowDequeueTrace.IsEmpty())
+    {
+        m_flowDequeueTrace(p.flow, item);
+    }
+    if (!m_deficitTrace.IsEmpty())
+    {
+        m_deficitTrace(p.flow, p.deficit);
+    }
     NS_LOG_DEBUG("round " << p.round << ": bucket " << p.flow << " sends " << p.size
                           << " B, deficit_i " << p.deficit << ", current now "
                           << m_vd.GetCurrent());
@@ -408,6 +483,7 @@ VerticalDimensioningQueueDisc::CheckConfig()
                         << "); it must be >= " << m_lm << "B (or >= 1p in packets)");
     m_weights = FlowWeightRules(m_weightRules, "VerticalDimensioningQueueDisc WeightRules");
     m_weights.SetDefaultWeight(m_defaultWeight);
+    m_uniformWeight = m_weights.GetN() == 0 ? m_defaultWeight : 0;
 
     // M: no packet that stays may be placed M or more rounds ahead of current. B in bytes is
     // MaxSize, or n x L_M for n packets (of at most L_M bytes).
@@ -449,9 +525,9 @@ VerticalDimensioningQueueDisc::CheckConfig()
         m_m = m_roundsAttr;
     }
 
-    // One internal queue holds every round's packets, each round's contiguous; the buffer (B) is
+    // One internal queue holds every packet, found by its VdRounds slot; the buffer (B) is
     // the limit, the queue never refuses a packet itself.
-    m_q = CreateObject<DrrFlowQueues>();
+    m_q = CreateObject<SlotQueue>();
     m_q->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, std::numeric_limits<uint32_t>::max()));
     AddInternalQueue(m_q);
     return true;
@@ -466,10 +542,10 @@ VerticalDimensioningQueueDisc::InitializeParams()
                m_lm,
                limit.GetValue(),
                limit.GetUnit() == QueueSizeUnit::BYTES ? VdRounds::BYTES : VdRounds::PACKETS);
-    m_q->Reset(m_m);
-    m_flowStats.Clear();
-    m_currentRound = 0;
-    m_activeFlows = 0;
+    m_q->Reset();
+    m_flowCounters.Clear();
+    m_currentRound.Set(0);
+    m_activeFlows.Set(0);
     NS_LOG_INFO("VD: M = " << m_m << " rounds, L_M = " << m_lm << " B, B = " << GetMaxSize() << ", "
                            << m_buckets << " buckets, " << m_weights.GetN()
                            << " weight rules, default weight " << m_defaultWeight << ", "

@@ -38,8 +38,8 @@ namespace ns3
  * current), as DRR resets the deficit of a flow that empties.
  *
  * The algorithm is VdRounds (no simulator, unit-tested); this class keeps the packets in one
- * internal queue (so QueueDisc's accounting sees them), a DrrFlowQueues whose "flows" are the M
- * round FIFOs, in step with it, and adds ns-3's classification, drop reasons, statistics and
+ * internal queue (so QueueDisc's accounting sees them), a SlotQueue that finds each packet by
+ * the slot VdRounds gave it, and adds ns-3's classification, drop reasons, statistics and
  * traces.
  */
 class VerticalDimensioningQueueDisc : public QueueDisc
@@ -84,7 +84,8 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     /**
      * \param bucket a bucket, 0 .. Buckets (the last one holds non-IP packets)
      * \return its counters since the simulation started (zero if it never had a packet);
-     *         enqueuedPackets counts every arrival, also those dropped on arrival
+     *         enqueuedPackets counts every arrival, also those dropped on arrival. Needs
+     *         BucketCounters (the default).
      */
     FlowStats GetFlowStats(uint32_t bucket) const;
 
@@ -137,6 +138,18 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     /// \return L_M in bytes, in use
     uint32_t GetMaxPacketSize() const;
 
+    /**
+     * \return the bytes allocated for state that exists only while a flow has packets queued
+     *         (at its peak; the packets and their per-packet records not included)
+     */
+    uint64_t GetActiveFlowStateBytes() const;
+
+    /// \return the bytes allocated for state kept per bucket, whether active or not
+    uint64_t GetBucketStateBytes() const;
+
+    /// \return the largest number of flows that had packets queued at once
+    uint32_t GetPeakActiveFlows() const;
+
     /// Drop reasons
     static constexpr const char* OVERFLOW_DROP =
         "Overflow drop"; //!< buffer over B: the tail packet of the last non-empty round
@@ -158,20 +171,25 @@ class VerticalDimensioningQueueDisc : public QueueDisc
      * \param key set to the packet's flow key
      * \return the packet's bucket
      */
-    uint32_t Classify(Ptr<QueueDiscItem> item, FlowKey& key);
+    uint32_t Classify(const Ptr<QueueDiscItem>& item, FlowKey& key);
 
     /// \return the device's MTU, 1500 B without a device
     uint32_t DeviceMtu() const;
 
-    /// Fig. 2's drop(): drop the tail packet of the last non-empty round.
-    void DropTail();
+    /**
+     * \brief Fig. 2's drop(): drop the tail packet of the last non-empty round.
+     * \param arrival the packet being enqueued
+     * \param arrivalSlot its slot in the internal queue
+     */
+    void DropTail(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot);
 
     /**
      * Count and trace a packet dropped by VdRounds::Drop or refused by VdRounds::Enqueue.
      * \param bucket its bucket
+     * \param size its size in bytes
      * \param item the packet
      */
-    void CountDrop(uint32_t bucket, Ptr<const QueueDiscItem> item);
+    void CountDrop(uint32_t bucket, uint32_t size, Ptr<const QueueDiscItem> item);
 
     // Attributes
     uint32_t m_maxPacketSizeAttr; //!< MaxPacketSize: L_M, 0 for the device MTU
@@ -181,15 +199,18 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     uint32_t m_perturbation;      //!< Perturbation: hash perturbation
     std::string m_weightRules;    //!< WeightRules: weight rules, as text
     double m_defaultWeight;       //!< DefaultWeight: weight of flows no rule matches
+    bool m_bucketCounters;        //!< BucketCounters: keep per-bucket counters
 
     uint32_t m_lm;             //!< L_M in use, bytes
     uint32_t m_m;              //!< M in use
     FlowWeightRules m_weights; //!< parsed weight rules
+    double m_uniformWeight;    //!< every flow's weight when there are no rules, else 0
     VdRounds m_vd;             //!< the algorithm's state
-    Ptr<DrrFlowQueues> m_q;    //!< the packets, round FIFO q[k] as its flow k, in VdRounds' order
-    VdFlowTable<FlowStats> m_flowStats;   //!< counters of the buckets that had packets
-    TracedValue<uint64_t> m_currentRound; //!< the round being served
-    TracedValue<uint32_t> m_activeFlows;  //!< number of active flows
+    Ptr<SlotQueue> m_q;        //!< the packets, each under the slot VdRounds gave it
+    VdFlowTable<DrrScheduler::Counters> m_flowCounters; //!< sent and dropped counters of the
+                                                        //!< buckets that had packets leave
+    TracedValue<uint64_t> m_currentRound;               //!< the round being served
+    TracedValue<uint32_t> m_activeFlows;                //!< number of active flows
 
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowEnqueueTrace; //!< bucket, packet
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDequeueTrace; //!< bucket, packet

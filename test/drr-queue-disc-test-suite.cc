@@ -86,6 +86,17 @@ DrainUids(Ptr<QueueDisc> qd)
     return uids;
 }
 
+/**
+ * A SojournTime sink.
+ * \param samples where to append
+ * \param sojourn the sample
+ */
+void
+RecordSojourn(std::vector<Time>* samples, Time sojourn)
+{
+    samples->push_back(sojourn);
+}
+
 } // namespace
 
 /**
@@ -348,6 +359,92 @@ class DrrLargePacketTestCase : public TestCase
 
 /**
  * \ingroup qdisc-lab-tests
+ * Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces agree
+ * with the packets the test gave and received, on random traffic with stealing from head and
+ * tail, in bytes and in packets.
+ */
+class DrrFlowCountersTestCase : public TestCase
+{
+  public:
+    DrrFlowCountersTestCase()
+        : TestCase("per-bucket counters and traces agree with the traffic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::vector<std::pair<std::string, std::string>>> configs = {
+            {{"MaxSize", "12000B"}, {"Buckets", "16"}, {"Quantum", "1500"}},
+            {{"MaxSize", "20p"}, {"Buckets", "5"}, {"Quantum", "300"}, {"DropFrom", "Tail"}},
+            {{"MaxSize", "9000B"}, {"Buckets", "64"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
+        };
+        uint32_t seed = 0;
+        for (const auto& config : configs)
+        {
+            auto qd = MakeDrr(config);
+            const std::string error = qdisclab::test::CheckFlowCountersOnRandomTraffic(qd, ++seed);
+            NS_TEST_ASSERT_MSG_EQ(error, "", "config " << seed << ": " << error);
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * A stolen packet's SojournTime sample is the time it spent queued, also when the packet stolen
+ * is the one arriving (QueueDisc stamps items only after DoEnqueue, so DRR must stamp it first):
+ * five packets of A queued at 1 s, then at 5 s one more of A and one of B. Head drops steal two
+ * of A's 1 s packets (4 s each); Tail drops steal the arrival itself (0 s), then A's last 1 s
+ * packet (4 s).
+ */
+class DrrStolenSojournTestCase : public TestCase
+{
+  public:
+    DrrStolenSojournTestCase()
+        : TestCase("a stolen packet's sojourn time is the time it was queued, also the arrival's")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string dropFrom : {"Head", "Tail"})
+        {
+            auto qd = MakeDrr({{"MaxSize", "5000B"}, {"Buckets", "1024"}, {"DropFrom", dropFrom}});
+            std::vector<Time> sojourns;
+            qd->TraceConnectWithoutContext("SojournTime",
+                                           MakeBoundCallback(&RecordSojourn, &sojourns));
+            Simulator::Schedule(Seconds(1), [qd]() {
+                for (int i = 0; i < 5; ++i)
+                {
+                    qd->Enqueue(Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000));
+                }
+            });
+            Simulator::Schedule(Seconds(5), [qd]() {
+                qd->Enqueue(Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000));
+                qd->Enqueue(Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 1000));
+            });
+            Simulator::Run();
+            Simulator::Destroy();
+            const std::vector<Time> expected = dropFrom == "Head"
+                                                   ? std::vector<Time>{Seconds(4), Seconds(4)}
+                                                   : std::vector<Time>{Seconds(0), Seconds(4)};
+            NS_TEST_ASSERT_MSG_EQ(qd->GetStats().GetNDroppedPackets(DrrQueueDisc::OVERLIMIT_DROP),
+                                  2,
+                                  dropFrom << ": two packets stolen");
+            NS_TEST_ASSERT_MSG_EQ(sojourns.size(), 2, dropFrom << ": one sample per steal");
+            for (std::size_t i = 0; i < sojourns.size() && i < expected.size(); ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ(sojourns[i], expected[i], dropFrom << ": sample " << i);
+            }
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
  * The DrrQueueDisc test suite.
  */
 class DrrQueueDiscTestSuite : public TestSuite
@@ -361,6 +458,8 @@ class DrrQueueDiscTestSuite : public TestSuite
         AddTestCase(new DrrWeightedStealingTestCase());
         AddTestCase(new DrrClassificationTestCase());
         AddTestCase(new DrrLargePacketTestCase());
+        AddTestCase(new DrrFlowCountersTestCase());
+        AddTestCase(new DrrStolenSojournTestCase());
     }
 };
 

@@ -9,7 +9,8 @@
  * \file
  * \ingroup qdisc-lab-tests
  * Packets and queue discs for the module's test suites: IPv4/IPv6 UDP packets of exact sizes,
- * a non-IP packet, and queue discs configured from name/value pairs.
+ * a non-IP packet, queue discs configured from name/value pairs, and a check of per-flow counters
+ * and traces on random traffic.
  */
 
 #include "ns3/ipv4-header.h"
@@ -19,9 +20,14 @@
 #include "ns3/object.h"
 #include "ns3/packet-filter.h"
 #include "ns3/packet.h"
+#include "ns3/queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/udp-header.h"
 
+#include <cstdint>
+#include <map>
+#include <random>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -146,6 +152,149 @@ MakeQueueDisc(const std::vector<std::pair<std::string, std::string>>& attributes
     }
     qd->Initialize();
     return qd;
+}
+
+/// Per-bucket counts, as the test sees them and as the traces report them.
+struct BucketCounts
+{
+    uint64_t arrivals = 0;       //!< packets given to Enqueue
+    uint64_t arrivalBytes = 0;   //!< their bytes
+    uint64_t sent = 0;           //!< packets Dequeue returned
+    uint64_t sentBytes = 0;      //!< their bytes
+    uint64_t traceEnqueue = 0;   //!< FlowEnqueue calls
+    uint64_t traceDequeue = 0;   //!< FlowDequeue calls
+    uint64_t traceDrop = 0;      //!< FlowDrop calls
+    uint64_t traceDropBytes = 0; //!< their bytes
+};
+
+/**
+ * Random traffic (IPv4 flows that collide in few buckets, IPv6, non-IP; sizes 60-1500 B;
+ * bursts that fill the buffer, then drains) through a per-flow queue disc with the FlowEnqueue,
+ * FlowDequeue and FlowDrop trace sources and GetBucket, GetFlowStats, GetFlowBytes. Checks,
+ * per bucket, that GetFlowStats agrees with what the test sent and received and with the traces,
+ * that every arrival is sent, dropped or still queued, and that the counters add up to
+ * QueueDisc's statistics.
+ * \tparam QD DrrQueueDisc or VerticalDimensioningQueueDisc
+ * \param qd an initialized queue disc
+ * \param seed seed of the traffic
+ * \return "" if all agree, else the first disagreement
+ */
+template <typename QD>
+std::string
+CheckFlowCountersOnRandomTraffic(Ptr<QD> qd, uint32_t seed)
+{
+    std::map<uint32_t, BucketCounts> counts;
+
+    struct Sinks
+    {
+        std::map<uint32_t, BucketCounts>* counts;
+
+        void Enqueue(uint32_t b, Ptr<const QueueDiscItem>)
+        {
+            (*counts)[b].traceEnqueue++;
+        }
+
+        void Dequeue(uint32_t b, Ptr<const QueueDiscItem>)
+        {
+            (*counts)[b].traceDequeue++;
+        }
+
+        void Drop(uint32_t b, Ptr<const QueueDiscItem> item)
+        {
+            (*counts)[b].traceDrop++;
+            (*counts)[b].traceDropBytes += item->GetSize();
+        }
+    } sinks{&counts};
+
+    qd->TraceConnectWithoutContext("FlowEnqueue", MakeCallback(&Sinks::Enqueue, &sinks));
+    qd->TraceConnectWithoutContext("FlowDequeue", MakeCallback(&Sinks::Dequeue, &sinks));
+    qd->TraceConnectWithoutContext("FlowDrop", MakeCallback(&Sinks::Drop, &sinks));
+    std::mt19937 rng(seed);
+    uint64_t enqueued = 0;
+    uint64_t dequeued = 0;
+    for (int step = 0; step < 20000; ++step)
+    {
+        const bool burst = (step / 500) % 2 == 0;
+        if (rng() % 100 < (burst ? 75U : 35U))
+        {
+            const uint32_t host = rng() % 40;
+            const uint32_t size = 60 + rng() % 1441;
+            Ptr<QueueDiscItem> item;
+            if (host == 0)
+            {
+                item = Create<NonIpItem>(size);
+            }
+            else if (host < 4)
+            {
+                const std::string src = "2001:db8::" + std::to_string(host);
+                item = Ipv6UdpPacket(src.c_str(), "2001:dead::1", 1000, 80, size);
+            }
+            else
+            {
+                const std::string src = "10.0.0." + std::to_string(host);
+                item = Ipv4UdpPacket(src.c_str(), "10.9.0.1", 1000 + host % 3, 80, size);
+            }
+            BucketCounts& c = counts[qd->GetBucket(item)];
+            c.arrivals++;
+            c.arrivalBytes += item->GetSize();
+            enqueued += qd->Enqueue(item);
+        }
+        else if (Ptr<QueueDiscItem> item = qd->Dequeue())
+        {
+            BucketCounts& c = counts[qd->GetBucket(item)];
+            c.sent++;
+            c.sentBytes += item->GetSize();
+            ++dequeued;
+        }
+    }
+
+    std::ostringstream error;
+    uint64_t sumDropped = 0;
+    uint64_t sumQueued = 0;
+    for (const auto& [bucket, c] : counts)
+    {
+        const auto stats = qd->GetFlowStats(bucket);
+        const uint64_t queuedBytes = qd->GetFlowBytes(bucket);
+        sumDropped += stats.droppedPackets;
+        sumQueued += stats.enqueuedPackets - stats.sentPackets - stats.droppedPackets;
+        if (stats.enqueuedPackets != c.arrivals || stats.enqueuedBytes != c.arrivalBytes)
+        {
+            error << "bucket " << bucket << ": enqueued " << stats.enqueuedPackets << " packets, "
+                  << stats.enqueuedBytes << " B; the test gave " << c.arrivals << ", "
+                  << c.arrivalBytes << " B";
+        }
+        else if (stats.sentPackets != c.sent || stats.sentBytes != c.sentBytes ||
+                 c.traceDequeue != c.sent)
+        {
+            error << "bucket " << bucket << ": sent " << stats.sentPackets << " ("
+                  << stats.sentBytes << " B), traced " << c.traceDequeue << "; received " << c.sent
+                  << " (" << c.sentBytes << " B)";
+        }
+        else if (stats.droppedPackets != c.traceDrop || stats.droppedBytes != c.traceDropBytes)
+        {
+            error << "bucket " << bucket << ": dropped " << stats.droppedPackets << ", traced "
+                  << c.traceDrop;
+        }
+        else if (stats.enqueuedBytes - stats.sentBytes - stats.droppedBytes != queuedBytes)
+        {
+            error << "bucket " << bucket << ": " << queuedBytes << " B queued, counters say "
+                  << stats.enqueuedBytes - stats.sentBytes - stats.droppedBytes;
+        }
+        if (!error.str().empty())
+        {
+            return error.str();
+        }
+    }
+    const QueueDisc::Stats& total = qd->GetStats();
+    if (sumDropped != total.nTotalDroppedPackets || sumDropped == 0)
+    {
+        error << "drops: buckets " << sumDropped << ", queue disc " << total.nTotalDroppedPackets;
+    }
+    else if (sumQueued != qd->GetNPackets() || dequeued == 0 || enqueued == 0)
+    {
+        error << "queued: buckets " << sumQueued << ", queue disc " << qd->GetNPackets();
+    }
+    return error.str();
 }
 
 } // namespace test

@@ -23,6 +23,8 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -139,6 +141,17 @@ struct Traces
         deficits.emplace_back(bucket, deficit);
     }
 };
+
+/**
+ * A SojournTime sink.
+ * \param samples where to append
+ * \param sojourn the sample
+ */
+void
+RecordSojourn(std::vector<Time>* samples, Time sojourn)
+{
+    samples->push_back(sojourn);
+}
 
 } // namespace
 
@@ -624,6 +637,135 @@ class VdDumbbellTestCase : public TestCase
 
 /**
  * \ingroup qdisc-lab-tests
+ * Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces agree
+ * with the packets the test gave and received, on random traffic with drops on arrival and from
+ * the last round, in bytes and in packets.
+ */
+class VdFlowCountersTestCase : public TestCase
+{
+  public:
+    VdFlowCountersTestCase()
+        : TestCase("per-bucket counters and traces agree with the traffic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::vector<std::pair<std::string, std::string>>> configs = {
+            {{"MaxSize", "12000B"}, {"Buckets", "16"}},
+            {{"MaxSize", "20p"}, {"Buckets", "5"}, {"MaxPacketSize", "1000"}},
+            {{"MaxSize", "9000B"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
+        };
+        uint32_t seed = 0;
+        for (const auto& config : configs)
+        {
+            auto qd = MakeVd(config);
+            const std::string error = qdisclab::test::CheckFlowCountersOnRandomTraffic(qd, ++seed);
+            NS_TEST_ASSERT_MSG_EQ(error, "", "config " << seed << ": " << error);
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * BucketCounters = false changes nothing but the counters: on the same random traffic, the same
+ * packets leave in the same order and the same are dropped, and no per-bucket table grows.
+ */
+class VdWithoutBucketCountersTestCase : public TestCase
+{
+  public:
+    VdWithoutBucketCountersTestCase()
+        : TestCase("without per-bucket counters: same service, state per active flow only")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto counted = MakeVd({{"MaxSize", "20p"}, {"MaxPacketSize", "1000"}});
+        auto uncounted =
+            MakeVd({{"MaxSize", "20p"}, {"MaxPacketSize", "1000"}, {"BucketCounters", "false"}});
+        const uint64_t emptyTable = uncounted->GetBucketStateBytes();
+        std::mt19937 rng(11);
+        std::vector<uint64_t> sent[2];
+        for (int step = 0; step < 20000; ++step)
+        {
+            if (rng() % 100 < 60)
+            {
+                const std::string src = "10.0.0." + std::to_string(1 + rng() % 200);
+                const uint32_t size = 60 + rng() % 1441;
+                Ptr<QueueDiscItem> item = Ipv4Packet(src.c_str(), 9, size);
+                // The same item (same UID) goes to both.
+                counted->Enqueue(item);
+                uncounted->Enqueue(item);
+            }
+            else
+            {
+                Ptr<QueueDiscItem> a = counted->Dequeue();
+                Ptr<QueueDiscItem> b = uncounted->Dequeue();
+                sent[0].push_back(a ? a->GetPacket()->GetUid() : 0);
+                sent[1].push_back(b ? b->GetPacket()->GetUid() : 0);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ((sent[0] == sent[1]), true, "the same packets leave in order");
+        NS_TEST_ASSERT_MSG_EQ(uncounted->GetStats().nTotalDroppedPackets,
+                              counted->GetStats().nTotalDroppedPackets,
+                              "the same drops");
+        NS_TEST_ASSERT_MSG_GT(counted->GetStats().nTotalDroppedPackets, 1000, "many drops");
+        NS_TEST_ASSERT_MSG_EQ(uncounted->GetBucketStateBytes(), emptyTable, "no counters");
+        NS_TEST_ASSERT_MSG_GT(counted->GetBucketStateBytes(), emptyTable, "counters grew");
+        counted->Dispose();
+        uncounted->Dispose();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * A packet dropped from the internal queue reports the time it spent queued as its SojournTime,
+ * also when it is the arrival itself (QueueDisc stamps items only after DoEnqueue, so VD must
+ * stamp it first). B = 3000 B, L_M = 1500 B. At 1 s: A 1400 B (round 0), A 200 B (round 1),
+ * B 1400 B (round 0). At 5 s: C 1500 B joins round 0, 4500 B queued: (15)-(16) drop A's 200 B
+ * (queued 4 s), then the tail of round 0, C itself (queued 0 s).
+ */
+class VdDroppedSojournTestCase : public TestCase
+{
+  public:
+    VdDroppedSojournTestCase()
+        : TestCase("a dropped packet's sojourn time is the time it was queued, also the arrival's")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto qd = MakeVd({{"MaxPacketSize", "1500"}, {"MaxSize", "3000B"}});
+        std::vector<Time> sojourns;
+        qd->TraceConnectWithoutContext("SojournTime", MakeBoundCallback(&RecordSojourn, &sojourns));
+        Simulator::Schedule(Seconds(1), [qd]() {
+            qd->Enqueue(Ipv4Packet("10.0.0.1", 9, 1400));
+            qd->Enqueue(Ipv4Packet("10.0.0.1", 9, 200));
+            qd->Enqueue(Ipv4Packet("10.0.0.2", 9, 1400));
+        });
+        Ptr<QueueDiscItem> c = Ipv4Packet("10.0.0.3", 9, 1500);
+        Simulator::Schedule(Seconds(5), [qd, c]() { qd->Enqueue(c); });
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(qd->GetStats().nTotalDroppedPacketsAfterDequeue,
+                              2,
+                              "two queued packets dropped");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetNBytes(), 2800, "A's and B's 1400 B left");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(qd->GetBucket(c)).droppedPackets, 1, "C dropped");
+        NS_TEST_ASSERT_MSG_EQ((sojourns == std::vector<Time>{Seconds(4), Seconds(0)}),
+                              true,
+                              "A's 200 B queued 4 s, C 0 s");
+        qd->Dispose();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
  * The VerticalDimensioningQueueDisc test suite.
  */
 class VerticalDimensioningQueueDiscTestSuite : public TestSuite
@@ -639,6 +781,9 @@ class VerticalDimensioningQueueDiscTestSuite : public TestSuite
         AddTestCase(new VdClassificationTestCase());
         AddTestCase(new VdLargePacketTestCase());
         AddTestCase(new VdDumbbellTestCase());
+        AddTestCase(new VdFlowCountersTestCase());
+        AddTestCase(new VdWithoutBucketCountersTestCase());
+        AddTestCase(new VdDroppedSojournTestCase());
     }
 };
 

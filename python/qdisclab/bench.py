@@ -54,6 +54,7 @@ MODULE_QDISCS = (
     "ns3::VerticalDimensioningQueueDisc",
     "ns3::RioQueueDisc",
     "ns3::RiPlusOQueueDisc",
+    "ns3::CioqRedQueueDisc",
 )
 FLOWS = (10, 1000, 100000)
 LOADS = ("overload", "underload")
@@ -62,12 +63,15 @@ MAX_SIZE = "1000p"
 #: Attributes a queue disc is benchmarked with beyond MaxSize, the same at every flow count.
 #: DRR: one bucket per flow up to 131,072 (ns-2's default of 10 buckets would fold 100,000
 #: flows into 10 queues), and a quantum of one MTU, as Shreedhar and Varghese require for O(1).
+#: CIOQ-RED: ns-3 RedQueueDisc's defaults (its own follow the paper), so the two compare like
+#: for like; outside a switch it has no input backlog to read (q_input = 0).
 #: RIO and RI+O: every test with RedQueueDisc's defaults (5/15/0.02, gentle, 1.5 Mbit/s), so
 #: that their cost compares with RED's like for like; the bench's best-effort packets are OUT,
 #: RI+O's worst case (two RED tests per packet).
 RED_DEFAULT_TESTS = ("MinTh=5", "MaxTh=15", "MaxP=0.02")
 QDISC_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "ns3::DrrQueueDisc": ("Buckets=131072", "Quantum=1500"),
+    "ns3::CioqRedQueueDisc": ("QW=0.002", "LInterm=50", "LinkBandwidth=1.5Mbps"),
     "ns3::RioQueueDisc": (
         *(f"{test}{value}" for test in ("In", "Total") for value in RED_DEFAULT_TESTS),
         "Gentle=true",
@@ -85,8 +89,17 @@ EXIT_UNKNOWN_QDISC = 3
 #: The function whose instructions callgrind collects.
 MEASURED_FUNCTION = "RunMeasuredLoop"
 
+#: What qdisc-bench reports of the per-flow state of this module's queue discs.
+STATE_METRICS = (
+    "active_flow_state_bytes",
+    "bucket_state_bytes",
+    "peak_active_flows",
+    "state_bytes_per_active_flow",
+)
+
 CSV_COLUMNS = (
     "qdisc",
+    "attrs",
     "flows",
     "load",
     "instructions_per_packet",
@@ -98,6 +111,10 @@ CSV_COLUMNS = (
     "classes",
     "rss_growth_kib",
     "peak_rss_kib",
+    "active_flow_state_bytes",
+    "bucket_state_bytes",
+    "peak_active_flows",
+    "state_bytes_per_active_flow",
     "max_size",
     "ns3_flavor",
     "ns3_version",
@@ -156,8 +173,10 @@ def bench_command(
     warmup: int,
     output: Path | str,
     max_size: str | None = MAX_SIZE,
+    attributes: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
-    """The qdisc-bench command line of one run."""
+    """The qdisc-bench command line of one run; ``attributes``: per queue disc type, its
+    ``Name=Value`` attributes beyond MaxSize (default :data:`QDISC_ATTRIBUTES`)."""
     cmd = [
         str(binary),
         f"--qdisc={qdisc}",
@@ -169,7 +188,9 @@ def bench_command(
     ]
     if max_size:
         cmd.append(f"--attr=MaxSize={max_size}")
-    cmd += [f"--attr={attribute}" for attribute in QDISC_ATTRIBUTES.get(qdisc, ())]
+    if attributes is None:
+        attributes = QDISC_ATTRIBUTES
+    cmd += [f"--attr={attribute}" for attribute in attributes.get(qdisc, ())]
     return cmd
 
 
@@ -200,13 +221,22 @@ def run_timed(
     workdir: Path,
     env: Mapping[str, str] | None = None,
     max_size: str | None = MAX_SIZE,
+    attributes: Mapping[str, Sequence[str]] | None = None,
 ) -> dict:
     """Run ``settings.repetitions`` times; return the metrics document of the fastest run."""
     best: dict | None = None
     for repetition in range(max(1, settings.repetitions)):
         output = workdir / f"{short_name(qdisc)}-{flows}-{load}-{repetition}.json"
         cmd = bench_command(
-            binary, qdisc, flows, load, settings.packets, settings.warmup, output, max_size
+            binary,
+            qdisc,
+            flows,
+            load,
+            settings.packets,
+            settings.warmup,
+            output,
+            max_size,
+            attributes,
         )
         _run(cmd, env)
         doc = _load(output)
@@ -264,6 +294,7 @@ def run_callgrind(
     profile_dir: Path,
     env: Mapping[str, str] | None = None,
     max_size: str | None = MAX_SIZE,
+    attributes: Mapping[str, Sequence[str]] | None = None,
 ) -> float:
     """Instructions per measured packet, from one run under callgrind."""
     stem = f"{short_name(qdisc)}-{flows}-{load}"
@@ -278,6 +309,7 @@ def run_callgrind(
         settings.callgrind_warmup,
         output,
         max_size,
+        attributes,
     )
     _run(cmd, env)
     instructions = parse_callgrind(callgrind_out)
@@ -287,11 +319,16 @@ def run_callgrind(
 
 
 def probe(
-    binary: Path, qdisc: str, workdir: Path, env: Mapping[str, str] | None, max_size: str | None
+    binary: Path,
+    qdisc: str,
+    workdir: Path,
+    env: Mapping[str, str] | None,
+    max_size: str | None,
+    attributes: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
     """A one-packet run: raises :class:`UnknownQdiscError` or :class:`BenchError` early."""
     output = workdir / f"probe-{short_name(qdisc)}.json"
-    _run(bench_command(binary, qdisc, 10, "overload", 1, 0, output, max_size), env)
+    _run(bench_command(binary, qdisc, 10, "overload", 1, 0, output, max_size, attributes), env)
 
 
 def result_row(
@@ -307,6 +344,7 @@ def result_row(
     params, metrics = doc["params"], doc["metrics"]
     return {
         "qdisc": params["qdisc"],
+        "attrs": params.get("attrs", ""),
         "flows": int(params["flows"]),
         "load": params["load"],
         "instructions_per_packet": instructions,
@@ -318,6 +356,7 @@ def result_row(
         "classes": metrics.get("classes"),
         "rss_growth_kib": metrics.get("rss_growth_kib"),
         "peak_rss_kib": metrics.get("peak_rss_kib"),
+        **{key: metrics.get(key) for key in STATE_METRICS},
         "max_size": max_size or "",
         "ns3_flavor": flavor,
         "ns3_version": doc["ns3_version"],
@@ -392,6 +431,28 @@ def ratio_lines(rows: Sequence[Mapping], reference: str = REFERENCE_QDISC) -> li
     return lines
 
 
+def flow_state_lines(rows: Sequence[Mapping]) -> list[str]:
+    """For the queue discs that report their per-flow state: bytes per active flow and per-bucket
+    state, at each flow count (the largest of the loads)."""
+    lines = []
+    for qdisc in dict.fromkeys(row["qdisc"] for row in rows):
+        by_flows: dict[int, list[Mapping]] = {}
+        for row in rows:
+            if row["qdisc"] == qdisc and row.get("state_bytes_per_active_flow") not in (None, ""):
+                by_flows.setdefault(int(row["flows"]), []).append(row)
+        parts = []
+        for flows, group in sorted(by_flows.items()):
+            row = max(group, key=lambda r: float(r["peak_active_flows"]))
+            parts.append(
+                f"{flows} flows: {float(row['state_bytes_per_active_flow']):.0f} B per active "
+                f"flow (peak {float(row['peak_active_flows']):.0f}), "
+                f"{float(row['bucket_state_bytes']) / 1024:,.0f} KiB per-bucket"
+            )
+        if parts:
+            lines.append(f"{short_name(qdisc)} state: " + "; ".join(parts))
+    return lines
+
+
 def state_per_flow(many: Mapping, few: Mapping) -> str | None:
     """Resident memory grown per extra flow (and per extra class), between two runs."""
     grown = [row.get("rss_growth_kib") for row in (many, few)]
@@ -451,6 +512,29 @@ def _load_list(ctx, param, value: str) -> tuple[str, ...]:
     return loads
 
 
+def _attribute_list(ctx, param, values: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    attributes: dict[str, tuple[str, ...]] = {}
+    for value in values:
+        qdisc, colon, assignment = value.partition(":")
+        name, equals, setting = assignment.partition("=")
+        if not (colon and qdisc and equals and name and setting):
+            raise click.BadParameter(f"expected QDISC:NAME=VALUE, got {value!r}")
+        key = qdisc_type_name(qdisc)
+        attributes[key] = (*attributes.get(key, ()), f"{name}={setting}")
+    return attributes
+
+
+def merge_attributes(
+    base: Mapping[str, Sequence[str]], extra: Mapping[str, Sequence[str]]
+) -> dict[str, tuple[str, ...]]:
+    """``base`` with ``extra``'s attributes appended per queue disc type (a later setting of the
+    same attribute wins in qdisc-bench)."""
+    merged = {qdisc: tuple(values) for qdisc, values in base.items()}
+    for qdisc, values in extra.items():
+        merged[qdisc] = (*merged.get(qdisc, ()), *values)
+    return merged
+
+
 def bench_binary(out: Path) -> Path:
     """``<build>/bench/qdisc-bench``, or a ClickException saying why it is missing."""
     binary = out / "bench" / PROGRAM
@@ -476,11 +560,13 @@ def run_bench(
     skip_unknown: Iterable[str] = MODULE_QDISCS,
     flavor: str = "system",
     revision: str = "unknown",
+    attributes: Mapping[str, Sequence[str]] | None = None,
 ) -> list[dict]:
     """Benchmark every combination; return the CSV rows (also written to ``out_dir``).
 
     A queue disc in ``skip_unknown`` that the binary does not know is skipped with a note;
-    any other unknown name raises :class:`UnknownQdiscError`.
+    any other unknown name raises :class:`UnknownQdiscError`. ``attributes``: per queue disc
+    type, its attributes beyond MaxSize (default :data:`QDISC_ATTRIBUTES`).
     """
     skip_unknown = set(skip_unknown)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -492,7 +578,7 @@ def run_bench(
         available = []
         for name in dict.fromkeys(qdiscs):
             try:
-                probe(binary, name, workdir, env, max_size)
+                probe(binary, name, workdir, env, max_size, attributes)
             except UnknownQdiscError:
                 if name not in skip_unknown:
                     raise
@@ -512,7 +598,9 @@ def run_bench(
         with CONSOLE.status("Timing…") as status:
             for index, (q, f, load) in enumerate(combos, 1):
                 status.update(f"Timing {index}/{len(combos)}: {short_name(q)}, {f} flows, {load}")
-                docs[q, f, load] = run_timed(binary, q, f, load, settings, workdir, env, max_size)
+                docs[q, f, load] = run_timed(
+                    binary, q, f, load, settings, workdir, env, max_size, attributes
+                )
         instructions: dict = {}
         if use_callgrind:
             jobs = max(1, min(len(combos), os.cpu_count() or 1))
@@ -528,6 +616,7 @@ def run_bench(
                             profile_dir,
                             env,
                             max_size,
+                            attributes,
                         )
                         for combo in combos
                     }
@@ -551,13 +640,20 @@ def run_bench(
     return rows
 
 
-def describe(settings: Settings, max_size: str | None, use_callgrind: bool) -> str:
+def describe(
+    settings: Settings,
+    max_size: str | None,
+    use_callgrind: bool,
+    attributes: Mapping[str, Sequence[str]] | None = None,
+) -> str:
     """What the numbers are, in one paragraph."""
     text = (
         "Measured: QueueDisc::Enqueue + Dequeue only (items built outside the measured region); "
         "IPv4/UDP packets of 64-1500 B, flows picked uniformly; "
         f"MaxSize={max_size or '(each default)'} for every queue disc"
-        + "".join(f"; {q}: {' '.join(a)}" for q, a in QDISC_ATTRIBUTES.items())
+        + "".join(
+            f"; {q}: {' '.join(a)}" for q, a in (attributes or QDISC_ATTRIBUTES).items() if a
+        )
         + ". "
         "overload = 2 enqueues per dequeue (at a full queue half the packets are dropped); "
         "underload = queue drained after every 4 enqueues. "
@@ -607,6 +703,15 @@ def describe(settings: Settings, max_size: str | None, use_callgrind: bool) -> s
     help="MaxSize of every queue disc (the same for all, for a fair comparison); '' keeps "
     "each queue disc's default.",
 )
+@click.option(
+    "--attr",
+    "extra_attributes",
+    multiple=True,
+    metavar="QDISC:NAME=VALUE",
+    callback=_attribute_list,
+    help="One more attribute for one queue disc type, e.g. "
+    "VerticalDimensioning:BucketCounters=false; repeatable. Rows carry their attributes.",
+)
 @click.option("--no-callgrind", is_flag=True, help="Time only; no instruction counts.")
 @click.option(
     "--quick",
@@ -622,6 +727,7 @@ def bench_cmd(
     packets: int | None,
     callgrind_packets: int | None,
     max_size: str,
+    extra_attributes: dict[str, tuple[str, ...]],
     no_callgrind: bool,
     quick: bool,
 ) -> None:
@@ -647,6 +753,7 @@ def bench_cmd(
         use_callgrind = False
     names = [qdisc_type_name(name) for name in qdiscs] or [*NS3_QDISCS, *MODULE_QDISCS]
     max_size = max_size or None
+    attributes = merge_attributes(QDISC_ATTRIBUTES, extra_attributes)
 
     try:
         rows = run_bench(
@@ -660,13 +767,14 @@ def bench_cmd(
             use_callgrind=use_callgrind,
             flavor=flavor,
             revision=git_revision(),
+            attributes=attributes,
         )
     except (BenchError, UnknownQdiscError) as exc:
         raise click.ClickException(str(exc)) from exc
 
     title = f"Queue disc cost per packet (ns-3 {rows[0]['ns3_version']}, {flavor})"
     CONSOLE.print(results_table(rows, title))
-    CONSOLE.print(describe(settings, max_size, use_callgrind), style="dim")
-    for line in ratio_lines(rows):
+    CONSOLE.print(describe(settings, max_size, use_callgrind, attributes), style="dim")
+    for line in [*ratio_lines(rows), *flow_state_lines(rows)]:
         CONSOLE.print(line)
     CONSOLE.print(str(BENCH_DIR / CSV_NAME), markup=False, soft_wrap=True)

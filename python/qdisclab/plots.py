@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Figures and tables of the FIFO-vs-RED demo.
+"""Figures and tables of the demos: FIFO vs RED, and the weighted-fairness run.
 
 Only matplotlib's object API (``Figure``) is used, rendered by the Agg/PDF
 backends without a display and without pyplot's global state.
@@ -137,4 +137,85 @@ def plot_demo(
     fig.savefig(artifacts.png, dpi=150)
     fig.savefig(artifacts.pdf)
     write_metrics_csv(docs, artifacts.csv)
+    return artifacts
+
+
+#: Colours and line styles of the fairness demo's schedulers.
+FAIRNESS_STYLES = {"VD": ("C0", "-"), "DRR": ("C3", "-"), "FIFO": ("0.5", ":")}
+FAIRNESS_HEADER = ("queue_disc", "flow", "weight", "throughput_kbps", "ideal_kbps",
+                   "throughput_over_ideal")
+
+
+def _fairness_rows(docs: Sequence[dict]) -> list[list]:
+    """One row per (run, reference flow): throughput, ideal share and their ratio."""
+    from qdisclab.figures.vertical_dimensioning import run_ideal, weights_of
+
+    rows = []
+    for index, doc in enumerate(docs):
+        ideal = run_ideal(doc["params"], doc["metrics"]) or []
+        for i, weight in enumerate(weights_of(doc["params"]), start=1):
+            x = _value(doc, f"flow{i}_kbps")
+            share = ideal[i - 1] if i <= len(ideal) else float("nan")
+            rows.append([run_label(doc, index), i, weight, x, share, x / share])
+    return rows
+
+
+def fairness_figure(docs: Sequence[dict]) -> Figure:
+    """Throughput per reference flow against the ideal share (left) and their ratio (right)."""
+    fig = Figure(figsize=(11, 4.2), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    rows = _fairness_rows(docs)
+    labels = list(dict.fromkeys(row[0] for row in rows))
+    first = [row for row in rows if row[0] == labels[0]] if labels else []
+    left.plot([r[2] for r in first], [r[4] for r in first], color="black", lw=2, marker="s",
+              markersize=4, label="ideal weighted max-min share")
+    for k, label in enumerate(labels):
+        mine = [row for row in rows if row[0] == label]
+        color, line = FAIRNESS_STYLES.get(label, (f"C{k + 4}", "-"))
+        weights = [r[2] for r in mine]
+        left.plot(weights, [r[3] for r in mine], color=color, ls=line, marker="o",
+                  markersize=4, label=label)
+        right.plot(weights, [r[5] for r in mine], color=color, ls=line, marker="o",
+                   markersize=4, label=label)
+    left.set_xlabel("TCP flow's weight")
+    left.set_ylabel("Throughput (kb/s)")
+    left.set_title("Throughput per flow")
+    left.set_ylim(bottom=0)
+    left.legend(fontsize=8)
+    right.axhline(1, color="black", lw=1)
+    right.set_xlabel("TCP flow's weight")
+    right.set_ylabel("Throughput / ideal share")
+    right.set_title("Share of the ideal (1 = fair)")
+    right.set_ylim(bottom=0)
+    right.legend(fontsize=8)
+    for axis in (left, right):
+        axis.grid(alpha=0.3)
+        if first:
+            axis.set_xticks([r[2] for r in first])
+    if docs:
+        params = docs[0].get("params", {})
+        keys = ("coreRate", "maxSize", "simTime")
+        details = ", ".join(f"{key}={params[key]}" for key in keys if key in params)
+        fig.suptitle(f"Weighted fairness on the parking lot: {' vs '.join(labels)}  ({details})")
+    return fig
+
+
+def plot_fairness_demo(docs: Sequence[dict], out_dir: Path,
+                       stem: str = "demo-fairness") -> DemoArtifacts:
+    """Write ``<stem>.png``, ``<stem>.pdf`` and ``<stem>.csv`` into ``out_dir``.
+
+    ``docs`` are validated metrics objects of vertical-dimensioning-evaluation runs with
+    TCP reference flows; the CSV has one row per (queue disc, flow).
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    artifacts = DemoArtifacts(
+        png=out_dir / f"{stem}.png", pdf=out_dir / f"{stem}.pdf", csv=out_dir / f"{stem}.csv"
+    )
+    fig = fairness_figure(docs)
+    fig.savefig(artifacts.png, dpi=150)
+    fig.savefig(artifacts.pdf)
+    with open(artifacts.csv, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(FAIRNESS_HEADER)
+        writer.writerows(_fairness_rows(docs))
     return artifacts

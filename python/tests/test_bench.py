@@ -104,6 +104,7 @@ def test_csv_columns_exact(tmp_path):
         records = list(csv.reader(handle))
     assert records[0] == [
         "qdisc",
+        "attrs",
         "flows",
         "load",
         "instructions_per_packet",
@@ -115,13 +116,17 @@ def test_csv_columns_exact(tmp_path):
         "classes",
         "rss_growth_kib",
         "peak_rss_kib",
+        "active_flow_state_bytes",
+        "bucket_state_bytes",
+        "peak_active_flows",
+        "state_bytes_per_active_flow",
         "max_size",
         "ns3_flavor",
         "ns3_version",
         "git_revision",
     ]
-    assert records[1][:5] == ["ns3::FifoQueueDisc", "10", "overload", "2377.6", "301.25"]
-    assert records[1][7] == "1000"
+    assert records[1][:6] == ["ns3::FifoQueueDisc", "", "10", "overload", "2377.6", "301.25"]
+    assert records[1][8] == "1000"
 
 
 def _row(qdisc, flows, load, instructions, ns, rss=100.0, classes=0):
@@ -150,6 +155,47 @@ def test_ratio_lines():
     assert "6.00× instructions" in many[0]
     assert "1000 more classes: 5120 B each" in many[0]
     assert not any(line.startswith("Fifo vs Fifo") for line in lines)
+
+
+def test_flow_state_lines():
+    rows = [
+        _row("ns3::FifoQueueDisc", 10, "overload", 2000, 300),
+        {**_row("ns3::DrrQueueDisc", 10, "overload", 4000, 500),
+         "active_flow_state_bytes": 384, "bucket_state_bytes": 8388672, "peak_active_flows": 10,
+         "state_bytes_per_active_flow": 38.4},
+        {**_row("ns3::DrrQueueDisc", 10, "underload", 4000, 500),
+         "active_flow_state_bytes": 96, "bucket_state_bytes": 8388672, "peak_active_flows": 4,
+         "state_bytes_per_active_flow": 24},
+    ]
+    assert bench.flow_state_lines(rows) == [
+        "Drr state: 10 flows: 38 B per active flow (peak 10), 8,192 KiB per-bucket"
+    ]
+
+
+def test_extra_attributes_reach_the_command_line():
+    merged = bench.merge_attributes(
+        bench.QDISC_ATTRIBUTES,
+        {"ns3::VerticalDimensioningQueueDisc": ("BucketCounters=false",),
+         "ns3::DrrQueueDisc": ("Quantum=3000",)},
+    )
+    assert merged["ns3::DrrQueueDisc"] == ("Buckets=131072", "Quantum=1500", "Quantum=3000")
+    assert bench.QDISC_ATTRIBUTES["ns3::DrrQueueDisc"] == ("Buckets=131072", "Quantum=1500")
+    cmd = bench.bench_command(Path("b"), "ns3::VerticalDimensioningQueueDisc", 10, "overload",
+                              1, 0, "o.json", attributes=merged)
+    assert cmd[-2:] == ["--attr=MaxSize=1000p", "--attr=BucketCounters=false"]
+    assert bench.bench_command(Path("b"), "ns3::DrrQueueDisc", 10, "overload", 1, 0,
+                               "o.json")[-2:] == ["--attr=Buckets=131072", "--attr=Quantum=1500"]
+
+
+def test_attr_option_parsing():
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(bench.bench_cmd, ["--attr", "Drr-no-colon"])
+    assert result.exit_code != 0
+    assert "QDISC:NAME=VALUE" in result.output
+    parsed = bench._attribute_list(None, None, ("VerticalDimensioning:BucketCounters=false",
+                                                 "VerticalDimensioning:Rounds=0"))
+    assert parsed == {"ns3::VerticalDimensioningQueueDisc": ("BucketCounters=false", "Rounds=0")}
 
 
 def test_qdisc_names():
@@ -246,6 +292,23 @@ def test_binary_quick_fifo_run(tmp_path):
 
 
 @needs_binary
+@pytest.mark.parametrize("qdisc", ["ns3::DrrQueueDisc", "ns3::VerticalDimensioningQueueDisc"])
+def test_binary_reports_the_flow_state_of_module_qdiscs(tmp_path, qdisc):
+    output = tmp_path / "state.json"
+    cmd = bench.bench_command(BINARY, qdisc, 1000, "overload", packets=3000, warmup=2500,
+                              output=output)
+    subprocess.run(cmd, check=True, timeout=60)
+    metrics = load_metrics(output)["metrics"]
+    # The buffer holds 1000 packets of 1000 flows: hundreds of flows are active at once.
+    assert 200 < metrics["peak_active_flows"] <= 1000
+    assert metrics["active_flow_state_bytes"] >= 24 * metrics["peak_active_flows"]
+    assert metrics["state_bytes_per_active_flow"] == pytest.approx(
+        metrics["active_flow_state_bytes"] / metrics["peak_active_flows"]
+    )
+    assert metrics["bucket_state_bytes"] > 0
+
+
+@needs_binary
 def test_binary_underload_keeps_the_queue_short(tmp_path):
     output = tmp_path / "red.json"
     cmd = bench.bench_command(
@@ -253,6 +316,7 @@ def test_binary_underload_keeps_the_queue_short(tmp_path):
     )
     subprocess.run(cmd, check=True, timeout=60)
     metrics = load_metrics(output)["metrics"]
+    assert "peak_active_flows" not in metrics, "ns-3's queue discs report no flow state"
     assert metrics["dropped"] == 0
     assert metrics["enqueued"] == metrics["dequeued"] + metrics["left_in_queue"]
     assert metrics["left_in_queue"] < 4

@@ -5,10 +5,14 @@
 #include "ns3/drr-scheduler.h"
 
 #include <algorithm>
+#include <boost/heap/d_ary_heap.hpp>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <gtest/gtest.h>
+#include <list>
 #include <random>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -17,7 +21,8 @@ using ns3::DrrScheduler;
 namespace
 {
 
-/// The scheduler plus the packets it schedules: one FIFO of sizes per flow.
+/// The scheduler plus the packets it schedules: one FIFO of (slot, size) per flow, kept apart,
+/// so that every packet the scheduler says left is checked against the one that should have.
 class Harness
 {
   public:
@@ -29,32 +34,46 @@ class Harness
 
     void Arrive(uint32_t f, uint32_t size, double weight = 1.0)
     {
-        queues[f].push_back(size);
-        drr.Arrive(f, size, weight);
+        queues[f].push_back({drr.Arrive(f, size, weight), size});
     }
 
     /// Dequeue one packet: (flow, size).
     std::pair<uint32_t, uint32_t> Send()
     {
-        const uint32_t f = drr.Select([this](uint32_t flow) { return queues[flow].front(); });
-        const uint32_t size = queues[f].front();
-        queues[f].pop_front();
-        drr.Depart(f, size);
-        return {f, size};
+        const DrrScheduler::Packet p = drr.Dequeue();
+        Check(p, queues[p.flow].front());
+        queues[p.flow].pop_front();
+        return {p.flow, p.size};
     }
 
     /// Buffer stealing: drop the head packet of the longest flow; return the flow.
     uint32_t StealHead()
     {
-        const uint32_t f = drr.Longest();
-        const uint32_t size = queues[f].front();
-        queues[f].pop_front();
-        drr.Depart(f, size);
-        return f;
+        const DrrScheduler::Packet p = drr.Drop(true);
+        Check(p, queues[p.flow].front());
+        queues[p.flow].pop_front();
+        return p.flow;
+    }
+
+    /// Buffer stealing from the tail; return the flow.
+    uint32_t StealTail()
+    {
+        const DrrScheduler::Packet p = drr.Drop(false);
+        Check(p, queues[p.flow].back());
+        queues[p.flow].pop_back();
+        return p.flow;
+    }
+
+    /// The packet that left must be the one expected, and the deficit reported the flow's.
+    void Check(const DrrScheduler::Packet& p, const std::pair<uint32_t, uint32_t>& expected)
+    {
+        EXPECT_EQ(p.slot, expected.first) << "flow " << p.flow;
+        EXPECT_EQ(p.size, expected.second) << "flow " << p.flow;
+        EXPECT_EQ(p.deficit, drr.GetDeficit(p.flow));
     }
 
     DrrScheduler drr;
-    std::vector<std::deque<uint32_t>> queues;
+    std::vector<std::deque<std::pair<uint32_t, uint32_t>>> queues; //!< (slot, size) per flow
 };
 
 constexpr uint32_t A = 0;
@@ -259,6 +278,239 @@ TEST(DrrScheduler, ServiceBoundOnRandomTraffic)
     RecordProperty("worst_weighted", std::to_string(weighted));
 }
 
+namespace
+{
+
+/**
+ * The reference: DRR written plainly, as this module first had it -- a std::list ActiveList,
+ * a std::deque of sizes per flow, and the longest flow from boost::heap::d_ary_heap (arity 4,
+ * mutable, handles) over bytes / weight. DrrScheduler must make the same choices, including
+ * between flows of equal weighted backlog.
+ */
+class ReferenceDrr
+{
+  public:
+    ReferenceDrr(uint32_t flows, uint32_t quantum)
+        : m_flows(flows),
+          m_heap(Compare{this}),
+          m_quantum(quantum)
+    {
+    }
+
+    void Arrive(uint32_t f, uint32_t size, double weight)
+    {
+        Flow& flow = m_flows[f];
+        flow.sizes.push_back(size);
+        flow.bytes += size;
+        if (flow.sizes.size() == 1)
+        {
+            flow.weight = weight;
+            flow.quantum = static_cast<uint32_t>(std::max(1.0, std::round(m_quantum * weight)));
+            flow.deficit = flow.quantum;
+            m_active.push_back(f);
+            flow.handle = m_heap.push(f);
+        }
+        else
+        {
+            m_heap.increase(flow.handle);
+        }
+    }
+
+    /// \return (flow, size, deficit afterwards)
+    std::tuple<uint32_t, uint32_t, uint64_t> Dequeue()
+    {
+        for (;;)
+        {
+            const uint32_t f = m_active.front();
+            Flow& flow = m_flows[f];
+            const uint32_t size = flow.sizes.front();
+            if (size <= flow.deficit)
+            {
+                flow.deficit -= size;
+                flow.sizes.pop_front();
+                Left(f, size);
+                return {f, size, flow.deficit};
+            }
+            flow.deficit += flow.quantum;
+            m_active.splice(m_active.end(), m_active, m_active.begin());
+        }
+    }
+
+    /// \return (flow, size)
+    std::pair<uint32_t, uint32_t> Drop(bool fromHead)
+    {
+        const uint32_t f = m_heap.top();
+        Flow& flow = m_flows[f];
+        const uint32_t size = fromHead ? flow.sizes.front() : flow.sizes.back();
+        fromHead ? flow.sizes.pop_front() : flow.sizes.pop_back();
+        Left(f, size);
+        return {f, size};
+    }
+
+    uint32_t Longest() const
+    {
+        return m_heap.top();
+    }
+
+    bool Empty() const
+    {
+        return m_active.empty();
+    }
+
+    uint32_t Active() const
+    {
+        return static_cast<uint32_t>(m_active.size());
+    }
+
+    uint64_t Bytes(uint32_t f) const
+    {
+        return m_flows[f].bytes;
+    }
+
+    uint64_t Deficit(uint32_t f) const
+    {
+        return m_flows[f].deficit;
+    }
+
+    uint32_t Packets(uint32_t f) const
+    {
+        return static_cast<uint32_t>(m_flows[f].sizes.size());
+    }
+
+  private:
+    struct Compare
+    {
+        const ReferenceDrr* drr;
+
+        bool operator()(uint32_t a, uint32_t b) const
+        {
+            const Flow& fa = drr->m_flows[a];
+            const Flow& fb = drr->m_flows[b];
+            return fa.bytes * fb.weight < fb.bytes * fa.weight;
+        }
+    };
+
+    using Heap = boost::heap::d_ary_heap<uint32_t,
+                                         boost::heap::arity<4>,
+                                         boost::heap::mutable_<true>,
+                                         boost::heap::compare<Compare>>;
+
+    struct Flow
+    {
+        std::deque<uint32_t> sizes;
+        uint64_t bytes = 0;
+        uint64_t deficit = 0;
+        uint32_t quantum = 0;
+        double weight = 1;
+        Heap::handle_type handle;
+    };
+
+    void Left(uint32_t f, uint32_t size)
+    {
+        Flow& flow = m_flows[f];
+        if (flow.sizes.empty())
+        {
+            m_active.remove(f);
+            m_heap.erase(flow.handle);
+            flow.bytes = 0;
+            flow.deficit = 0;
+            return;
+        }
+        flow.bytes -= size;
+        m_heap.decrease(flow.handle);
+    }
+
+    std::vector<Flow> m_flows;
+    std::list<uint32_t> m_active;
+    Heap m_heap;
+    uint32_t m_quantum;
+};
+
+} // namespace
+
+// On random traffic with many ties (few packet sizes, few weights), every dequeue, every steal
+// (head and tail) and every Longest() is the reference's, with the same deficits and backlogs.
+TEST(DrrScheduler, SameChoicesAsTheReferenceOnRandomTraffic)
+{
+    for (const uint32_t seed : {1U, 2U, 3U, 4U})
+    {
+        const uint32_t flows = seed == 4 ? 300 : 12;
+        const uint32_t quantum = seed == 3 ? 300 : 1500;
+        std::mt19937 rng(seed);
+        const std::vector<uint32_t> sizes = {64, 500, 1000, 1000, 1500, 3000};
+        const std::vector<double> weights = {1, 1, 2, 0.5, 3};
+        Harness h(flows, quantum);
+        ReferenceDrr ref(flows, quantum);
+        uint64_t queued = 0;
+        uint64_t steals = 0;
+        for (int step = 0; step < 200000; ++step)
+        {
+            const uint32_t r = rng() % 100;
+            if (r < 55)
+            {
+                const uint32_t f = rng() % flows;
+                const uint32_t size = sizes[rng() % sizes.size()];
+                const double weight = weights[f % weights.size()];
+                h.Arrive(f, size, weight);
+                ref.Arrive(f, size, weight);
+                ++queued;
+                if (queued > 40) // a shared buffer of 40 packets: steal
+                {
+                    ASSERT_EQ(h.drr.Longest(), ref.Longest()) << "step " << step;
+                    const bool head = rng() % 4 != 0;
+                    const uint32_t victim = head ? h.StealHead() : h.StealTail();
+                    ASSERT_EQ(victim, ref.Drop(head).first) << "step " << step;
+                    --queued;
+                    ++steals;
+                }
+            }
+            else if (!ref.Empty())
+            {
+                const auto [f, size] = h.Send();
+                const auto [rf, rsize, rdeficit] = ref.Dequeue();
+                ASSERT_EQ(f, rf) << "step " << step;
+                ASSERT_EQ(size, rsize) << "step " << step;
+                ASSERT_EQ(h.drr.GetDeficit(f), rdeficit) << "step " << step;
+                --queued;
+            }
+            ASSERT_EQ(h.drr.GetActiveFlows(), ref.Active());
+            if (step % 101 == 0)
+            {
+                for (uint32_t f = 0; f < flows; ++f)
+                {
+                    ASSERT_EQ(h.drr.GetBytes(f), ref.Bytes(f));
+                    ASSERT_EQ(h.drr.GetPackets(f), ref.Packets(f));
+                    ASSERT_EQ(h.drr.GetDeficit(f), ref.Deficit(f));
+                }
+            }
+        }
+        EXPECT_GT(steals, 10000U) << "seed " << seed << ": the buffer was full often";
+    }
+}
+
+TEST(DrrScheduler, CountsSentAndDroppedPerFlow)
+{
+    Harness h(2, 1000);
+    h.Arrive(A, 100);
+    h.Arrive(A, 200);
+    h.Arrive(A, 300);
+    h.Arrive(B, 50);
+    EXPECT_EQ(h.Send(), std::make_pair(A, 100u));
+    EXPECT_EQ(h.StealTail(), A);
+    EXPECT_EQ(h.StealHead(), A);
+    const DrrScheduler::Counters a = h.drr.GetCounters(A);
+    EXPECT_EQ(a.sentPackets, 1u);
+    EXPECT_EQ(a.sentBytes, 100u);
+    EXPECT_EQ(a.droppedPackets, 2u);
+    EXPECT_EQ(a.droppedBytes, 500u);
+    EXPECT_EQ(h.drr.GetCounters(B).sentPackets, 0u);
+    EXPECT_EQ(h.drr.GetSlotCapacity(), 4u) << "one slot per packet queued at the peak";
+    h.Arrive(B, 10);
+    h.Arrive(B, 10);
+    EXPECT_EQ(h.drr.GetSlotCapacity(), 4u) << "freed slots are reused";
+    EXPECT_EQ(DrrScheduler::FlowStateBytes(), 64u) << "one cache line per flow";
+}
+
 TEST(DrrScheduler, ResetForgetsEverything)
 {
     Harness h(2, 100);
@@ -274,5 +526,6 @@ TEST(DrrSchedulerDeathTest, RejectsZeroQuantumAndPhantomDepartures)
     DrrScheduler drr;
     EXPECT_DEATH(drr.Reset(2, 0), "quantum must be >= 1");
     drr.Reset(2, 100);
-    EXPECT_DEATH(drr.Depart(0, 10), "cannot lose");
+    EXPECT_DEATH(drr.Dequeue(), "no flow backlogged");
+    EXPECT_DEATH(drr.Drop(true), "no flow backlogged");
 }

@@ -108,4 +108,8 @@ TEST(VdQueueDiscConfig, DefaultsAndValidEdges)
     EXPECT_EQ(edge->GetFlowStats(1).enqueuedPackets, 0u) << "bucket 1 = the non-IP bucket";
     EXPECT_DEATH(edge->GetFlowStats(2), "bucket 2 out of range \\[0, 2\\)");
     edge->Dispose();
+
+    auto uncounted = Make({{"BucketCounters", "false"}});
+    EXPECT_DEATH(uncounted->GetFlowStats(0), "GetFlowStats needs BucketCounters = true");
+    uncounted->Dispose();
 }

@@ -57,9 +57,11 @@ class Harness
     VdRounds::Verdict Arrive(uint64_t id, uint32_t flow, uint32_t size, double weight = 1.0)
     {
         uint64_t round = 0;
-        const VdRounds::Verdict verdict = vd.Enqueue(flow, size, weight, &round);
+        uint32_t slot = 0;
+        const VdRounds::Verdict verdict = vd.Enqueue(flow, size, weight, &round, &slot);
         if (verdict == VdRounds::QUEUED)
         {
+            EXPECT_TRUE(slots.emplace(slot, id).second) << "slot " << slot << " is in use";
             fifos[vd.SlotOf(round)].push_back({id, flow, size, round});
             lastRound = round;
             while (vd.OverLimit())
@@ -90,18 +92,23 @@ class Harness
         return sent;
     }
 
-    /// The FIFOs must hold what VdRounds says they hold.
-    static void Check(const Left& mirror, const VdRounds::Packet& p)
+    /// The FIFOs must hold what VdRounds says they hold, and the slot must be the packet's.
+    void Check(const Left& mirror, const VdRounds::Packet& p)
     {
         EXPECT_EQ(mirror.flow, p.flow);
         EXPECT_EQ(mirror.size, p.size);
         EXPECT_EQ(mirror.round, p.round);
+        const auto it = slots.find(p.slot);
+        ASSERT_NE(it, slots.end()) << "slot " << p.slot << " is not in use";
+        EXPECT_EQ(it->second, mirror.id) << "slot " << p.slot;
+        slots.erase(it);
     }
 
-    VdRounds vd;                         //!< the scheduler
-    std::vector<std::deque<Left>> fifos; //!< q[0..M-1] with packet ids
-    std::vector<Left> dropped;           //!< every packet dropped, in order
-    uint64_t lastRound = 0;              //!< round of the last packet placed
+    VdRounds vd;                                  //!< the scheduler
+    std::vector<std::deque<Left>> fifos;          //!< q[0..M-1] with packet ids
+    std::vector<Left> dropped;                    //!< every packet dropped, in order
+    std::unordered_map<uint32_t, uint64_t> slots; //!< slot -> id of the packets queued
+    uint64_t lastRound = 0;                       //!< round of the last packet placed
 };
 
 } // namespace
@@ -540,7 +547,6 @@ TEST(VdRounds, FlowsThatEmptyAndReturnWithinARoundKeepItOpen)
 
     ns3::DrrScheduler drr;
     drr.Reset(3, 1000);
-    std::vector<uint32_t> sizes = {1000, 100, 100};
     for (int k = 0; k < 10; ++k)
     {
         drr.Arrive(A, 1000);
@@ -550,8 +556,7 @@ TEST(VdRounds, FlowsThatEmptyAndReturnWithinARoundKeepItOpen)
     uint32_t drrA = 0;
     for (int n = 0; n < 300 && !drr.Empty(); ++n)
     {
-        const uint32_t f = drr.Select([&sizes](uint32_t flow) { return sizes[flow]; });
-        drr.Depart(f, sizes[f]);
+        const uint32_t f = drr.Dequeue().flow;
         drrA += f == A;
         if (f != A)
         {

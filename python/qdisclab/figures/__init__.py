@@ -159,6 +159,22 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         campaign="drr-evaluation",
         figures="qdisclab.figures.drr_evaluation:make_figures",
     ),
+    "vertical-dimensioning": Reproduction(
+        name="vertical-dimensioning",
+        title="Vertical Dimensioning: a novel DRR implementation for efficient fair queueing",
+        citation="S. Bakiras, F. Wang, D. Papadias and M. Hamdi, \u201cVertical Dimensioning:"
+        " A Novel DRR Implementation for Efficient Fair Queueing\u201d, \u00a7IV (ns-2)",
+        campaign="vertical-dimensioning",
+        figures="qdisclab.figures.vertical_dimensioning:make_figures",
+    ),
+    "cioq-red": Reproduction(
+        name="cioq-red",
+        title="A modification to RED AQM for CIOQ switches",
+        citation="J. K. Sundararajan, F. Zhao, P. Youssef-Massaad and M. M\u00e9dard, \u201cA"
+        " Modification to RED AQM for CIOQ Switches\u201d (ns-2)",
+        campaign="cioq-red",
+        figures="qdisclab.figures.cioq_red:make_figures",
+    ),
     "rio-assured-service": Reproduction(
         name="rio-assured-service",
         title="A modified RIO queue management scheme that reduces the bandwidth skew problem"
@@ -168,8 +184,6 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         campaign="rio-assured-service",
         figures="qdisclab.figures.rio_assured_service:make_figures",
     ),
-    # Planned, each with campaigns/<name>.toml and qdisclab/figures/<module>.py:
-    # "vertical-dimensioning", "cioq-red".
 }
 
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Shared pieces of the figures modules: confidence intervals, results loading, file output.
+"""Shared pieces of the figures modules: confidence intervals, results loading, file output,
+parameter parsing.
 
 Confidence intervals are over seeds (RngRun replications): the mean of the ``n``
 per-seed values ± ``t(0.975, n-1) · s / √n`` (Student t, ``s`` the sample standard
@@ -11,6 +12,7 @@ from __future__ import annotations
 import csv
 import functools
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,3 +132,18 @@ def save_figure(fig, out_dir: Path, stem: str) -> tuple[Path, Path]:
     fig.savefig(png, dpi=150)
     fig.savefig(pdf)
     return png, pdf
+
+
+def parse_bytes(size: str) -> int | None:
+    """``"25000B"`` → 25000; None for packets (``"400p"``) or anything else."""
+    match = re.fullmatch(r"\s*(\d+)\s*B\s*", str(size))
+    return int(match.group(1)) if match else None
+
+
+def parse_mbps(rate: str) -> float:
+    """``"1.5Mbps"`` → 1.5, ``"500kbps"`` → 0.5 (Mb/s)."""
+    match = re.fullmatch(r"\s*([\d.]+)\s*([kMG]?)bps\s*", str(rate))
+    if not match:
+        raise ValueError(f"not a data rate: {rate!r}")
+    scale = {"k": 1e-3, "": 1e-6, "M": 1.0, "G": 1e3}[match.group(2)]
+    return float(match.group(1)) * scale

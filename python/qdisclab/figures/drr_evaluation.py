@@ -26,7 +26,6 @@ DropTail with DRR's buffer in bytes; tables 2–5 show them in extra columns.
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -42,6 +41,8 @@ from qdisclab.figures.common import (
     NO_ESTIMATE,
     Estimate,
     load_campaign_runs,
+    parse_bytes,
+    parse_mbps,
     save_figure,
     t_interval,
     write_csv,
@@ -119,21 +120,6 @@ VARIANT_LABELS = {
 }
 
 # ----------------------------------------------------------------- parameters
-
-
-def parse_bytes(size: str) -> int | None:
-    """``"25000B"`` → 25000; None for packets (``"400p"``) or anything else."""
-    match = re.fullmatch(r"\s*(\d+)\s*B\s*", str(size))
-    return int(match.group(1)) if match else None
-
-
-def parse_mbps(rate: str) -> float:
-    """``"1.5Mbps"`` → 1.5, ``"500kbps"`` → 0.5 (Mb/s)."""
-    match = re.fullmatch(r"\s*([\d.]+)\s*([kMG]?)bps\s*", str(rate))
-    if not match:
-        raise ValueError(f"not a data rate: {rate!r}")
-    scale = {"k": 1e-3, "": 1e-6, "M": 1.0, "G": 1e3}[match.group(2)]
-    return float(match.group(1)) * scale
 
 
 def _size_label(size: int) -> str:

@@ -1,0 +1,542 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup qdisc-lab
+ * The CIOQ-RED evaluation (J. K. Sundararajan, F. Zhao, P. Youssef-Massaad and M. Médard, "A
+ * Modification to RED AQM for CIOQ Switches", ns-2): N hosts around an N x N CIOQ switch
+ * (CioqSwitchNetDevice with VOQs, 1 Mb/s links, input and output buffers of 20 packets,
+ * DropTail at the inputs), TCP sessions between random hosts (RandomTcpSessions) with durations
+ * uniform in [3, 13] s (4 x 4) or [3, 53] s (16 x 16) starting at uniformly random times over
+ * the 100 s run, and at every output DropTail, RED or CIOQ-RED (CioqRedQueueDisc, RED on
+ * nu q_input + q_output). RED: min_th 5, max_th 15, w_q 0.004, max_p 0.1; nu 0.5 (4 x 4) or
+ * 0.125 (16 x 16).
+ *
+ *   ./cioq-red-evaluation --ports=4 --sessions=800 --speedup=1.1 --queueDisc=CioqRed
+ *   ./cioq-red-evaluation --ports=16 --speedup=2.0 --queueDisc=Red --fabric=Islip
+ *
+ * Defaults that depend on the switch size (sessions, longest session, nu, speedup) are the
+ * paper's for 4 and 16 ports (0 or a negative value means "the paper's"); other sizes need them
+ * given. Metrics over [warmup, simTime]: the average input and output queue lengths (time
+ * averages, mean over the ports; the paper's Figs. 2 and 4), the loss rate (packets dropped in
+ * the switch / packets that reached it) and the utilisation (bits the outputs delivered to the
+ * hosts / (N x line rate x time); Figs. 3 and 5). One JSON metrics object (MetricsReport).
+ *
+ * The topology is the paper's ns model: N source hosts on the switch's inputs and N sink hosts
+ * on its outputs, every link 1 Mb/s. The switch is a CioqSwitchNetDevice with 2N ports, the
+ * sources on ports 0 .. N-1 and the sinks on ports N .. 2N-1, so that the source and the sink
+ * of a session may have the same index and still cross the switch; only the N x N VOQs from
+ * source ports to sink ports ever hold packets. (Its Paper fabric runs each internal link at
+ * Speedup / ports of the line rate, so the device gets Speedup = 2s for the paper's s/N.) The
+ * sinks' acknowledgements return through a second, uncongested switch, as they did on the
+ * reverse direction of the paper's duplex links (the sinks route the sources' addresses over
+ * it, and it maps them to the sources' ports). Each VOQ holds 20 packets
+ * (--voqLimit, ns-2's queue of each internal link; --inputBuffer=20p --voqLimit=0p shares 20
+ * packets among an input's VOQs instead).
+ *
+ * The choices where the paper is silent are in doc/qdisc-lab.rst ("The CIOQ-RED evaluation").
+ */
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/qdisc-lab-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("CioqRedEvaluation");
+
+/// TCP port of the sinks.
+static constexpr uint16_t SINK_PORT = 5000;
+
+/**
+ * Bits on the wire: counts the frames the data switch delivers to the hosts after the
+ * warm-up (PointToPointNetDevice PhyRxEnd, PPP header included).
+ */
+struct WireCounter
+{
+    Time from;          //!< start of the measurement
+    uint64_t bytes = 0; //!< frame bytes received since then
+};
+
+/**
+ * PhyRxEnd trace sink.
+ * \param counter the counter
+ * \param packet the frame
+ */
+static void
+OnHostRx(WireCounter* counter, Ptr<const Packet> packet)
+{
+    if (Simulator::Now() >= counter->from)
+    {
+        counter->bytes += packet->GetSize();
+    }
+}
+
+/**
+ * \param ports the switch size
+ * \param four the paper's value for 4 x 4
+ * \param sixteen the paper's value for 16 x 16
+ * \param what what the value is, for the error message
+ * \return the paper's value for this size (aborts for other sizes)
+ */
+template <typename T>
+static T
+PaperDefault(uint32_t ports, T four, T sixteen, const std::string& what)
+{
+    NS_ABORT_MSG_UNLESS(ports == 4 || ports == 16,
+                        "the paper gives " << what << " for 4 and 16 ports only: set it for "
+                                           << ports);
+    return ports == 4 ? four : sixteen;
+}
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t ports = 4;
+    uint32_t sessions = 0;
+    double load = 1;
+    double speedup = -1;
+    std::string queueDisc = "CioqRed";
+    double nu = -1;
+    double minTh = 5;
+    double maxTh = 15;
+    double qW = 0.004;
+    double maxP = 0.1;
+    bool gentle = true;
+    bool wait = true;
+    std::string inputBuffer = "0p";
+    std::string voqLimit = "20p";
+    uint32_t outputBuffer = 20;
+    std::string fabric = "Paper";
+    uint32_t islipIterations = 4;
+    std::string lineRate = "1Mbps";
+    std::string linkDelay = "1ms";
+    uint32_t hostQueue = 50;
+    double durationMin = 3;
+    double durationMax = 0;
+    double simTime = 100;
+    double warmup = 0;
+    std::string tcp = "NewReno";
+    uint32_t segmentSize = 1000;
+    uint32_t maxWindow = 20;
+    uint32_t initialCwnd = 2;
+    uint32_t delAckCount = 1;
+    bool sack = false;
+    double minRto = 1;
+    bool quick = false;
+    std::string output;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("ports", "N, the switch size (N sources, N sinks)", ports);
+    cmd.AddValue("sessions",
+                 "TCP sessions over the run (0: the paper's 800 for 4 ports, 6400 for 16)",
+                 sessions);
+    cmd.AddValue("load",
+                 "with --sessions=0: this fraction of the paper's sessions (Figs. 3 and 5 vary "
+                 "the load from 0.1 to 1: 80 .. 800 and 640 .. 6400 sessions)",
+                 load);
+    cmd.AddValue("speedup",
+                 "switch speedup s in [1, N] (< 0: the paper's Figs. 3/5 value, 1.1 for 4 "
+                 "ports, 1.4 for 16)",
+                 speedup);
+    cmd.AddValue("queueDisc", "output queue disc: DropTail, Red or CioqRed", queueDisc);
+    cmd.AddValue("nu",
+                 "CioqRed's input weight nu (< 0: the paper's 0.5 for 4 ports, 0.125 for 16)",
+                 nu);
+    cmd.AddValue("minTh", "RED min_th, packets", minTh);
+    cmd.AddValue("maxTh", "RED max_th, packets", maxTh);
+    cmd.AddValue("qW", "RED w_q", qW);
+    cmd.AddValue("maxP", "RED max_p, in (0, 1]", maxP);
+    cmd.AddValue("gentle", "RED gentle mode (ns-2's gentle_)", gentle);
+    cmd.AddValue("wait", "RED wait between early drops (ns-2's wait_)", wait);
+    cmd.AddValue("inputBuffer",
+                 "buffer of each switch input, shared by its VOQs (0p: only the VOQ limit)",
+                 inputBuffer);
+    cmd.AddValue("voqLimit", "limit of each VOQ (0p: only the input buffer)", voqLimit);
+    cmd.AddValue("outputBuffer", "output buffer, packets", outputBuffer);
+    cmd.AddValue("fabric", "switch fabric: Paper (N^2 links at s/N) or Islip", fabric);
+    cmd.AddValue("islipIterations", "iSLIP iterations per match (fabric Islip)", islipIterations);
+    cmd.AddValue("lineRate", "rate of every host link", lineRate);
+    cmd.AddValue("linkDelay", "propagation delay of every host link", linkDelay);
+    cmd.AddValue("hostQueue", "DropTail queue of each source's link, packets", hostQueue);
+    cmd.AddValue("durationMin", "shortest session, seconds", durationMin);
+    cmd.AddValue("durationMax",
+                 "longest session, seconds (0: the paper's 13 for 4 ports, 53 for 16)",
+                 durationMax);
+    cmd.AddValue("simTime",
+                 "run length, seconds; sessions start uniformly in [0, simTime)",
+                 simTime);
+    cmd.AddValue("warmup", "statistics start, seconds", warmup);
+    cmd.AddValue("tcp", "TCP congestion control: NewReno, Cubic, ...", tcp);
+    cmd.AddValue("segmentSize", "TCP segment size, bytes", segmentSize);
+    cmd.AddValue("maxWindow", "receive window, segments (ns-2's window_); 0: no limit", maxWindow);
+    cmd.AddValue("initialCwnd", "initial congestion window, segments", initialCwnd);
+    cmd.AddValue("delAckCount", "segments per delayed ACK (1: an ACK per segment)", delAckCount);
+    cmd.AddValue("sack", "TCP selective acknowledgements", sack);
+    cmd.AddValue("minRto", "TCP minimum retransmission timeout, seconds", minRto);
+    cmd.AddValue("quick", "a short run (20 s, a tenth of the sessions) for tests", quick);
+    cmd.AddValue("output", "metrics JSON file ('-' or empty: standard output)", output);
+    cmd.Parse(argc, argv);
+
+    // The paper's values for its two switch sizes.
+    NS_ABORT_MSG_UNLESS(load > 0 && load <= 100, "--load must be in (0, 100]");
+    if (sessions == 0)
+    {
+        const uint32_t paper = PaperDefault<uint32_t>(ports, 800, 6400, "--sessions");
+        sessions = static_cast<uint32_t>(std::lround(load * paper));
+        NS_ABORT_MSG_IF(sessions == 0, "--load " << load << " gives no session");
+    }
+    else
+    {
+        NS_ABORT_MSG_UNLESS(load == 1, "give --sessions or --load, not both");
+    }
+    if (speedup < 0)
+    {
+        speedup = PaperDefault(ports, 1.1, 1.4, "--speedup");
+    }
+    if (nu < 0)
+    {
+        nu = PaperDefault(ports, 0.5, 0.125, "--nu");
+    }
+    if (durationMax <= 0)
+    {
+        durationMax = PaperDefault(ports, 13.0, 53.0, "--durationMax");
+    }
+    if (quick)
+    {
+        simTime = 20;
+        sessions = std::max<uint32_t>(1, sessions / 10);
+    }
+
+    NS_ABORT_MSG_UNLESS(ports >= 2 && ports <= 256, "--ports must be in [2, 256]");
+    NS_ABORT_MSG_UNLESS(queueDisc == "DropTail" || queueDisc == "Red" || queueDisc == "CioqRed",
+                        "--queueDisc must be DropTail, Red or CioqRed, got '" << queueDisc << "'");
+    NS_ABORT_MSG_UNLESS(speedup >= 1 && speedup <= ports,
+                        "--speedup must be in [1, " << ports << "], got " << speedup);
+    NS_ABORT_MSG_UNLESS(fabric == "Paper" || fabric == "Islip",
+                        "--fabric must be Paper or Islip, got '" << fabric << "'");
+    const QueueSize voqSize(voqLimit);
+    const QueueSize inputSize(inputBuffer);
+    NS_ABORT_MSG_IF(voqSize.GetValue() == 0 && inputSize.GetValue() == 0,
+                    "--inputBuffer and --voqLimit cannot both be 0");
+    NS_ABORT_MSG_UNLESS(maxP > 0 && maxP <= 1, "--maxP must be in (0, 1]");
+    NS_ABORT_MSG_UNLESS(outputBuffer >= 1, "--outputBuffer must be >= 1 packet");
+    NS_ABORT_MSG_UNLESS(hostQueue >= 1, "--hostQueue must be >= 1 packet");
+    NS_ABORT_MSG_UNLESS(simTime > 0 && warmup >= 0 && warmup < simTime,
+                        "need simTime > 0 and warmup in [0, simTime)");
+    NS_ABORT_MSG_UNLESS(segmentSize >= 1 && segmentSize <= 1400,
+                        "--segmentSize must be in [1, 1400] bytes");
+    NS_ABORT_MSG_UNLESS(initialCwnd >= 1 && delAckCount >= 1,
+                        "--initialCwnd and --delAckCount must be >= 1");
+    NS_ABORT_MSG_IF(maxWindow > 65535, "--maxWindow must be in [0, 65535] segments");
+    NS_ABORT_MSG_UNLESS(minRto > 0, "--minRto must be > 0 seconds");
+
+    // TCP as ns-2's agents of the time: one congestion control for all, no SACK or timestamps
+    // (40-byte headers), ns-2's window_ as the receive window.
+    const std::string tcpType = tcp.find("::") == std::string::npos ? "ns3::Tcp" + tcp : tcp;
+    TypeId tcpTid;
+    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(tcpType, &tcpTid),
+                        "--tcp: no TCP congestion control '" << tcpType << "'");
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tcpTid));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialCwnd));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAckCount));
+    // maxWindow = 0: a receive buffer so large that the window never limits. (ns-3.37 crashes
+    // when a sender's unacknowledged data exactly fills the peer's advertised window, which
+    // ns-3.44 fixed: TcpTxBuffer::NextSeg lets it pick a zero-length segment, and
+    // TcpRateLinux::SkbSent dereferences its null item. Run window-limited settings on 3.44.)
+    const uint32_t rcvBuf = maxWindow ? maxWindow * segmentSize : (16U << 20);
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(minRto)));
+    // TIME_WAIT lasts 2 MSL. Sessions never reuse a port here, so a short MSL changes nothing but
+    // how long a finished session's end point stays in its node's demultiplexer, which ns-3
+    // scans linearly for every arriving packet.
+    Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime", DoubleValue(1));
+
+    // The output queue discs. Packets are IPv4 packets of segmentSize + 40 bytes.
+    const uint32_t packetSize = segmentSize + 40;
+    const QueueSizeValue outputLimit(QueueSize(QueueSizeUnit::PACKETS, outputBuffer));
+    CioqSwitchHelper cioq;
+    cioq.SetLineRate(DataRate(lineRate));
+    cioq.SetLinkDelay(Time(linkDelay));
+    if (queueDisc == "DropTail")
+    {
+        cioq.SetOutputQueueDisc("ns3::FifoQueueDisc", "MaxSize", outputLimit);
+    }
+    else
+    {
+        cioq.SetOutputQueueDisc(queueDisc == "Red" ? "ns3::RedQueueDisc" : "ns3::CioqRedQueueDisc",
+                                "MaxSize",
+                                outputLimit,
+                                "MinTh",
+                                DoubleValue(minTh),
+                                "MaxTh",
+                                DoubleValue(maxTh),
+                                "QW",
+                                DoubleValue(qW),
+                                "LInterm",
+                                DoubleValue(1 / maxP),
+                                "Gentle",
+                                BooleanValue(gentle),
+                                "Wait",
+                                BooleanValue(wait),
+                                "MeanPktSize",
+                                UintegerValue(packetSize),
+                                "LinkBandwidth",
+                                DataRateValue(DataRate(lineRate)));
+    }
+    // 2N ports: sources on 0 .. N-1, sinks on N .. 2N-1. The Paper fabric's internal links run
+    // at Speedup / (2N): Speedup 2s gives the N x N switch's s/N. An Islip transfer runs at
+    // Speedup whatever the port count.
+    cioq.SetDeviceAttribute("Speedup", DoubleValue(fabric == "Paper" ? 2 * speedup : speedup));
+    cioq.SetDeviceAttribute("FabricModel", StringValue(fabric));
+    cioq.SetDeviceAttribute(
+        "InputBufferSize",
+        QueueSizeValue(inputSize.GetValue() ? inputSize : QueueSize("1000000p")));
+    cioq.SetDeviceAttribute("VoqMaxSize", QueueSizeValue(voqSize));
+    cioq.SetDeviceAttribute("IslipIterations", UintegerValue(islipIterations));
+
+    NodeContainer sources(ports);
+    NodeContainer sinks(ports);
+    NodeContainer hosts(sources, sinks);
+    InternetStackHelper().Install(hosts);
+    CioqSwitchHelper::Star star = cioq.InstallStar(CreateObject<Node>(), hosts);
+    const uint32_t firstSink = ports; // the port of sink 0
+    if (queueDisc == "CioqRed")
+    {
+        for (uint32_t j = firstSink; j < 2 * ports; ++j)
+        {
+            star.device->GetOutputQueueDisc(j)->SetAttribute("InputWeight", DoubleValue(nu));
+        }
+    }
+
+    // Sources queue in a DropTail FIFO (not ns-3's default FqCoDel): ns-2's link queue.
+    TrafficControlHelper hostTc;
+    hostTc.SetRootQueueDisc("ns3::FifoQueueDisc",
+                            "MaxSize",
+                            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hostQueue)));
+    QueueDiscContainer hostQdiscs = hostTc.Install(star.hostDevices);
+    Ipv4AddressHelper dataAddresses("10.1.0.0", "255.255.0.0");
+    Ipv4InterfaceContainer dataInterfaces = cioq.AssignIpv4(star, dataAddresses);
+
+    // The acknowledgements' network: an output-queued switch (speedup 2N) with ample buffers.
+    CioqSwitchHelper ackSwitch;
+    ackSwitch.SetLineRate(DataRate(lineRate));
+    ackSwitch.SetLinkDelay(Time(linkDelay));
+    ackSwitch.SetDeviceAttribute("Speedup", DoubleValue(2 * ports));
+    ackSwitch.SetDeviceAttribute("InputBufferSize", QueueSizeValue(QueueSize("1000p")));
+    ackSwitch.SetOutputQueueDisc("ns3::FifoQueueDisc",
+                                 "MaxSize",
+                                 QueueSizeValue(QueueSize("1000p")));
+    CioqSwitchHelper::Star ackStar = ackSwitch.InstallStar(CreateObject<Node>(), hosts);
+    TrafficControlHelper ackTc;
+    ackTc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize("1000p")));
+    ackTc.Install(ackStar.hostDevices);
+    Ipv4AddressHelper ackAddresses("10.2.0.0", "255.255.0.0");
+    ackSwitch.AssignIpv4(ackStar, ackAddresses);
+    // Sinks reach the sources through it: a host route per source, and the second switch maps
+    // the sources' addresses on the CIOQ switch to their ports.
+    Ipv4StaticRoutingHelper routing;
+    std::vector<Address> sinkAddresses;
+    for (uint32_t j = 0; j < ports; ++j)
+    {
+        sinkAddresses.emplace_back(dataInterfaces.GetAddress(firstSink + j));
+        Ptr<Ipv4> ipv4 = sinks.Get(j)->GetObject<Ipv4>();
+        const int32_t ackInterface =
+            ipv4->GetInterfaceForDevice(ackStar.hostDevices.Get(firstSink + j));
+        Ptr<Ipv4StaticRouting> table = routing.GetStaticRouting(ipv4);
+        for (uint32_t i = 0; i < ports; ++i)
+        {
+            table->AddHostRouteTo(dataInterfaces.GetAddress(i), ackInterface);
+        }
+    }
+    for (uint32_t i = 0; i < ports; ++i)
+    {
+        ackStar.device->AddStaticRoute(dataInterfaces.GetAddress(i), i);
+    }
+
+    // The sessions. Their draws come from fixed streams, so that one RngRun gives the same
+    // sessions to every queue disc, speedup and fabric (common random numbers).
+    RandomTcpSessions traffic;
+    traffic.SetDuration(Seconds(durationMin), Seconds(durationMax));
+    traffic.SetStartWindow(Seconds(0), Seconds(simTime));
+    traffic.SetEnd(Seconds(simTime));
+    traffic.AssignStreams(100);
+    const std::vector<RandomTcpSessions::Session> drawn = traffic.Draw(sessions, ports, ports);
+    traffic.Install(drawn, sources, sinks, sinkAddresses, SINK_PORT);
+    double sessionSeconds = 0;
+    for (const auto& s : drawn)
+    {
+        sessionSeconds += (s.stop - s.start).GetSeconds();
+    }
+    // RED's random drops: their own streams too.
+    int64_t stream = 1000;
+    for (uint32_t j = firstSink; j < 2 * ports; ++j)
+    {
+        Ptr<QueueDisc> qdisc = star.device->GetOutputQueueDisc(j);
+        if (auto red = DynamicCast<RedQueueDisc>(qdisc))
+        {
+            stream += red->AssignStreams(stream);
+        }
+        else if (auto cioqRed = DynamicCast<CioqRedQueueDisc>(qdisc))
+        {
+            stream += cioqRed->AssignStreams(stream);
+        }
+    }
+
+    // Measurement from the warm-up on: inputs are the sources' ports, outputs the sinks'.
+    const Time warmupTime = Seconds(warmup);
+    const Time stopTime = Seconds(simTime);
+    WireCounter wire;
+    wire.from = warmupTime;
+    for (uint32_t k = 0; k < ports; ++k)
+    {
+        star.hostDevices.Get(firstSink + k)
+            ->TraceConnectWithoutContext("PhyRxEnd", MakeBoundCallback(&OnHostRx, &wire));
+    }
+    std::vector<QueueDisc::Stats> outputAtWarmup(ports);
+    std::vector<QueueDisc::Stats> hostAtWarmup(ports);
+    uint64_t sinkBytesAtWarmup = 0;
+    Simulator::Schedule(warmupTime, [&]() {
+        star.device->ResetStatistics();
+        for (uint32_t k = 0; k < ports; ++k)
+        {
+            outputAtWarmup[k] = star.device->GetOutputQueueDisc(firstSink + k)->GetStats();
+            hostAtWarmup[k] = hostQdiscs.Get(k)->GetStats();
+        }
+        sinkBytesAtWarmup = traffic.GetTotalReceived();
+    });
+
+    Simulator::Stop(stopTime);
+    Simulator::Run();
+
+    // Queue lengths (time averages, mean over the N inputs / outputs), losses, utilisation.
+    double inputSum = 0;
+    double outputSum = 0;
+    uint64_t arrived = 0;
+    uint64_t inputDrops = 0;
+    uint64_t outputDrops = 0;
+    uint64_t delivered = 0;
+    uint64_t earlyDrops = 0;
+    uint64_t forcedDrops = 0;
+    uint64_t hostSent = 0;
+    uint64_t hostDrops = 0;
+    uint64_t strayArrivals = 0;
+    for (uint32_t k = 0; k < ports; ++k)
+    {
+        const CioqSwitchNetDevice::PortStats& in = star.device->GetPortStats(k);
+        const CioqSwitchNetDevice::PortStats& out = star.device->GetPortStats(firstSink + k);
+        inputSum += star.device->GetAverageInputPackets(k);
+        outputSum += star.device->GetAverageOutputPackets(firstSink + k);
+        arrived += in.framesReceived;
+        inputDrops += in.inputDrops;
+        outputDrops += out.outputDrops;
+        delivered += out.sent;
+        strayArrivals += out.framesReceived + in.switchedOut; // sinks send nothing here
+        const QueueDisc::Stats& now = star.device->GetOutputQueueDisc(firstSink + k)->GetStats();
+        const QueueDisc::Stats& then = outputAtWarmup[k];
+        earlyDrops += now.GetNDroppedPackets(RedQueueDisc::UNFORCED_DROP) -
+                      then.GetNDroppedPackets(RedQueueDisc::UNFORCED_DROP);
+        forcedDrops += now.GetNDroppedPackets(RedQueueDisc::FORCED_DROP) -
+                       then.GetNDroppedPackets(RedQueueDisc::FORCED_DROP);
+        const QueueDisc::Stats& host = hostQdiscs.Get(k)->GetStats();
+        hostSent += host.nTotalReceivedPackets - hostAtWarmup[k].nTotalReceivedPackets;
+        hostDrops += host.nTotalDroppedPackets - hostAtWarmup[k].nTotalDroppedPackets;
+    }
+    NS_ABORT_MSG_IF(strayArrivals, "packets on the CIOQ switch in the sinks' direction");
+    uint64_t ackDrops = 0;
+    for (uint32_t k = 0; k < 2 * ports; ++k)
+    {
+        const CioqSwitchNetDevice::PortStats& port = ackStar.device->GetPortStats(k);
+        ackDrops += port.inputDrops + port.outputDrops + port.fabricDrops;
+    }
+    const double seconds = simTime - warmup;
+    const double capacityBits = ports * DataRate(lineRate).GetBitRate() * seconds;
+    const TcpSessionSource::Counters counters = traffic.GetCounters();
+    const double nan = std::nan("");
+
+    MetricsReport report("cioq-red-evaluation", qdisclab::Ns3Version());
+    report.SetParam("ports", int64_t{ports});
+    report.SetParam("sessions", int64_t{sessions});
+    report.SetParam("load", load);
+    report.SetParam("speedup", speedup);
+    report.SetParam("queueDisc", queueDisc);
+    if (queueDisc != "DropTail")
+    {
+        report.SetParam("minTh", minTh);
+        report.SetParam("maxTh", maxTh);
+        report.SetParam("qW", qW);
+        report.SetParam("maxP", maxP);
+        report.SetParam("gentle", gentle);
+        report.SetParam("wait", wait);
+    }
+    if (queueDisc == "CioqRed")
+    {
+        report.SetParam("nu", nu);
+    }
+    report.SetParam("inputBuffer", inputBuffer);
+    report.SetParam("voqLimit", voqLimit);
+    report.SetParam("outputBuffer", int64_t{outputBuffer});
+    report.SetParam("fabric", fabric);
+    if (fabric == "Islip")
+    {
+        report.SetParam("islipIterations", int64_t{islipIterations});
+    }
+    report.SetParam("lineRate", lineRate);
+    report.SetParam("linkDelay", linkDelay);
+    report.SetParam("hostQueue", int64_t{hostQueue});
+    report.SetParam("durationMin", durationMin);
+    report.SetParam("durationMax", durationMax);
+    report.SetParam("simTime", simTime);
+    report.SetParam("warmup", warmup);
+    report.SetParam("tcp", tcpType);
+    report.SetParam("segmentSize", int64_t{segmentSize});
+    report.SetParam("maxWindow", int64_t{maxWindow});
+    report.SetParam("initialCwnd", int64_t{initialCwnd});
+    report.SetParam("delAckCount", int64_t{delAckCount});
+    report.SetParam("sack", sack);
+    report.SetParam("minRto", minRto);
+    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+
+    report.SetMetric("mean_input_queue_packets", inputSum / ports);
+    report.SetMetric("mean_output_queue_packets", outputSum / ports);
+    report.SetMetric("loss_rate", arrived ? double(inputDrops + outputDrops) / arrived : nan);
+    report.SetMetric("input_loss_rate", arrived ? double(inputDrops) / arrived : nan);
+    report.SetMetric("output_loss_rate", arrived ? double(outputDrops) / arrived : nan);
+    report.SetMetric("utilization", wire.bytes * 8.0 / capacityBits);
+    report.SetMetric("goodput_utilization",
+                     (traffic.GetTotalReceived() - sinkBytesAtWarmup) * 8.0 / capacityBits);
+    report.SetMetric("switch_arrivals", static_cast<double>(arrived));
+    report.SetMetric("switch_delivered", static_cast<double>(delivered));
+    report.SetMetric("input_drops", static_cast<double>(inputDrops));
+    report.SetMetric("output_drops", static_cast<double>(outputDrops));
+    report.SetMetric("early_drops", static_cast<double>(earlyDrops));
+    report.SetMetric("forced_drops", static_cast<double>(forcedDrops));
+    report.SetMetric("host_sent", static_cast<double>(hostSent));
+    report.SetMetric("host_drops", static_cast<double>(hostDrops));
+    report.SetMetric("end_to_end_loss_rate",
+                     hostSent ? double(hostDrops + inputDrops + outputDrops) / hostSent : nan);
+    report.SetMetric("ack_path_drops", static_cast<double>(ackDrops));
+    report.SetMetric("sessions_run", static_cast<double>(drawn.size()));
+    report.SetMetric("mean_concurrent_sessions", sessionSeconds / simTime);
+    report.SetMetric("sessions_started", counters.started);
+    report.SetMetric("sessions_connected", counters.connected);
+    report.SetMetric("sessions_failed", counters.failed);
+    report.SetMetric("sessions_closed", counters.closed);
+    report.Write(output);
+
+    Simulator::Destroy();
+    return 0;
+}

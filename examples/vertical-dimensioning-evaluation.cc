@@ -1,0 +1,709 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup qdisc-lab
+ * The simulations of Vertical Dimensioning's paper (S. Bakiras, F. Wang, D. Papadias and
+ * M. Hamdi, "Vertical Dimensioning: A Novel DRR Implementation for Efficient Fair Queueing",
+ * §IV; ns-2): the Fig. 3 topology, reconstructed as a parking lot (ParkingLotScenario, nine
+ * nodes n0 ... n8, every link 1 ms), with the scheduler under study on both core links:
+ *
+ *   n0 -- n1 == n2 == n3 -- n4     background: 15 flows n0 -> n4, 10 n5 -> n6, 10 n7 -> n8,
+ *         |     |  |     |         UDP on/off (Pareto, shape 1.5, mean on and off 500 ms,
+ *        n5    n6 n7    n8         250 kb/s while on), weight 1
+ *
+ * plus reference flows n0 -> n4, flow i with weight w_i (--weights, default i = 1 .. 10):
+ *
+ *  - --reference=cbr (Fig. 4): UDP at w_i x 125 kb/s; their end-to-end delay (mean, 99th
+ *    percentile, maximum), throughput and loss;
+ *  - --reference=tcp (Fig. 5): long-lived TCP transfers (FTP); their throughput.
+ *
+ * UDP packet sizes are uniform in [200, 1000] B (IPv4 packet sizes, as ns-2 counts them), TCP
+ * segments 1000 B; the schedulers' quantum (VD's L_M, DRR's Quantum) is 1000 B. The scheduler
+ * is chosen by name from a table (--queueDisc=VD, DRR, DRR-tail, FIFO): adding one (SRR,
+ * Aliquem) is one line there. Per-flow schedulers get one bucket per flow (a
+ * FlowIndexPacketFilter) and the weights as WeightRules on the reference flows' ports;
+ * background flows keep the default weight 1.
+ *
+ *   ./ns3 run "vertical-dimensioning-evaluation --queueDisc=VD --reference=cbr --quick"
+ *   ./ns3 run "vertical-dimensioning-evaluation --queueDisc=DRR --reference=tcp --maxSize=12500B"
+ *
+ * Output: one JSON metrics object (MetricsReport). Throughputs are IPv4-layer rates (kb/s)
+ * between the warm-up and simTime, comparable with the core links' rate; for TCP, the bytes the
+ * sink received scaled by tcpPacketSize / segment size. Delays cover the packets sent in that
+ * interval, received before simTime + drainTime. The reconstruction and every choice the paper
+ * leaves open are in doc/qdisc-lab.rst ("The Vertical Dimensioning evaluation").
+ */
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/qdisc-lab-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("VerticalDimensioningEvaluation");
+
+/// Bytes of the IPv4 and TCP headers of a data segment, with the timestamp option ns-3 adds.
+static constexpr uint32_t IP_TCP_HEADERS = 20 + 20 + 12;
+/// Destination port of reference flow i is REFERENCE_PORT + i (the weights match on it).
+static constexpr uint16_t REFERENCE_PORT = 5000;
+/// Destination port of the background flows.
+static constexpr uint16_t BACKGROUND_PORT = 6000;
+
+/**
+ * \ingroup qdisc-lab
+ * A scheduler the example can run, by name: its queue disc and how the example's settings map
+ * onto its attributes.
+ */
+struct SchedulerEntry
+{
+    std::string name;             //!< the --queueDisc value
+    std::string typeId;           //!< the queue disc's TypeId
+    std::string quantumAttribute; //!< attribute taking --quantum; empty: none
+    bool perFlow;                 //!< takes Buckets, WeightRules and a FlowIndexPacketFilter
+    std::vector<std::pair<std::string, std::string>> attributes; //!< fixed attributes
+    std::string description;                                     //!< for --help
+};
+
+/**
+ * \return the schedulers --queueDisc can name. The paper's others slot in here, e.g.
+ *         {"SRR", "ns3::SrrQueueDisc", ...}, {"Aliquem", ..., {{"ScalingFactor", "5"}}}.
+ */
+static const std::vector<SchedulerEntry>&
+Schedulers()
+{
+    static const std::vector<SchedulerEntry> schedulers = {
+        {"VD",
+         "ns3::VerticalDimensioningQueueDisc",
+         "MaxPacketSize",
+         true,
+         {},
+         "Vertical Dimensioning"},
+        {"DRR",
+         "ns3::DrrQueueDisc",
+         "Quantum",
+         true,
+         {{"DropFrom", "Head"}},
+         "DRR, weighted buffer stealing from the head of the longest queue (ns-2)"},
+        {"DRR-tail",
+         "ns3::DrrQueueDisc",
+         "Quantum",
+         true,
+         {{"DropFrom", "Tail"}},
+         "DRR, weighted buffer stealing from the tail of the longest queue"},
+        {"FIFO", "ns3::FifoQueueDisc", "", false, {}, "one shared drop-tail FIFO"},
+    };
+    return schedulers;
+}
+
+/**
+ * \param name a --queueDisc value
+ * \return its scheduler; stops the program, listing the known names, if there is none
+ */
+static const SchedulerEntry&
+FindScheduler(const std::string& name)
+{
+    std::ostringstream known;
+    for (const SchedulerEntry& scheduler : Schedulers())
+    {
+        if (scheduler.name == name)
+        {
+            return scheduler;
+        }
+        known << " " << scheduler.name;
+    }
+    NS_FATAL_ERROR("--queueDisc=" << name << " is not a known scheduler; known:" << known.str());
+}
+
+/**
+ * \ingroup qdisc-lab
+ * What a sink saw of a flow (or of a group of flows).
+ */
+struct FlowMeter
+{
+    Time warmup;                  //!< start of the measurement interval
+    Time end;                     //!< end of the throughput window (the sources stop then)
+    bool keepDelays = false;      //!< whether to keep every delay (reference flows)
+    uint64_t windowBytes = 0;     //!< IPv4 bytes received in [warmup, end]
+    uint64_t received = 0;        //!< packets sent in [warmup, end) and received
+    std::vector<double> delaysMs; //!< their one-way delays in ms (if keepDelays)
+};
+
+/**
+ * PacketSink "Rx" trace sink of a UDP flow: account one received packet.
+ * \param meter the flow's meter
+ * \param packet the packet (UDP payload, starting with the SeqTsHeader)
+ * \param from the sender's address
+ */
+static void
+OnReceive(FlowMeter* meter, Ptr<const Packet> packet, [[maybe_unused]] const Address& from)
+{
+    SeqTsHeader header;
+    packet->PeekHeader(header);
+    const Time now = Simulator::Now();
+    if (now >= meter->warmup && now <= meter->end)
+    {
+        meter->windowBytes += packet->GetSize() + RandomPacketSource::IP_UDP_HEADERS;
+    }
+    if (header.GetTs() >= meter->warmup && header.GetTs() < meter->end)
+    {
+        meter->received++;
+        if (meter->keepDelays)
+        {
+            meter->delaysMs.push_back((now - header.GetTs()).GetSeconds() * 1000);
+        }
+    }
+}
+
+/**
+ * \param sorted values in increasing order
+ * \param q the quantile, in (0, 1]
+ * \return the nearest-rank quantile; NaN without values
+ */
+static double
+Quantile(const std::vector<double>& sorted, double q)
+{
+    if (sorted.empty())
+    {
+        return std::nan("");
+    }
+    const auto rank = static_cast<std::size_t>(std::ceil(q * sorted.size()));
+    return sorted[std::max<std::size_t>(rank, 1) - 1];
+}
+
+/**
+ * \param text comma-separated positive numbers, e.g. "1,2,3"
+ * \return the numbers; stops the program if one is not a finite number > 0
+ */
+static std::vector<double>
+ParseWeights(const std::string& text)
+{
+    std::vector<double> weights;
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        std::size_t used = 0;
+        double w = 0;
+        try
+        {
+            w = std::stod(item, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        NS_ABORT_MSG_UNLESS(used > 0 && used == item.size() && std::isfinite(w) && w > 0,
+                            "--weights: '" << item << "' is not a number > 0 (weights are "
+                                           << "comma-separated, e.g. 1,2,3)");
+        weights.push_back(w);
+    }
+    NS_ABORT_MSG_IF(weights.empty() || weights.size() > 1000,
+                    "--weights must list 1 to 1000 weights, got " << weights.size());
+    return weights;
+}
+
+/**
+ * \param weights the reference flows' weights
+ * \return WeightRules giving reference flow i (destination port REFERENCE_PORT + i) weight
+ *         weights[i - 1]
+ */
+static std::string
+WeightRules(const std::vector<double>& weights)
+{
+    std::ostringstream rules;
+    for (std::size_t i = 0; i < weights.size(); ++i)
+    {
+        rules << (i ? "; " : "") << "dport=" << REFERENCE_PORT + i + 1 << " weight=" << weights[i];
+    }
+    return rules.str();
+}
+
+int
+main(int argc, char* argv[])
+{
+    // Defaults: the paper's §IV where it says, the reconstruction otherwise (doc/qdisc-lab.rst).
+    std::string queueDisc = "VD";
+    std::string reference = "cbr";
+    std::string maxSize = "50000B";
+    uint32_t quantum = 1000;
+    uint32_t buckets = 64;
+    std::string weightList = "1,2,3,4,5,6,7,8,9,10";
+    std::string cbrRateUnit = "125kbps";
+    uint32_t mainBackground = 15;
+    uint32_t crossBackground = 10;
+    std::string backgroundRate = "250kbps";
+    std::string onOff = "pareto";
+    double paretoShape = 1.5;
+    double meanOn = 0.5;
+    double meanOff = 0.5;
+    uint32_t packetSizeMin = 200;
+    uint32_t packetSizeMax = 1000;
+    uint32_t tcpPacketSize = 1000;
+    std::string tcp = "TcpNewReno";
+    uint32_t hops = 2;
+    std::string accessRate = "100Mbps";
+    std::string accessDelay = "1ms";
+    std::string coreRate = "10Mbps";
+    std::string coreDelay = "1ms";
+    double simTime = 60;
+    double warmup = 5;
+    double drainTime = 1;
+    double startJitter = 1;
+    bool quick = false;
+    std::string output;
+
+    std::ostringstream names;
+    for (const SchedulerEntry& scheduler : Schedulers())
+    {
+        names << " " << scheduler.name << " (" << scheduler.description << ");";
+    }
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("queueDisc",
+                 "Scheduler on the core links, by name:" +
+                     names.str().substr(0, names.str().size() - 1),
+                 queueDisc);
+    cmd.AddValue("reference",
+                 "Reference flows: cbr (UDP at w_i x cbrRateUnit, Fig. 4) or tcp (long-lived "
+                 "TCP, Fig. 5)",
+                 reference);
+    cmd.AddValue("maxSize",
+                 "Buffer of each core link's scheduler as an ns-3 QueueSize ('12500B'); "
+                 "shared by all flows",
+                 maxSize);
+    cmd.AddValue("quantum",
+                 "Quantum of a weight-1 flow in bytes (VD's L_M, DRR's Quantum); the paper's "
+                 "1000",
+                 quantum);
+    cmd.AddValue("buckets",
+                 "Per-flow schedulers' Buckets: at least the flows on a link (each flow gets "
+                 "its own)",
+                 buckets);
+    cmd.AddValue("weights",
+                 "Reference flows' weights, comma-separated; flow i has the i-th (the paper's "
+                 "w_i = i)",
+                 weightList);
+    cmd.AddValue("cbrRateUnit",
+                 "cbr: reference flow i sends at w_i times this rate (the paper's 125 kb/s)",
+                 cbrRateUnit);
+    cmd.AddValue("mainBackground", "Background flows n0 -> n4 (the paper's 15)", mainBackground);
+    cmd.AddValue("crossBackground",
+                 "Background flows of each hop's cross traffic, n5 -> n6 and n7 -> n8 (the "
+                 "paper's 10)",
+                 crossBackground);
+    cmd.AddValue("backgroundRate", "Background sources' rate while on", backgroundRate);
+    cmd.AddValue("onOff",
+                 "Background on and off periods: pareto (ns-2's Pareto source, shape "
+                 "paretoShape) or exponential",
+                 onOff);
+    cmd.AddValue("paretoShape", "Shape of the Pareto on and off periods, > 1", paretoShape);
+    cmd.AddValue("meanOn", "Mean on period in seconds", meanOn);
+    cmd.AddValue("meanOff", "Mean off period in seconds", meanOff);
+    cmd.AddValue("packetSizeMin",
+                 "Smallest UDP IPv4 packet size in bytes (uniform integers in [min, max])",
+                 packetSizeMin);
+    cmd.AddValue("packetSizeMax", "Largest UDP IPv4 packet size in bytes", packetSizeMax);
+    cmd.AddValue("tcpPacketSize",
+                 "tcp: IPv4 size of a full TCP segment in bytes (ns-2's packetSize_ 1000)",
+                 tcpPacketSize);
+    cmd.AddValue("tcp", "tcp: congestion control, an ns-3 TcpSocketBase subclass", tcp);
+    cmd.AddValue("hops", "Core links of the parking lot (Fig. 3: 2)", hops);
+    cmd.AddValue("accessRate", "Hosts' link rate", accessRate);
+    cmd.AddValue("accessDelay", "Hosts' link one-way delay", accessDelay);
+    cmd.AddValue("coreRate", "Core links' rate", coreRate);
+    cmd.AddValue("coreDelay", "Core links' one-way delay", coreDelay);
+    cmd.AddValue("simTime", "Seconds until the sources stop (the paper's 60)", simTime);
+    cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
+    cmd.AddValue("drainTime",
+                 "Seconds the simulation goes on after simTime, so that packets sent before "
+                 "simTime can arrive",
+                 drainTime);
+    cmd.AddValue("startJitter",
+                 "Sources start at times uniform in [0, startJitter) s",
+                 startJitter);
+    cmd.AddValue("quick", "Short run for CI and the demo: simTime=20, warmup=5", quick);
+    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
+    cmd.Parse(argc, argv);
+
+    if (quick)
+    {
+        simTime = 20;
+        warmup = 5;
+    }
+    const SchedulerEntry& scheduler = FindScheduler(queueDisc);
+    NS_ABORT_MSG_UNLESS(reference == "cbr" || reference == "tcp",
+                        "--reference must be cbr or tcp, got '" << reference << "'");
+    NS_ABORT_MSG_UNLESS(onOff == "pareto" || onOff == "exponential",
+                        "--onOff must be pareto or exponential, got '" << onOff << "'");
+    NS_ABORT_MSG_UNLESS(paretoShape > 1, "--paretoShape must be > 1 (a finite mean)");
+    NS_ABORT_MSG_UNLESS(meanOn > 0 && meanOff > 0, "--meanOn and --meanOff must be > 0");
+    NS_ABORT_MSG_UNLESS(packetSizeMin >= 40 && packetSizeMin <= packetSizeMax &&
+                            packetSizeMax <= 1500,
+                        "packet sizes must satisfy 40 <= packetSizeMin <= packetSizeMax <= 1500");
+    NS_ABORT_MSG_UNLESS(tcpPacketSize > IP_TCP_HEADERS && tcpPacketSize <= 1500,
+                        "--tcpPacketSize must be in [" << IP_TCP_HEADERS + 1 << ", 1500]");
+    NS_ABORT_MSG_UNLESS(buckets >= 1 && buckets <= 65536, "--buckets must be in [1, 65536]");
+    NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
+    NS_ABORT_MSG_IF(drainTime < 0, "--drainTime must be >= 0");
+    NS_ABORT_MSG_IF(startJitter < 0 || startJitter > simTime,
+                    "--startJitter must be in [0, simTime]");
+    const std::vector<double> weights = ParseWeights(weightList);
+    const auto nReference = static_cast<uint32_t>(weights.size());
+    const bool tcpReference = reference == "tcp";
+    TypeId tcpType;
+    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe("ns3::" + tcp, &tcpType),
+                        "--tcp=" << tcp << ": no TypeId ns3::" << tcp);
+
+    // The core links' schedulers: the named queue disc, its attributes set by name.
+    TrafficControlHelper tc;
+    tc.SetRootQueueDisc(scheduler.typeId);
+    ParkingLotScenario lot;
+    lot.SetHopCount(hops);
+    lot.SetAccessLink(DataRate(accessRate), Time(accessDelay));
+    lot.SetCoreLink(DataRate(coreRate), Time(coreDelay));
+    lot.SetCoreQueueDisc(tc);
+    if (tcpReference)
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tcpType));
+        Config::SetDefault("ns3::TcpSocket::SegmentSize",
+                           UintegerValue(tcpPacketSize - IP_TCP_HEADERS));
+        Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+    }
+    lot.Build();
+
+    const std::string rules = WeightRules(weights);
+    std::vector<Ptr<FlowIndexPacketFilter>> filters;
+    for (uint32_t hop = 0; hop < hops; ++hop)
+    {
+        // Set before the simulation starts, when the queue disc checks its configuration.
+        Ptr<QueueDisc> qdisc = lot.GetCoreQueueDisc(hop);
+        qdisc->SetAttribute("MaxSize", QueueSizeValue(QueueSize(maxSize)));
+        if (!scheduler.quantumAttribute.empty())
+        {
+            qdisc->SetAttribute(scheduler.quantumAttribute, UintegerValue(quantum));
+        }
+        if (scheduler.perFlow)
+        {
+            qdisc->SetAttribute("Buckets", UintegerValue(buckets));
+            qdisc->SetAttribute("WeightRules", StringValue(rules));
+            filters.push_back(CreateObject<FlowIndexPacketFilter>());
+            qdisc->AddPacketFilter(filters.back());
+        }
+        for (const auto& [name, value] : scheduler.attributes)
+        {
+            qdisc->SetAttribute(name, StringValue(value));
+        }
+    }
+
+    const Time warmupTime = Seconds(warmup);
+    const Time stopTime = Seconds(simTime);
+    auto startTime = CreateObject<UniformRandomVariable>();
+    startTime->SetStream(1);
+    auto uniformSize = [&](int64_t stream) {
+        auto size = CreateObject<UniformRandomVariable>();
+        // Uniform integers in [min, max]: the floor of a uniform real in [min, max + 1).
+        size->SetAttribute("Min", DoubleValue(packetSizeMin));
+        size->SetAttribute("Max", DoubleValue(packetSizeMax + 1.0));
+        size->SetStream(stream);
+        return size;
+    };
+    auto period = [&](double mean, int64_t stream) -> Ptr<RandomVariableStream> {
+        if (onOff == "pareto")
+        {
+            auto pareto = CreateObject<ParetoRandomVariable>();
+            pareto->SetAttribute("Shape", DoubleValue(paretoShape));
+            pareto->SetAttribute("Scale", DoubleValue(mean * (paretoShape - 1) / paretoShape));
+            pareto->SetStream(stream);
+            return pareto;
+        }
+        auto exponential = CreateObject<ExponentialRandomVariable>();
+        exponential->SetAttribute("Mean", DoubleValue(mean));
+        exponential->SetStream(stream);
+        return exponential;
+    };
+
+    // Reference flows n0 -> n4, flow i to port REFERENCE_PORT + i. Explicit random streams:
+    // every scheduler sees the same traffic for a given RngRun.
+    std::vector<FlowMeter> referenceMeters(nReference);
+    std::vector<Ptr<RandomPacketSource>> cbrSources;
+    std::vector<Ptr<PacketSink>> tcpSinks;
+    for (uint32_t i = 0; i < nReference; ++i)
+    {
+        const uint16_t port = REFERENCE_PORT + i + 1;
+        const InetSocketAddress sinkAddress(lot.GetHostAddress(2 + hops), port);
+        const Time start = Seconds(startTime->GetValue(0, startJitter));
+        if (tcpReference)
+        {
+            PacketSinkHelper sink("ns3::TcpSocketFactory",
+                                  InetSocketAddress(Ipv4Address::GetAny(), port));
+            tcpSinks.push_back(DynamicCast<PacketSink>(sink.Install(lot.GetMainSink()).Get(0)));
+            BulkSendHelper source("ns3::TcpSocketFactory", sinkAddress);
+            ApplicationContainer app = source.Install(lot.GetMainSource());
+            app.Start(start);
+            app.Stop(stopTime);
+            continue;
+        }
+        FlowMeter& meter = referenceMeters[i];
+        meter.warmup = warmupTime;
+        meter.end = stopTime;
+        meter.keepDelays = true;
+        PacketSinkHelper sink("ns3::UdpSocketFactory",
+                              InetSocketAddress(Ipv4Address::GetAny(), port));
+        sink.Install(lot.GetMainSink())
+            .Get(0)
+            ->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnReceive, &meter));
+        auto source = CreateObject<RandomPacketSource>();
+        source->Setup(sinkAddress, uniformSize(10 + 4 * i));
+        source->SetConstantRate(DataRate(
+            static_cast<uint64_t>(std::llround(DataRate(cbrRateUnit).GetBitRate() * weights[i]))));
+        source->SetMeasurementStart(warmupTime);
+        lot.GetMainSource()->AddApplication(source);
+        source->SetStartTime(start);
+        source->SetStopTime(stopTime);
+        cbrSources.push_back(source);
+    }
+
+    // Background: group 0 is n0 -> n4, group 1 + h hop h's cross traffic; one sink per group.
+    struct Group
+    {
+        std::string name;                             //!< metric prefix
+        Ptr<Node> from;                               //!< sources' node
+        Ptr<Node> to;                                 //!< sink's node
+        Ipv4Address address;                          //!< sink's address
+        uint32_t flows;                               //!< number of sources
+        FlowMeter meter;                              //!< what the sink received
+        std::vector<Ptr<RandomPacketSource>> sources; //!< the sources
+    };
+
+    std::vector<Group> groups;
+    groups.push_back({"main",
+                      lot.GetMainSource(),
+                      lot.GetMainSink(),
+                      lot.GetHostAddress(2 + hops),
+                      mainBackground,
+                      {},
+                      {}});
+    for (uint32_t hop = 0; hop < hops; ++hop)
+    {
+        groups.push_back({"cross" + std::to_string(hop),
+                          lot.GetCrossSource(hop),
+                          lot.GetCrossSink(hop),
+                          lot.GetHostAddress(hops + 4 + 2 * hop),
+                          crossBackground,
+                          {},
+                          {}});
+    }
+    uint32_t background = 0;
+    for (Group& group : groups) // the vector no longer grows: meters stay put
+    {
+        group.meter.warmup = warmupTime;
+        group.meter.end = stopTime;
+        PacketSinkHelper sink("ns3::UdpSocketFactory",
+                              InetSocketAddress(Ipv4Address::GetAny(), BACKGROUND_PORT));
+        sink.Install(group.to).Get(0)->TraceConnectWithoutContext(
+            "Rx",
+            MakeBoundCallback(&OnReceive, &group.meter));
+        for (uint32_t k = 0; k < group.flows; ++k, ++background)
+        {
+            auto source = CreateObject<RandomPacketSource>();
+            source->Setup(InetSocketAddress(group.address, BACKGROUND_PORT),
+                          uniformSize(1000 + 4 * background));
+            source->SetOnOff(DataRate(backgroundRate),
+                             period(meanOn, 1001 + 4 * background),
+                             period(meanOff, 1002 + 4 * background));
+            source->SetMeasurementStart(warmupTime);
+            group.from->AddApplication(source);
+            source->SetStartTime(Seconds(startTime->GetValue(0, startJitter)));
+            source->SetStopTime(stopTime);
+            group.sources.push_back(source);
+        }
+    }
+
+    // Core links: queue length, drops and bytes sent over [warmup, simTime]. (Not the sojourn
+    // times: QueueDisc's SojournTime trace also reports packets stolen by buffer stealing, and
+    // one stolen on arrival has no timestamp yet, so its "sojourn" is the simulation time.)
+    std::vector<std::unique_ptr<BottleneckMonitor>> monitors;
+    std::vector<uint64_t> sentAtWarmup(hops);
+    std::vector<uint64_t> sentAtEnd(hops);
+    std::vector<double> meanQueueBytes(hops);
+    std::vector<uint64_t> drops(hops);
+    std::vector<uint64_t> tcpRxAtWarmup(tcpSinks.size());
+    std::vector<uint64_t> tcpRxAtEnd(tcpSinks.size());
+    for (uint32_t hop = 0; hop < hops; ++hop)
+    {
+        monitors.push_back(
+            std::make_unique<BottleneckMonitor>(lot.GetCoreQueueDisc(hop), warmupTime));
+        monitors.back()->Start();
+    }
+    Simulator::Schedule(warmupTime, [&]() {
+        for (uint32_t hop = 0; hop < hops; ++hop)
+        {
+            sentAtWarmup[hop] = lot.GetCoreQueueDisc(hop)->GetStats().nTotalSentBytes;
+        }
+        for (std::size_t i = 0; i < tcpSinks.size(); ++i)
+        {
+            tcpRxAtWarmup[i] = tcpSinks[i]->GetTotalRx();
+        }
+    });
+    Simulator::Schedule(stopTime, [&]() {
+        for (uint32_t hop = 0; hop < hops; ++hop)
+        {
+            sentAtEnd[hop] = lot.GetCoreQueueDisc(hop)->GetStats().nTotalSentBytes;
+            meanQueueBytes[hop] = monitors[hop]->GetMeanQueueBytes();
+            drops[hop] = monitors[hop]->GetDrops();
+        }
+        for (std::size_t i = 0; i < tcpSinks.size(); ++i)
+        {
+            tcpRxAtEnd[i] = tcpSinks[i]->GetTotalRx();
+        }
+    });
+
+    Simulator::Stop(stopTime + Seconds(drainTime));
+    Simulator::Run();
+
+    for (uint32_t hop = 0; hop < filters.size(); ++hop)
+    {
+        NS_ABORT_MSG_IF(filters[hop]->GetFlowCount() > buckets,
+                        "hop " << hop << " carried " << filters[hop]->GetFlowCount()
+                               << " flows, more than --buckets=" << buckets
+                               << ": give every flow its own bucket");
+    }
+
+    const double seconds = simTime - warmup;
+    const double nan = std::nan("");
+    MetricsReport report("vertical-dimensioning-evaluation", qdisclab::Ns3Version());
+    report.SetParam("queueDisc", queueDisc);
+    report.SetParam("reference", reference);
+    report.SetParam("maxSize", maxSize);
+    if (!scheduler.quantumAttribute.empty())
+    {
+        report.SetParam("quantum", int64_t{quantum});
+    }
+    if (scheduler.perFlow)
+    {
+        report.SetParam("buckets", int64_t{buckets});
+    }
+    report.SetParam("weights", weightList);
+    if (!tcpReference)
+    {
+        report.SetParam("cbrRateUnit", cbrRateUnit);
+    }
+    report.SetParam("mainBackground", int64_t{mainBackground});
+    report.SetParam("crossBackground", int64_t{crossBackground});
+    report.SetParam("backgroundRate", backgroundRate);
+    report.SetParam("onOff", onOff);
+    if (onOff == "pareto")
+    {
+        report.SetParam("paretoShape", paretoShape);
+    }
+    report.SetParam("meanOn", meanOn);
+    report.SetParam("meanOff", meanOff);
+    report.SetParam("packetSizeMin", int64_t{packetSizeMin});
+    report.SetParam("packetSizeMax", int64_t{packetSizeMax});
+    if (tcpReference)
+    {
+        report.SetParam("tcpPacketSize", int64_t{tcpPacketSize});
+        report.SetParam("tcp", tcp);
+    }
+    report.SetParam("hops", int64_t{hops});
+    report.SetParam("accessRate", accessRate);
+    report.SetParam("accessDelay", accessDelay);
+    report.SetParam("coreRate", coreRate);
+    report.SetParam("coreDelay", coreDelay);
+    report.SetParam("simTime", simTime);
+    report.SetParam("warmup", warmup);
+    report.SetParam("drainTime", drainTime);
+    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+
+    // Reference flows: throughput, and for cbr delay and loss.
+    std::vector<double> kbps(nReference);
+    for (uint32_t i = 0; i < nReference; ++i)
+    {
+        if (tcpReference)
+        {
+            const double segment = tcpPacketSize - IP_TCP_HEADERS;
+            kbps[i] = (tcpRxAtEnd[i] - tcpRxAtWarmup[i]) * (tcpPacketSize / segment) * 8.0 /
+                      1000.0 / seconds;
+        }
+        else
+        {
+            kbps[i] = referenceMeters[i].windowBytes * 8.0 / 1000.0 / seconds;
+        }
+    }
+    double sum = 0;
+    double normalizedSum = 0;
+    double normalizedSquares = 0;
+    for (uint32_t i = 0; i < nReference; ++i)
+    {
+        sum += kbps[i];
+        normalizedSum += kbps[i] / weights[i];
+        normalizedSquares += (kbps[i] / weights[i]) * (kbps[i] / weights[i]);
+    }
+    report.SetMetric("reference_kbps", sum);
+    report.SetMetric("weighted_jain",
+                     normalizedSquares > 0
+                         ? normalizedSum * normalizedSum / (nReference * normalizedSquares)
+                         : nan);
+    for (uint32_t i = 0; i < nReference; ++i)
+    {
+        const std::string flow = "flow" + std::to_string(i + 1);
+        report.SetMetric(flow + "_kbps", kbps[i]);
+        if (tcpReference)
+        {
+            continue;
+        }
+        std::vector<double>& delays = referenceMeters[i].delaysMs;
+        std::sort(delays.begin(), delays.end());
+        double delaySum = 0;
+        for (double d : delays)
+        {
+            delaySum += d;
+        }
+        const uint64_t sent = cbrSources[i]->GetMeasuredSent();
+        report.SetMetric(flow + "_mean_delay_ms", delays.empty() ? nan : delaySum / delays.size());
+        report.SetMetric(flow + "_p99_delay_ms", Quantile(delays, 0.99));
+        report.SetMetric(flow + "_max_delay_ms", delays.empty() ? nan : delays.back());
+        report.SetMetric(flow + "_loss",
+                         sent ? 1.0 - double(referenceMeters[i].received) / sent : nan);
+    }
+    for (const Group& group : groups)
+    {
+        uint64_t offered = 0;
+        for (const auto& source : group.sources)
+        {
+            offered += source->GetMeasuredSentBytes();
+        }
+        report.SetMetric(group.name + "_offered_kbps", offered * 8.0 / 1000.0 / seconds);
+        report.SetMetric(group.name + "_kbps", group.meter.windowBytes * 8.0 / 1000.0 / seconds);
+    }
+    for (uint32_t hop = 0; hop < hops; ++hop)
+    {
+        const std::string prefix = "hop" + std::to_string(hop);
+        report.SetMetric(prefix + "_kbps",
+                         (sentAtEnd[hop] - sentAtWarmup[hop]) * 8.0 / 1000.0 / seconds);
+        report.SetMetric(prefix + "_drops", static_cast<double>(drops[hop]));
+        report.SetMetric(prefix + "_mean_queue_bytes", meanQueueBytes[hop]);
+        if (scheduler.perFlow)
+        {
+            report.SetMetric(prefix + "_flows", filters[hop]->GetFlowCount());
+        }
+    }
+    report.Write(output);
+
+    Simulator::Destroy();
+    return 0;
+}

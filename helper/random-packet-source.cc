@@ -1,0 +1,205 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "random-packet-source.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/seq-ts-header.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-socket-factory.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RandomPacketSource");
+
+NS_OBJECT_ENSURE_REGISTERED(RandomPacketSource);
+
+TypeId
+RandomPacketSource::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RandomPacketSource")
+                            .SetParent<Application>()
+                            .SetGroupName("QdiscLab")
+                            .AddConstructor<RandomPacketSource>();
+    return tid;
+}
+
+RandomPacketSource::RandomPacketSource()
+    : m_mode(NONE),
+      m_seq(0),
+      m_measuredSent(0),
+      m_measuredBytes(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RandomPacketSource::~RandomPacketSource() = default;
+
+void
+RandomPacketSource::Setup(const Address& peer, Ptr<RandomVariableStream> size)
+{
+    m_peer = peer;
+    m_size = size;
+}
+
+void
+RandomPacketSource::SetInterval(Ptr<RandomVariableStream> interval)
+{
+    m_mode = INTERVAL;
+    m_interval = interval;
+    m_on = nullptr;
+    m_off = nullptr;
+}
+
+void
+RandomPacketSource::SetOnOff(DataRate rate,
+                             Ptr<RandomVariableStream> on,
+                             Ptr<RandomVariableStream> off)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "RandomPacketSource: the on rate must be > 0");
+    m_mode = ON_OFF;
+    m_rate = rate;
+    m_on = on;
+    m_off = off;
+    m_interval = nullptr;
+}
+
+void
+RandomPacketSource::SetConstantRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "RandomPacketSource: the rate must be > 0");
+    m_mode = CONSTANT;
+    m_rate = rate;
+    m_on = nullptr;
+    m_off = nullptr;
+    m_interval = nullptr;
+}
+
+void
+RandomPacketSource::SetMeasurementStart(Time from)
+{
+    m_measureFrom = from;
+}
+
+uint64_t
+RandomPacketSource::GetMeasuredSent() const
+{
+    return m_measuredSent;
+}
+
+uint64_t
+RandomPacketSource::GetMeasuredSentBytes() const
+{
+    return m_measuredBytes;
+}
+
+void
+RandomPacketSource::DoDispose()
+{
+    m_socket = nullptr;
+    m_size = nullptr;
+    m_interval = nullptr;
+    m_on = nullptr;
+    m_off = nullptr;
+    Application::DoDispose();
+}
+
+void
+RandomPacketSource::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_UNLESS(m_size && m_mode != NONE, "RandomPacketSource is not set up");
+    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    m_socket->Bind();
+    m_socket->Connect(m_peer);
+    if (m_mode == ON_OFF)
+    {
+        StartOn();
+    }
+    else
+    {
+        SendPacket();
+    }
+}
+
+void
+RandomPacketSource::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    Simulator::Cancel(m_event);
+    if (m_socket)
+    {
+        m_socket->Close();
+    }
+}
+
+void
+RandomPacketSource::StartOn()
+{
+    m_onUntil = Simulator::Now() + Seconds(m_on->GetValue());
+    SendPacket();
+}
+
+void
+RandomPacketSource::SendPacket()
+{
+    const Time now = Simulator::Now();
+    if (m_mode == ON_OFF && now >= m_onUntil)
+    {
+        m_event =
+            Simulator::Schedule(Seconds(m_off->GetValue()), &RandomPacketSource::StartOn, this);
+        return;
+    }
+    SeqTsHeader header; // stamps the send time
+    header.SetSeq(m_seq++);
+    const auto size = static_cast<uint32_t>(std::floor(m_size->GetValue()));
+    NS_ABORT_MSG_IF(size < IP_UDP_HEADERS + header.GetSerializedSize(),
+                    "RandomPacketSource: packet size "
+                        << size << " B is below the headers' "
+                        << IP_UDP_HEADERS + header.GetSerializedSize() << " B");
+    Ptr<Packet> packet = Create<Packet>(size - IP_UDP_HEADERS - header.GetSerializedSize());
+    packet->AddHeader(header);
+    m_socket->Send(packet);
+    if (now >= m_measureFrom)
+    {
+        m_measuredSent++;
+        m_measuredBytes += size;
+    }
+    switch (m_mode)
+    {
+    case ON_OFF: {
+        // While on, the next packet follows this one's transmission time at the on rate; the
+        // off period starts when the on period ends.
+        const Time next = now + m_rate.CalculateBytesTxTime(size);
+        if (next < m_onUntil)
+        {
+            m_event = Simulator::Schedule(next - now, &RandomPacketSource::SendPacket, this);
+        }
+        else
+        {
+            m_event = Simulator::Schedule(m_onUntil - now + Seconds(m_off->GetValue()),
+                                          &RandomPacketSource::StartOn,
+                                          this);
+        }
+        break;
+    }
+    case CONSTANT:
+        m_event = Simulator::Schedule(m_rate.CalculateBytesTxTime(size),
+                                      &RandomPacketSource::SendPacket,
+                                      this);
+        break;
+    default:
+        m_event = Simulator::Schedule(Seconds(m_interval->GetValue()),
+                                      &RandomPacketSource::SendPacket,
+                                      this);
+        break;
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,1243 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "cioq-switch-net-device.h"
+
+#include "qdisc-lab-compat.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/channel.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/fifo-queue-disc.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/ipv6-header.h"
+#include "ns3/ipv6-queue-disc-item.h"
+#include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/tag.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CioqSwitchNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(CioqSwitchNetDevice);
+
+namespace
+{
+
+/// IPv4's EtherType.
+constexpr uint16_t IPV4_PROTOCOL = 0x0800;
+/// IPv6's EtherType.
+constexpr uint16_t IPV6_PROTOCOL = 0x86DD;
+
+} // namespace
+
+/**
+ * \ingroup qdisc-lab
+ * A packet's source MAC address across the switch, for ports that send with SendFrom (CSMA):
+ * the queue disc item carries only the destination.
+ */
+class CioqSourceTag : public Tag
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::CioqSourceTag")
+                                .SetParent<Tag>()
+                                .SetGroupName("QdiscLab")
+                                .AddConstructor<CioqSourceTag>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return 6;
+    }
+
+    void Serialize(TagBuffer buffer) const override
+    {
+        uint8_t bytes[6];
+        source.CopyTo(bytes);
+        buffer.Write(bytes, 6);
+    }
+
+    void Deserialize(TagBuffer buffer) override
+    {
+        uint8_t bytes[6];
+        buffer.Read(bytes, 6);
+        source.CopyFrom(bytes);
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "source=" << source;
+    }
+
+    Mac48Address source; //!< the frame's source address
+};
+
+NS_OBJECT_ENSURE_REGISTERED(CioqSourceTag);
+
+/**
+ * \ingroup qdisc-lab
+ * A non-IP frame (ARP, ...) in an output queue disc: no header kept apart, nothing to mark.
+ */
+class CioqFrameItem : public QueueDiscItem
+{
+  public:
+    /**
+     * \param packet the frame's payload
+     * \param address its destination
+     * \param protocol its protocol number
+     */
+    CioqFrameItem(Ptr<Packet> packet, const Address& address, uint16_t protocol)
+        : QueueDiscItem(packet, address, protocol)
+    {
+    }
+
+    void AddHeader() override
+    {
+    }
+
+    bool Mark() override
+    {
+        return false;
+    }
+};
+
+TypeId
+CioqSwitchNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CioqSwitchNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("QdiscLab")
+            .AddConstructor<CioqSwitchNetDevice>()
+            .AddAttribute("Speedup",
+                          "Switch speedup s: the fabric moves packets s times faster than the "
+                          "line rate (Islip: per transfer; Paper: s/N per internal link). "
+                          "Range [1, N], N = number of ports.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&CioqSwitchNetDevice::m_speedup),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("FabricModel",
+                          "Paper: all N^2 internal links carry packets concurrently, each at s/N "
+                          "of the line rate (Sundararajan et al.'s ns model). Islip: at most one "
+                          "packet per input and per output at a time, at s times the line rate, "
+                          "matched by iSLIP.",
+                          EnumValue(CioqSwitchNetDevice::PAPER),
+                          QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::FabricModel,
+                                                  &CioqSwitchNetDevice::m_fabricModel),
+                          MakeEnumChecker(CioqSwitchNetDevice::PAPER,
+                                          "Paper",
+                                          CioqSwitchNetDevice::ISLIP,
+                                          "Islip"))
+            .AddAttribute(
+                "InputQueueing",
+                "Voq: one virtual output queue per output at each input. Fifo: a "
+                "single FIFO per input (head-of-line blocking), for comparison.",
+                EnumValue(CioqSwitchNetDevice::VOQ),
+                QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::InputQueueing,
+                                        &CioqSwitchNetDevice::m_inputQueueing),
+                MakeEnumChecker(CioqSwitchNetDevice::VOQ, "Voq", CioqSwitchNetDevice::FIFO, "Fifo"))
+            .AddAttribute("OutputFull",
+                          "Drop: a full output queue disc drops what the fabric delivers (the "
+                          "paper). Backpressure: the fabric offers an output a packet only when "
+                          "its queue disc has room (counting packets already crossing), so "
+                          "packets wait in the VOQs; needs a queue disc with a size limit.",
+                          EnumValue(CioqSwitchNetDevice::DROP),
+                          QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::OutputFull,
+                                                  &CioqSwitchNetDevice::m_outputFull),
+                          MakeEnumChecker(CioqSwitchNetDevice::DROP,
+                                          "Drop",
+                                          CioqSwitchNetDevice::BACKPRESSURE,
+                                          "Backpressure"))
+            .AddAttribute("Forwarding",
+                          "Learning: MAC learning, flooding unknown destinations, as "
+                          "BridgeNetDevice (needs ports whose frames carry MAC addresses, e.g. "
+                          "CSMA). Static: the port map of AddStaticRoute, by destination MAC "
+                          "or IPv4 address; unknown unicast is dropped.",
+                          EnumValue(CioqSwitchNetDevice::LEARNING),
+                          QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::Forwarding,
+                                                  &CioqSwitchNetDevice::m_forwarding),
+                          MakeEnumChecker(CioqSwitchNetDevice::LEARNING,
+                                          "Learning",
+                                          CioqSwitchNetDevice::STATIC,
+                                          "Static"))
+            .AddAttribute("InputBufferSize",
+                          "Buffer of each input, shared by its VOQs, in packets or bytes; "
+                          "DropTail. > 0. Default 20 packets (the paper's input buffer).",
+                          QueueSizeValue(QueueSize("20p")),
+                          MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_inputBufferSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute("VoqMaxSize",
+                          "Limit of each single VOQ, in packets or bytes; 0 = none (only "
+                          "InputBufferSize applies). Setting 20p and a large InputBufferSize "
+                          "gives one 20-packet queue per internal link, as an ns-2 link queue.",
+                          QueueSizeValue(QueueSize("0p")),
+                          MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_voqMaxSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute(
+                "IslipIterations",
+                "iSLIP iterations per match (FabricModel=Islip), >= 1; more than N act as N.",
+                UintegerValue(4),
+                MakeUintegerAccessor(&CioqSwitchNetDevice::m_islipIterations),
+                MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("LineRate",
+                          "Line rate of the ports, bit/s; 0 = read from the ports' DataRate "
+                          "(their own or their channel's), which must all be equal.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&CioqSwitchNetDevice::m_lineRate),
+                          MakeDataRateChecker())
+            .AddAttribute("FrameOverhead",
+                          "Link-layer bytes each packet carries on the ports' links, counted in "
+                          "fabric transfer times so that speedup 1 is exactly the line rate: 2 "
+                          "for point-to-point (PPP), 18 for CSMA (Ethernet header and FCS).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&CioqSwitchNetDevice::m_frameOverhead),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ExpirationTime",
+                          "Lifetime of learned MAC state (Forwarding=Learning).",
+                          TimeValue(Seconds(300)),
+                          MakeTimeAccessor(&CioqSwitchNetDevice::m_expirationTime),
+                          MakeTimeChecker())
+            .AddAttribute(
+                "Mtu",
+                "The MAC-level Maximum Transmission Unit, bytes.",
+                UintegerValue(1500),
+                MakeUintegerAccessor(&CioqSwitchNetDevice::SetMtu, &CioqSwitchNetDevice::GetMtu),
+                MakeUintegerChecker<uint16_t>())
+            .AddTraceSource("InputOccupancy",
+                            "Packets and bytes waiting at an input: (input, packets, bytes).",
+                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_inputOccupancyTrace),
+                            "ns3::CioqSwitchNetDevice::InputOccupancyTracedCallback")
+            .AddTraceSource("VoqOccupancy",
+                            "Packets in VOQ(input, output): (input, output, packets).",
+                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_voqOccupancyTrace),
+                            "ns3::CioqSwitchNetDevice::VoqOccupancyTracedCallback")
+            .AddTraceSource("OutputQueueLength",
+                            "Packets in an output's queue disc: (output, packets).",
+                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_outputQueueTrace),
+                            "ns3::CioqSwitchNetDevice::OutputQueueTracedCallback")
+            .AddTraceSource("InputDrop",
+                            "A copy dropped by a full input buffer: (packet, input, reason).",
+                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_inputDropTrace),
+                            "ns3::CioqSwitchNetDevice::InputDropTracedCallback")
+            .AddTraceSource("FabricDrop",
+                            "A frame with no output: (packet, input, reason).",
+                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_fabricDropTrace),
+                            "ns3::CioqSwitchNetDevice::DropTracedCallback")
+            .AddTraceSource("OutputDrop",
+                            "A drop by an output's queue disc: (item, output, reason).",
+                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_outputDropTrace),
+                            "ns3::CioqSwitchNetDevice::OutputDropTracedCallback")
+            .AddTraceSource("Transfer",
+                            "A packet starts crossing the fabric: (item, input, output, time "
+                            "it waited in its VOQ).",
+                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_transferTrace),
+                            "ns3::CioqSwitchNetDevice::TransferTracedCallback")
+            .AddTraceSource("Switched",
+                            "A packet crossed the fabric and reaches its output's queue disc: "
+                            "(item, input, output).",
+                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_switchedTrace),
+                            "ns3::CioqSwitchNetDevice::SwitchedTracedCallback");
+    return tid;
+}
+
+CioqSwitchNetDevice::CioqSwitchNetDevice()
+    : m_speedup(1.0),
+      m_fabricModel(PAPER),
+      m_inputQueueing(VOQ),
+      m_outputFull(DROP),
+      m_forwarding(LEARNING),
+      m_islipIterations(4),
+      m_frameOverhead(2),
+      m_mtu(1500),
+      m_node(nullptr),
+      m_ifIndex(0),
+      m_address(Mac48Address::Allocate()),
+      m_matchPending(false),
+      m_preserveSource(true),
+      m_inFabric(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+CioqSwitchNetDevice::~CioqSwitchNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+CioqSwitchNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& port : m_ports)
+    {
+        if (port.qdisc)
+        {
+            port.qdisc->Dispose();
+        }
+    }
+    m_ports.clear();
+    m_node = nullptr;
+    NetDevice::DoDispose();
+}
+
+uint32_t
+CioqSwitchNetDevice::AddPort(Ptr<NetDevice> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    NS_ABORT_MSG_IF(!m_node, "CioqSwitchNetDevice::AddPort: add the switch to its node first");
+    NS_ABORT_MSG_IF(!port || port == this, "CioqSwitchNetDevice::AddPort: not a port device");
+    NS_ABORT_MSG_IF(port->GetNode() != m_node,
+                    "CioqSwitchNetDevice::AddPort: the port must be a device of the switch's node");
+    NS_ABORT_MSG_IF(IsInitialized(),
+                    "CioqSwitchNetDevice::AddPort: ports must be added before the simulation "
+                    "starts");
+    NS_ABORT_MSG_UNLESS(Mac48Address::IsMatchingType(port->GetAddress()),
+                        "CioqSwitchNetDevice::AddPort: the port needs an EUI-48 address");
+    const auto index = static_cast<uint32_t>(m_ports.size());
+    m_ports.emplace_back();
+    m_ports.back().device = port;
+    m_preserveSource = m_preserveSource && port->SupportsSendFrom();
+    m_node->RegisterProtocolHandler(
+        MakeCallback(&CioqSwitchNetDevice::ReceiveFromPort, this).Bind(index),
+        0,
+        port,
+        true);
+    return index;
+}
+
+uint32_t
+CioqSwitchNetDevice::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<NetDevice>
+CioqSwitchNetDevice::GetPort(uint32_t port) const
+{
+    NS_ABORT_MSG_UNLESS(port < m_ports.size(),
+                        "CioqSwitchNetDevice: port " << port << " out of range [0, "
+                                                     << m_ports.size() << ")");
+    return m_ports[port].device;
+}
+
+void
+CioqSwitchNetDevice::SetOutputQueueDisc(uint32_t port, Ptr<QueueDisc> qdisc)
+{
+    NS_LOG_FUNCTION(this << port << qdisc);
+    NS_ABORT_MSG_UNLESS(port < m_ports.size(),
+                        "CioqSwitchNetDevice::SetOutputQueueDisc: port "
+                            << port << " out of range [0, " << m_ports.size()
+                            << "): add the ports first");
+    NS_ABORT_MSG_IF(IsInitialized(),
+                    "CioqSwitchNetDevice::SetOutputQueueDisc: set queue discs before the "
+                    "simulation starts");
+    m_ports[port].qdisc = qdisc;
+}
+
+Ptr<QueueDisc>
+CioqSwitchNetDevice::GetOutputQueueDisc(uint32_t port) const
+{
+    NS_ABORT_MSG_UNLESS(port < m_ports.size(),
+                        "CioqSwitchNetDevice: port " << port << " out of range [0, "
+                                                     << m_ports.size() << ")");
+    return m_ports[port].qdisc;
+}
+
+void
+CioqSwitchNetDevice::AddStaticRoute(Mac48Address address, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << address << port);
+    m_macRoutes[address] = port;
+}
+
+void
+CioqSwitchNetDevice::AddStaticRoute(Ipv4Address address, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << address << port);
+    m_ipv4Routes[address.Get()] = port;
+}
+
+void
+CioqSwitchNetDevice::CheckConfig()
+{
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    NS_ABORT_MSG_IF(n < 2, "CioqSwitchNetDevice needs at least 2 ports, has " << n);
+    NS_ABORT_MSG_UNLESS(std::isfinite(m_speedup) && m_speedup >= 1.0 && m_speedup <= n,
+                        "CioqSwitchNetDevice: Speedup = "
+                            << m_speedup << " is out of range [1, N] = [1, " << n << "]");
+    NS_ABORT_MSG_IF(m_inputBufferSize.GetValue() == 0,
+                    "CioqSwitchNetDevice: InputBufferSize = "
+                        << m_inputBufferSize << ": the input buffer must hold at least 1 packet");
+    NS_ABORT_MSG_IF(m_islipIterations < 1,
+                    "CioqSwitchNetDevice: IslipIterations = " << m_islipIterations
+                                                              << " is out of range [1, inf)");
+    NS_ABORT_MSG_IF(m_forwarding == LEARNING && !m_preserveSource,
+                    "CioqSwitchNetDevice: Forwarding = Learning needs ports whose frames carry "
+                    "MAC addresses (SupportsSendFrom, e.g. CSMA); use Forwarding = Static with "
+                    "point-to-point ports");
+    for (const auto& [address, port] : m_macRoutes)
+    {
+        NS_ABORT_MSG_UNLESS(port < n,
+                            "CioqSwitchNetDevice: static route to "
+                                << address << " names port " << port
+                                << ", out of range [0, N) = [0, " << n << ")");
+    }
+    for (const auto& [address, port] : m_ipv4Routes)
+    {
+        NS_ABORT_MSG_UNLESS(port < n,
+                            "CioqSwitchNetDevice: static route to "
+                                << Ipv4Address(address) << " names port " << port
+                                << ", out of range [0, N) = [0, " << n << ")");
+    }
+
+    // The line rate: set, or the ports' (all equal).
+    if (m_lineRate.GetBitRate() == 0)
+    {
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            DataRateValue rate(DataRate(0));
+            const Ptr<NetDevice> device = m_ports[k].device;
+            const bool found = device->GetAttributeFailSafe("DataRate", rate) ||
+                               (device->GetChannel() &&
+                                device->GetChannel()->GetAttributeFailSafe("DataRate", rate));
+            NS_ABORT_MSG_UNLESS(found && rate.Get().GetBitRate() > 0,
+                                "CioqSwitchNetDevice: LineRate = 0 and port "
+                                    << k << " has no DataRate: set LineRate");
+            if (k == 0)
+            {
+                m_lineRate = rate.Get();
+            }
+            NS_ABORT_MSG_UNLESS(rate.Get() == m_lineRate,
+                                "CioqSwitchNetDevice: the ports' line rates differ (port 0: "
+                                    << m_lineRate << ", port " << k << ": " << rate.Get()
+                                    << "); set LineRate");
+        }
+    }
+}
+
+void
+CioqSwitchNetDevice::DoInitialize()
+{
+    NS_LOG_FUNCTION(this);
+    CheckConfig();
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    m_linkBusy.assign(n * n, 0);
+    m_requests.assign(n * n, 0);
+    m_voqPackets.assign(n * n, 0);
+    m_voqBytes.assign(n * n, 0);
+    m_inputFree.assign(n, 0);
+    m_outputFree.assign(n, 0);
+    m_arbiter.Reset(n, std::min(m_islipIterations, n));
+    const double perTransfer = (m_fabricModel == PAPER) ? m_speedup / n : m_speedup;
+    m_fabricRate = DataRate(static_cast<uint64_t>(
+        std::llround(static_cast<double>(m_lineRate.GetBitRate()) * perTransfer)));
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        m_ports[k].queues.resize(m_inputQueueing == VOQ ? n : 1);
+        SetUpOutput(k);
+    }
+    NS_LOG_INFO("CIOQ switch: N = " << n << ", s = " << m_speedup << ", fabric "
+                                    << (m_fabricModel == PAPER ? "Paper" : "Islip") << " at "
+                                    << m_fabricRate << " per transfer, line " << m_lineRate
+                                    << ", inputs " << (m_inputQueueing == VOQ ? "VOQ" : "FIFO")
+                                    << " of " << m_inputBufferSize);
+    ResetStatistics();
+    NetDevice::DoInitialize();
+}
+
+void
+CioqSwitchNetDevice::SetUpOutput(uint32_t j)
+{
+    Port& port = m_ports[j];
+    if (!port.qdisc)
+    {
+        port.qdisc = CreateObject<FifoQueueDisc>();
+        port.qdisc->SetAttribute("MaxSize", QueueSizeValue(QueueSize("20p")));
+    }
+    port.backlog = port.qdisc->GetObject<CioqInputBacklog>();
+    if (!port.backlog)
+    {
+        port.backlog = CreateObject<CioqInputBacklog>();
+        port.qdisc->AggregateObject(port.backlog);
+    }
+
+    // Drain to the port as TrafficControlLayer drains a root queue disc to its device.
+    Ptr<NetDeviceQueueInterface> ndqi = port.device->GetObject<NetDeviceQueueInterface>();
+    NS_ABORT_MSG_UNLESS(ndqi,
+                        "CioqSwitchNetDevice: port "
+                            << j
+                            << " has no NetDeviceQueueInterface (create it with flow control "
+                               "enabled, as the point-to-point and CSMA helpers do by default)");
+    port.qdisc->SetNetDeviceQueueInterface(ndqi);
+    port.qdisc->SetSendCallback([this, j](Ptr<QueueDiscItem> item) { SendToPort(j, item); });
+    ndqi->GetTxQueue(0)->SetWakeCallback(MakeCallback(&QueueDisc::Run, port.qdisc));
+
+    port.qdisc->TraceConnectWithoutContext(
+        "PacketsInQueue",
+        MakeCallback(&CioqSwitchNetDevice::OutputLengthChanged, this).Bind(j));
+    port.qdisc->TraceConnectWithoutContext(
+        "DropBeforeEnqueue",
+        MakeCallback(&CioqSwitchNetDevice::OutputDropped, this).Bind(j));
+    port.qdisc->TraceConnectWithoutContext(
+        "DropAfterDequeue",
+        MakeCallback(&CioqSwitchNetDevice::OutputDropped, this).Bind(j));
+    port.qdisc->Initialize();
+
+    if (m_outputFull == BACKPRESSURE)
+    {
+        // ns-3 stops here, naming the problem, if the queue disc has no size limit.
+        NS_ABORT_MSG_IF(port.qdisc->GetMaxSize().GetValue() == 0,
+                        "CioqSwitchNetDevice: the queue disc of output "
+                            << j << " has a zero size limit");
+    }
+}
+
+void
+CioqSwitchNetDevice::ReceiveFromPort(uint32_t input,
+                                     Ptr<NetDevice> device,
+                                     Ptr<const Packet> packet,
+                                     uint16_t protocol,
+                                     const Address& source,
+                                     const Address& destination,
+                                     PacketType packetType)
+{
+    NS_LOG_FUNCTION(this << input << packet << protocol << source << destination << packetType);
+    Port& in = m_ports[input];
+    ++in.stats.framesReceived;
+    if (!m_promiscRxCallback.IsNull())
+    {
+        m_promiscRxCallback(this, packet, protocol, source, destination, packetType);
+    }
+    const Mac48Address src48 = Mac48Address::ConvertFrom(source);
+    const Mac48Address dst48 = Mac48Address::ConvertFrom(destination);
+    Learn(src48, input);
+
+    bool flood = false;
+    switch (packetType)
+    {
+    case PACKET_BROADCAST:
+    case PACKET_MULTICAST:
+        ++in.stats.localDeliveries;
+        m_rxCallback(this, packet, protocol, source);
+        flood = true;
+        break;
+    case PACKET_HOST:
+    case PACKET_OTHERHOST:
+        if (dst48 == m_address)
+        {
+            ++in.stats.localDeliveries;
+            m_rxCallback(this, packet, protocol, source);
+            return;
+        }
+        break;
+    }
+
+    Lookup(input, packet, protocol, src48, dst48, flood);
+    for (const uint32_t output : m_outputs)
+    {
+        EnqueueInput(input, output, MakeItem(packet, protocol, src48, dst48));
+    }
+}
+
+void
+CioqSwitchNetDevice::Lookup(uint32_t input,
+                            Ptr<const Packet> packet,
+                            uint16_t protocol,
+                            Mac48Address source,
+                            Mac48Address destination,
+                            bool flood)
+{
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    m_outputs.clear();
+    uint32_t output = n;
+    if (!flood)
+    {
+        if (m_forwarding == LEARNING)
+        {
+            output = GetLearnedPort(destination);
+            flood = (output == n);
+        }
+        else
+        {
+            const auto mac = m_macRoutes.find(destination);
+            if (mac != m_macRoutes.end())
+            {
+                output = mac->second;
+            }
+            else if (protocol == IPV4_PROTOCOL)
+            {
+                Ipv4Header header;
+                packet->PeekHeader(header);
+                const auto ip = m_ipv4Routes.find(header.GetDestination().Get());
+                if (ip != m_ipv4Routes.end())
+                {
+                    output = ip->second;
+                }
+            }
+        }
+    }
+    if (flood)
+    {
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            if (j != input)
+            {
+                m_outputs.push_back(j);
+            }
+        }
+        return;
+    }
+    const char* reason = (output == n) ? NO_ROUTE_DROP : (output == input ? SAME_PORT_DROP : "");
+    if (output == n || output == input)
+    {
+        NS_LOG_DEBUG("Fabric drop at input " << input << ": " << reason);
+        if (input < n)
+        {
+            ++m_ports[input].stats.fabricDrops;
+        }
+        m_fabricDropTrace(packet, input, reason);
+        return;
+    }
+    m_outputs.push_back(output);
+}
+
+Ptr<QueueDiscItem>
+CioqSwitchNetDevice::MakeItem(Ptr<const Packet> packet,
+                              uint16_t protocol,
+                              Mac48Address source,
+                              Mac48Address destination) const
+{
+    Ptr<Packet> copy = packet->Copy();
+    if (m_preserveSource)
+    {
+        CioqSourceTag tag;
+        tag.source = source;
+        copy->ReplacePacketTag(tag);
+    }
+    if (protocol == IPV4_PROTOCOL)
+    {
+        Ipv4Header header;
+        copy->RemoveHeader(header);
+        return Create<Ipv4QueueDiscItem>(copy, destination, protocol, header);
+    }
+    if (protocol == IPV6_PROTOCOL)
+    {
+        Ipv6Header header;
+        copy->RemoveHeader(header);
+        return Create<Ipv6QueueDiscItem>(copy, destination, protocol, header);
+    }
+    return Create<CioqFrameItem>(copy, destination, protocol);
+}
+
+std::deque<CioqSwitchNetDevice::Entry>&
+CioqSwitchNetDevice::QueueOf(uint32_t i, uint32_t j)
+{
+    return m_ports[i].queues[m_inputQueueing == VOQ ? j : 0];
+}
+
+void
+CioqSwitchNetDevice::EnqueueInput(uint32_t i, uint32_t j, Ptr<QueueDiscItem> item)
+{
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    Port& in = m_ports[i];
+    const uint32_t size = item->GetSize();
+    const uint32_t voq = i * n + j;
+    const bool inputFull = (m_inputBufferSize.GetUnit() == QueueSizeUnit::PACKETS)
+                               ? in.packets + 1 > m_inputBufferSize.GetValue()
+                               : in.bytes + size > m_inputBufferSize.GetValue();
+    const bool voqFull =
+        m_voqMaxSize.GetValue() > 0 && ((m_voqMaxSize.GetUnit() == QueueSizeUnit::PACKETS)
+                                            ? m_voqPackets[voq] + 1 > m_voqMaxSize.GetValue()
+                                            : m_voqBytes[voq] + size > m_voqMaxSize.GetValue());
+    if (inputFull || voqFull)
+    {
+        NS_LOG_DEBUG("Input " << i << " full (" << in.packets << " packets): drop for output "
+                              << j);
+        ++in.stats.inputDrops;
+        m_inputDropTrace(item, i, INPUT_FULL_DROP);
+        return;
+    }
+
+    auto& queue = QueueOf(i, j);
+    queue.push_back(Entry{item, j, Simulator::Now()});
+    ++in.stats.voqEnqueued;
+    ++in.packets;
+    in.bytes += size;
+    ++m_voqPackets[voq];
+    m_voqBytes[voq] += size;
+    m_ports[j].backlog->Add(size);
+    InputChanged(i, j);
+
+    if (m_fabricModel == PAPER)
+    {
+        PaperTryStart(i, j);
+        return;
+    }
+    if (m_inputQueueing == VOQ)
+    {
+        m_requests[voq] = 1;
+    }
+    else if (queue.size() == 1)
+    {
+        UpdateFifoRequest(i);
+    }
+    if (!in.inputBusy && !m_ports[j].outputBusy)
+    {
+        ScheduleMatch();
+    }
+}
+
+void
+CioqSwitchNetDevice::UpdateFifoRequest(uint32_t i)
+{
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    std::fill(m_requests.begin() + i * n, m_requests.begin() + (i + 1) * n, 0);
+    const auto& fifo = m_ports[i].queues[0];
+    if (!fifo.empty())
+    {
+        m_requests[i * n + fifo.front().output] = 1;
+    }
+}
+
+void
+CioqSwitchNetDevice::PaperTryStart(uint32_t i, uint32_t j)
+{
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    Port& in = m_ports[i];
+    if (m_inputQueueing == VOQ)
+    {
+        const auto& voq = in.queues[j];
+        if (!m_linkBusy[i * n + j] && !voq.empty() &&
+            (m_outputFull == DROP || OutputHasRoom(j, voq.front().item->GetSize())))
+        {
+            StartTransfer(i, j);
+        }
+        return;
+    }
+    const auto& fifo = in.queues[0];
+    if (!in.inputBusy && !fifo.empty() &&
+        (m_outputFull == DROP || OutputHasRoom(fifo.front().output, fifo.front().item->GetSize())))
+    {
+        StartTransfer(i, fifo.front().output);
+    }
+}
+
+void
+CioqSwitchNetDevice::ScheduleMatch()
+{
+    if (!m_matchPending)
+    {
+        m_matchPending = true;
+        Simulator::ScheduleNow(&CioqSwitchNetDevice::Match, this);
+    }
+}
+
+void
+CioqSwitchNetDevice::Match()
+{
+    NS_LOG_FUNCTION(this);
+    m_matchPending = false;
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const Port& port = m_ports[k];
+        m_inputFree[k] = !port.inputBusy && port.packets > 0;
+        m_outputFree[k] = !port.outputBusy && (m_outputFull == DROP || OutputHasRoom(k, m_mtu));
+    }
+    for (const auto& [i, j] : m_arbiter.Match(m_requests, m_inputFree, m_outputFree))
+    {
+        StartTransfer(i, j);
+    }
+}
+
+void
+CioqSwitchNetDevice::StartTransfer(uint32_t i, uint32_t j)
+{
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    Port& in = m_ports[i];
+    Port& out = m_ports[j];
+    auto& queue = QueueOf(i, j);
+    Entry entry = std::move(queue.front());
+    queue.pop_front();
+    const uint32_t size = entry.item->GetSize();
+    const uint32_t voq = i * n + j;
+    --in.packets;
+    in.bytes -= size;
+    --m_voqPackets[voq];
+    m_voqBytes[voq] -= size;
+    out.backlog->Remove(size);
+    if (m_fabricModel == ISLIP)
+    {
+        if (m_inputQueueing == VOQ)
+        {
+            m_requests[voq] = m_voqPackets[voq] > 0;
+        }
+        else
+        {
+            UpdateFifoRequest(i);
+        }
+        out.outputBusy = true;
+    }
+    if (m_fabricModel == PAPER && m_inputQueueing == VOQ)
+    {
+        m_linkBusy[voq] = 1;
+    }
+    else
+    {
+        in.inputBusy = true;
+    }
+    ++out.inFlightPackets;
+    out.inFlightBytes += size;
+    ++m_inFabric;
+    ++in.stats.transfersStarted;
+    const Time waited = Simulator::Now() - entry.arrival;
+    in.stats.voqWaitTotal += waited;
+    in.stats.voqWaitMax = std::max(in.stats.voqWaitMax, waited);
+    InputChanged(i, j);
+    m_transferTrace(entry.item, i, j, waited);
+    NS_LOG_DEBUG("Transfer " << i << " -> " << j << " of " << size << " B after " << waited);
+    Simulator::Schedule(TransferTime(size),
+                        &CioqSwitchNetDevice::FinishTransfer,
+                        this,
+                        i,
+                        j,
+                        entry.item);
+}
+
+void
+CioqSwitchNetDevice::FinishTransfer(uint32_t i, uint32_t j, Ptr<QueueDiscItem> item)
+{
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    Port& in = m_ports[i];
+    Port& out = m_ports[j];
+    --out.inFlightPackets;
+    out.inFlightBytes -= item->GetSize();
+    --m_inFabric;
+    if (m_fabricModel == PAPER && m_inputQueueing == VOQ)
+    {
+        m_linkBusy[i * n + j] = 0;
+    }
+    else
+    {
+        in.inputBusy = false;
+    }
+    out.outputBusy = false;
+    ++in.stats.switchedIn;
+    ++out.stats.switchedOut;
+    m_switchedTrace(item, i, j);
+    EnqueueOutput(j, item);
+
+    if (m_fabricModel == ISLIP)
+    {
+        ScheduleMatch();
+        return;
+    }
+    PaperTryStart(i, j);
+    if (m_outputFull == BACKPRESSURE)
+    {
+        OutputRoom(j);
+    }
+}
+
+bool
+CioqSwitchNetDevice::OutputHasRoom(uint32_t j, uint32_t bytes) const
+{
+    const Port& out = m_ports[j];
+    const QueueSize max = out.qdisc->GetMaxSize();
+    const QueueSize current = out.qdisc->GetCurrentSize();
+    if (max.GetUnit() == QueueSizeUnit::PACKETS)
+    {
+        return current.GetValue() + out.inFlightPackets + 1 <= max.GetValue();
+    }
+    return current.GetValue() + out.inFlightBytes + bytes <= max.GetValue();
+}
+
+void
+CioqSwitchNetDevice::OutputRoom(uint32_t j)
+{
+    if (m_fabricModel == ISLIP)
+    {
+        ScheduleMatch();
+        return;
+    }
+    // Paper: offer the room to the inputs in round-robin order.
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    Port& out = m_ports[j];
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const uint32_t i = (out.rrNext + k) % n;
+        const auto& queue = QueueOf(i, j);
+        if (queue.empty() || (m_inputQueueing == FIFO && queue.front().output != j))
+        {
+            continue;
+        }
+        const uint64_t started = m_ports[i].stats.transfersStarted;
+        PaperTryStart(i, j);
+        if (m_ports[i].stats.transfersStarted != started)
+        {
+            out.rrNext = (i + 1) % n;
+        }
+    }
+}
+
+void
+CioqSwitchNetDevice::EnqueueOutput(uint32_t j, Ptr<QueueDiscItem> item)
+{
+    Ptr<QueueDisc> qdisc = m_ports[j].qdisc;
+    qdisc->Enqueue(item);
+    qdisc->Run();
+}
+
+void
+CioqSwitchNetDevice::SendToPort(uint32_t j, Ptr<QueueDiscItem> item)
+{
+    Port& out = m_ports[j];
+    ++out.stats.sent;
+    Ptr<Packet> packet = item->GetPacket();
+    CioqSourceTag tag;
+    if (m_preserveSource && packet->RemovePacketTag(tag))
+    {
+        out.device->SendFrom(packet, tag.source, item->GetAddress(), item->GetProtocol());
+        return;
+    }
+    out.device->Send(packet, item->GetAddress(), item->GetProtocol());
+}
+
+void
+CioqSwitchNetDevice::OutputLengthChanged(uint32_t j, uint32_t oldValue, uint32_t newValue)
+{
+    Port& out = m_ports[j];
+    const Time now = Simulator::Now();
+    out.outputIntegral += out.outputPackets * (now - out.outputSince).GetSeconds();
+    out.outputSince = now;
+    out.outputPackets = newValue;
+    m_outputQueueTrace(j, newValue);
+    if (m_outputFull == BACKPRESSURE && newValue < oldValue)
+    {
+        OutputRoom(j);
+    }
+}
+
+void
+CioqSwitchNetDevice::OutputDropped(uint32_t j, Ptr<const QueueDiscItem> item, const char* reason)
+{
+    ++m_ports[j].stats.outputDrops;
+    m_outputDropTrace(item, j, reason);
+}
+
+void
+CioqSwitchNetDevice::InputChanged(uint32_t i, uint32_t j)
+{
+    Port& in = m_ports[i];
+    const Time now = Simulator::Now();
+    in.inputIntegral += in.inputLast * (now - in.inputSince).GetSeconds();
+    in.inputSince = now;
+    in.inputLast = in.packets;
+    m_inputOccupancyTrace(i, in.packets, in.bytes);
+    m_voqOccupancyTrace(i, j, m_voqPackets[i * m_ports.size() + j]);
+}
+
+Time
+CioqSwitchNetDevice::TransferTime(uint32_t bytes) const
+{
+    return m_fabricRate.CalculateBytesTxTime(bytes + m_frameOverhead);
+}
+
+void
+CioqSwitchNetDevice::Learn(Mac48Address source, uint32_t port)
+{
+    if (m_forwarding == LEARNING)
+    {
+        LearnedState& state = m_learned[source];
+        state.port = port;
+        state.expirationTime = Simulator::Now() + m_expirationTime;
+    }
+}
+
+uint32_t
+CioqSwitchNetDevice::GetLearnedPort(Mac48Address destination)
+{
+    const auto it = m_learned.find(destination);
+    if (it != m_learned.end())
+    {
+        if (it->second.expirationTime > Simulator::Now())
+        {
+            return it->second.port;
+        }
+        m_learned.erase(it);
+    }
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+uint32_t
+CioqSwitchNetDevice::GetVoqPackets(uint32_t input, uint32_t output) const
+{
+    NS_ABORT_MSG_UNLESS(input < m_ports.size() && output < m_ports.size() && IsInitialized(),
+                        "CioqSwitchNetDevice::GetVoqPackets: (" << input << ", " << output
+                                                                << ") out of range");
+    return m_voqPackets[input * m_ports.size() + output];
+}
+
+uint32_t
+CioqSwitchNetDevice::GetInputPackets(uint32_t input) const
+{
+    return m_ports.at(input).packets;
+}
+
+uint64_t
+CioqSwitchNetDevice::GetInputBytes(uint32_t input) const
+{
+    return m_ports.at(input).bytes;
+}
+
+Ptr<const CioqInputBacklog>
+CioqSwitchNetDevice::GetInputBacklog(uint32_t output) const
+{
+    return m_ports.at(output).backlog;
+}
+
+uint32_t
+CioqSwitchNetDevice::GetPacketsInFabric() const
+{
+    return m_inFabric;
+}
+
+const CioqSwitchNetDevice::PortStats&
+CioqSwitchNetDevice::GetPortStats(uint32_t port) const
+{
+    return m_ports.at(port).stats;
+}
+
+double
+CioqSwitchNetDevice::GetAverageInputPackets(uint32_t input) const
+{
+    const Port& in = m_ports.at(input);
+    const Time now = Simulator::Now();
+    const double elapsed = (now - m_statsSince).GetSeconds();
+    const double integral = in.inputIntegral + in.inputLast * (now - in.inputSince).GetSeconds();
+    return elapsed > 0 ? integral / elapsed : in.inputLast;
+}
+
+double
+CioqSwitchNetDevice::GetAverageOutputPackets(uint32_t output) const
+{
+    const Port& out = m_ports.at(output);
+    const Time now = Simulator::Now();
+    const double elapsed = (now - m_statsSince).GetSeconds();
+    const double integral =
+        out.outputIntegral + out.outputPackets * (now - out.outputSince).GetSeconds();
+    return elapsed > 0 ? integral / elapsed : out.outputPackets;
+}
+
+void
+CioqSwitchNetDevice::ResetStatistics()
+{
+    const Time now = Simulator::Now();
+    m_statsSince = now;
+    for (auto& port : m_ports)
+    {
+        port.stats = PortStats();
+        port.inputIntegral = 0;
+        port.inputSince = now;
+        port.outputIntegral = 0;
+        port.outputSince = now;
+    }
+}
+
+double
+CioqSwitchNetDevice::GetSpeedup() const
+{
+    return m_speedup;
+}
+
+DataRate
+CioqSwitchNetDevice::GetLineRate() const
+{
+    return m_lineRate;
+}
+
+void
+CioqSwitchNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+CioqSwitchNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+CioqSwitchNetDevice::GetChannel() const
+{
+    return nullptr;
+}
+
+void
+CioqSwitchNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+CioqSwitchNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+CioqSwitchNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+CioqSwitchNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+CioqSwitchNetDevice::IsLinkUp() const
+{
+    return true;
+}
+
+void
+CioqSwitchNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+CioqSwitchNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+CioqSwitchNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+CioqSwitchNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+CioqSwitchNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+CioqSwitchNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+CioqSwitchNetDevice::IsPointToPoint() const
+{
+    return false;
+}
+
+bool
+CioqSwitchNetDevice::IsBridge() const
+{
+    // Not a BridgeNetDevice: ns-3's global routing would look for one.
+    return false;
+}
+
+bool
+CioqSwitchNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    return SendFrom(packet, m_address, dest, protocolNumber);
+}
+
+bool
+CioqSwitchNetDevice::SendFrom(Ptr<Packet> packet,
+                              const Address& source,
+                              const Address& dest,
+                              uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
+    // The switch's own packets go straight to the outputs' queue discs.
+    const Mac48Address src48 = Mac48Address::ConvertFrom(source);
+    const Mac48Address dst48 = Mac48Address::ConvertFrom(dest);
+    const auto n = static_cast<uint32_t>(m_ports.size());
+    Lookup(n, packet, protocolNumber, src48, dst48, dst48.IsGroup());
+    for (const uint32_t output : m_outputs)
+    {
+        ++m_ports[output].stats.localSent;
+        EnqueueOutput(output, MakeItem(packet, protocolNumber, src48, dst48));
+    }
+    return !m_outputs.empty();
+}
+
+Ptr<Node>
+CioqSwitchNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+CioqSwitchNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+CioqSwitchNetDevice::NeedsArp() const
+{
+    return true;
+}
+
+void
+CioqSwitchNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+CioqSwitchNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscRxCallback = cb;
+}
+
+bool
+CioqSwitchNetDevice::SupportsSendFrom() const
+{
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,577 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef CIOQ_SWITCH_NET_DEVICE_H
+#define CIOQ_SWITCH_NET_DEVICE_H
+
+#include "cioq-input-backlog.h"
+#include "islip-arbiter.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/queue-disc.h"
+#include "ns3/queue-size.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+
+/**
+ * \ingroup qdisc-lab
+ * \brief An N x N combined input/output queued (CIOQ) switch, installed on a node like
+ * BridgeNetDevice: it owns N port devices, and hosts attached to the ports run IP over it
+ * unchanged.
+ *
+ * A packet's path (port k is input k and output k):
+ *  1. Input. A frame received on port i is forwarded, by MAC learning (as BridgeNetDevice) or by
+ *     a static port map (by destination MAC or by IPv4 destination, the latter for
+ *     point-to-point ports, whose frames carry no MAC addresses), to output j (or to every other
+ *     port for broadcast and unknown destinations). It joins VOQ(i, j), or the single FIFO of
+ *     input i in InputQueueing=Fifo mode, unless input i's buffer (InputBufferSize, shared by
+ *     its VOQs, and VoqMaxSize per VOQ) is full: then it is dropped (DropTail, an "input" drop).
+ *  2. Fabric, at speedup s = Speedup (1 <= s <= N), by FabricModel:
+ *     - Paper (Sundararajan et al.): N^2 internal links (i, j) carry packets concurrently, each at
+ *       s/N times the line rate; link (i, j) serves VOQ(i, j) in FIFO order.
+ *     - Islip: a crossbar that carries at most one packet per input and per output at a time,
+ *       at s times the line rate, matched by iSLIP (IslipIterations) whenever ports become free
+ *       (asynchronous packet-mode scheduling: a packet crosses whole).
+ *     In Fifo mode only the head of each input's FIFO may cross.
+ *  3. Output. The packet is enqueued in output j's QueueDisc (FIFO, RED, CioqRedQueueDisc or any
+ *     other), which drains to port j's device at line rate. A full output drops the packet (the
+ *     queue disc's own drop, OutputFull=Drop, the paper) or is not offered packets until it has
+ *     room, which keeps them in the VOQs (OutputFull=Backpressure).
+ *
+ * Output draining uses ns-3's traffic-control contract, as TrafficControlLayer does for a device
+ * attached to IP: each output queue disc gets the port's NetDeviceQueueInterface and a send
+ * callback to the port, and the port's transmission queue wakes QueueDisc::Run when the device
+ * has room. Ports therefore need a NetDeviceQueueInterface (ns-3's point-to-point and CSMA
+ * helpers aggregate one) and should have a 1-packet device queue, so that the queue disc holds
+ * the backlog (CioqSwitchHelper sets this up).
+ *
+ * Each output queue disc has a CioqInputBacklog aggregated to it, which holds the sum of
+ * VOQ(., j) in packets and bytes (packets waiting, not those crossing the fabric); queue discs
+ * that want it (CioqRedQueueDisc) read it.
+ */
+class CioqSwitchNetDevice : public NetDevice
+{
+  public:
+    /// Fabric models.
+    enum FabricModel
+    {
+        PAPER, //!< N^2 concurrent internal links at s/N of the line rate (the paper's ns model)
+        ISLIP, //!< crossbar, one packet per input and per output, s x line rate, iSLIP matching
+    };
+
+    /// Input queueing.
+    enum InputQueueing
+    {
+        VOQ,  //!< one virtual output queue per output at each input
+        FIFO, //!< one FIFO per input (head-of-line blocking)
+    };
+
+    /// What a full output does.
+    enum OutputFull
+    {
+        DROP,         //!< the output queue disc drops the packet (the paper)
+        BACKPRESSURE, //!< the fabric holds packets back in the VOQs until the output has room
+    };
+
+    /// How outputs are chosen.
+    enum Forwarding
+    {
+        LEARNING, //!< MAC learning, flooding unknown destinations, as BridgeNetDevice
+        STATIC,   //!< a static port map (AddStaticRoute); unknown unicast is dropped
+    };
+
+    /// Input drop reason: the input buffer (or the VOQ) is full.
+    static constexpr const char* INPUT_FULL_DROP = "Input buffer full";
+    /// Fabric drop reason: no output for a unicast destination (Forwarding=Static).
+    static constexpr const char* NO_ROUTE_DROP = "No route";
+    /// Fabric drop reason: the only output is the port the frame came in on.
+    static constexpr const char* SAME_PORT_DROP = "Same port";
+
+    /// Counters of one port, as input and as output.
+    struct PortStats
+    {
+        uint64_t framesReceived = 0;   //!< frames received from the port's link
+        uint64_t localDeliveries = 0;  //!< frames (also) passed up to the switch's own stack
+        uint64_t fabricDrops = 0;      //!< frames/copies with no output (NO_ROUTE, SAME_PORT)
+        uint64_t inputDrops = 0;       //!< copies refused by a full input buffer
+        uint64_t voqEnqueued = 0;      //!< copies admitted to the input buffer
+        uint64_t transfersStarted = 0; //!< as input: fabric transfers started
+        uint64_t switchedIn = 0;       //!< as input: fabric transfers completed
+        uint64_t switchedOut = 0;      //!< as output: packets the fabric delivered to it
+        uint64_t outputDrops = 0;      //!< as output: drops by its queue disc (any reason)
+        uint64_t localSent = 0;        //!< as output: packets sent by the switch's own stack
+        uint64_t sent = 0;             //!< as output: packets handed to the port device
+        Time voqWaitTotal;             //!< as input: sum of VOQ waits of transferred packets
+        Time voqWaitMax;               //!< as input: largest VOQ wait
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    CioqSwitchNetDevice();
+    ~CioqSwitchNetDevice() override;
+
+    CioqSwitchNetDevice(const CioqSwitchNetDevice&) = delete;            //!< no copies
+    CioqSwitchNetDevice& operator=(const CioqSwitchNetDevice&) = delete; //!< no copies
+
+    /**
+     * Add a port. The device must be on the switch's node, have no IP address, and have a
+     * NetDeviceQueueInterface. Ports are numbered in the order they are added.
+     * \param port the port device
+     * \return its index
+     */
+    uint32_t AddPort(Ptr<NetDevice> port);
+
+    /// \return N, the number of ports
+    uint32_t GetNPorts() const;
+
+    /**
+     * \param port a port index
+     * \return its device
+     */
+    Ptr<NetDevice> GetPort(uint32_t port) const;
+
+    /**
+     * Set the queue disc that port \p port drains (before the switch is initialized). Ports
+     * without one get a FifoQueueDisc of 20 packets (the paper's output buffer).
+     * \param port a port index
+     * \param qdisc the queue disc, not installed anywhere else
+     */
+    void SetOutputQueueDisc(uint32_t port, Ptr<QueueDisc> qdisc);
+
+    /**
+     * \param port a port index
+     * \return its output queue disc (null before initialization if none was set)
+     */
+    Ptr<QueueDisc> GetOutputQueueDisc(uint32_t port) const;
+
+    /**
+     * Static port map entry (Forwarding=Static): frames to \p address leave by \p port.
+     * \param address a destination MAC address
+     * \param port a port index
+     */
+    void AddStaticRoute(Mac48Address address, uint32_t port);
+
+    /**
+     * Static port map entry (Forwarding=Static): IPv4 packets to \p address leave by \p port.
+     * Used when the frame's destination MAC is not in the map (always the case with
+     * point-to-point ports, whose frames carry no MAC addresses).
+     * \param address a destination IPv4 address
+     * \param port a port index
+     */
+    void AddStaticRoute(Ipv4Address address, uint32_t port);
+
+    /**
+     * \param input an input
+     * \param output an output
+     * \return packets waiting in VOQ(input, output) (in Fifo mode: in input's FIFO for output)
+     */
+    uint32_t GetVoqPackets(uint32_t input, uint32_t output) const;
+
+    /**
+     * \param input an input
+     * \return packets waiting in its buffer
+     */
+    uint32_t GetInputPackets(uint32_t input) const;
+
+    /**
+     * \param input an input
+     * \return bytes waiting in its buffer
+     */
+    uint64_t GetInputBytes(uint32_t input) const;
+
+    /**
+     * \param output an output
+     * \return the input-side backlog reported to its queue disc (sum of VOQ(., output))
+     */
+    Ptr<const CioqInputBacklog> GetInputBacklog(uint32_t output) const;
+
+    /// \return packets crossing the fabric now
+    uint32_t GetPacketsInFabric() const;
+
+    /**
+     * \param port a port
+     * \return its counters
+     */
+    const PortStats& GetPortStats(uint32_t port) const;
+
+    /**
+     * \param input an input
+     * \return its time-averaged buffer occupancy in packets since the last ResetStatistics
+     */
+    double GetAverageInputPackets(uint32_t input) const;
+
+    /**
+     * \param output an output
+     * \return the time-averaged packets in its queue disc since the last ResetStatistics
+     */
+    double GetAverageOutputPackets(uint32_t output) const;
+
+    /// Zero every counter and restart the time averages (e.g. after a warm-up).
+    void ResetStatistics();
+
+    /// \return the switch's speedup s
+    double GetSpeedup() const;
+
+    /// \return the line rate of the ports
+    DataRate GetLineRate() const;
+
+    /**
+     * Input occupancy: (input, packets, bytes), on every change.
+     */
+    typedef void (*InputOccupancyTracedCallback)(uint32_t input, uint32_t packets, uint64_t bytes);
+    /**
+     * VOQ occupancy: (input, output, packets), on every change.
+     */
+    typedef void (*VoqOccupancyTracedCallback)(uint32_t input, uint32_t output, uint32_t packets);
+    /**
+     * Output queue length: (output, packets in its queue disc), on every change.
+     */
+    typedef void (*OutputQueueTracedCallback)(uint32_t output, uint32_t packets);
+    /**
+     * A drop in the fabric (no output): (packet, input or N for the switch's own, reason).
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, uint32_t input, const char* why);
+    /**
+     * A drop at a full input: (item, input, reason).
+     */
+    typedef void (*InputDropTracedCallback)(Ptr<const QueueDiscItem> item,
+                                            uint32_t input,
+                                            const char* why);
+    /**
+     * A drop by an output queue disc: (item, output, reason).
+     */
+    typedef void (*OutputDropTracedCallback)(Ptr<const QueueDiscItem> item,
+                                             uint32_t output,
+                                             const char* why);
+    /**
+     * A fabric transfer: (item, input, output, time it waited in its VOQ).
+     */
+    typedef void (*TransferTracedCallback)(Ptr<const QueueDiscItem> item,
+                                           uint32_t input,
+                                           uint32_t output,
+                                           Time waited);
+
+    /**
+     * A packet reached its output's queue disc: (item, input, output).
+     */
+    typedef void (*SwitchedTracedCallback)(Ptr<const QueueDiscItem> item,
+                                           uint32_t input,
+                                           uint32_t output);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoInitialize() override;
+    void DoDispose() override;
+
+  private:
+    /// A packet waiting at an input.
+    struct Entry
+    {
+        Ptr<QueueDiscItem> item; //!< the packet, as its output queue disc will see it
+        uint32_t output;         //!< its output
+        Time arrival;            //!< when it joined the input buffer
+    };
+
+    /// One port: input side, output side, fabric state.
+    struct Port
+    {
+        Ptr<NetDevice> device;                 //!< the port device
+        Ptr<QueueDisc> qdisc;                  //!< output queue disc
+        Ptr<CioqInputBacklog> backlog;         //!< sum of VOQ(., this output)
+        std::vector<std::deque<Entry>> queues; //!< VOQs (N) or the single FIFO (1)
+        uint32_t packets = 0;                  //!< packets waiting at this input
+        uint64_t bytes = 0;                    //!< bytes waiting at this input
+        bool inputBusy = false;                //!< Islip / Fifo: this input is transferring
+        bool outputBusy = false;               //!< Islip: this output is receiving
+        uint32_t inFlightPackets = 0;          //!< packets crossing toward this output
+        uint64_t inFlightBytes = 0;            //!< bytes crossing toward this output
+        PortStats stats;                       //!< counters
+        uint32_t rrNext = 0;                   //!< Paper, Backpressure: next input to serve
+        uint32_t inputLast = 0;                //!< packets waiting at the last accounting
+        double inputIntegral = 0;              //!< integral of packets waiting, packet-seconds
+        double outputIntegral = 0;             //!< integral of output packets, packet-seconds
+        uint32_t outputPackets = 0;            //!< packets in the output queue disc
+        Time inputSince;                       //!< last change of packets
+        Time outputSince;                      //!< last change of outputPackets
+    };
+
+    /// Learned MAC state.
+    struct LearnedState
+    {
+        uint32_t port;       //!< where the address was last seen
+        Time expirationTime; //!< when that knowledge expires
+    };
+
+    /**
+     * Validate the configuration, with messages naming the attribute; abort if invalid.
+     */
+    void CheckConfig();
+
+    /**
+     * Set up output \p j: default queue disc, backlog object, draining, traces.
+     * \param j the output
+     */
+    void SetUpOutput(uint32_t j);
+
+    /**
+     * A frame arrived at a port (registered as a promiscuous protocol handler).
+     * \param input the port index (bound)
+     * \param device the port device
+     * \param packet the frame's payload
+     * \param protocol its protocol number
+     * \param source its source address
+     * \param destination its destination address
+     * \param packetType its type
+     */
+    void ReceiveFromPort(uint32_t input,
+                         Ptr<NetDevice> device,
+                         Ptr<const Packet> packet,
+                         uint16_t protocol,
+                         const Address& source,
+                         const Address& destination,
+                         PacketType packetType);
+
+    /**
+     * Choose the outputs of a frame into m_outputs (empty: none).
+     * \param input the arrival port, or N for the switch's own stack
+     * \param packet the frame's payload
+     * \param protocol its protocol number
+     * \param source its source MAC
+     * \param destination its destination MAC
+     * \param flood whether the frame goes to every port but \p input
+     */
+    void Lookup(uint32_t input,
+                Ptr<const Packet> packet,
+                uint16_t protocol,
+                Mac48Address source,
+                Mac48Address destination,
+                bool flood);
+
+    /**
+     * Wrap a packet as a queue disc item (IPv4/IPv6 items carry their header apart, as the IP
+     * layers hand them to traffic control, so that queue discs can classify and mark them).
+     * \param packet the payload (copied)
+     * \param protocol its protocol number
+     * \param source its source MAC
+     * \param destination its destination MAC
+     * \return the item
+     */
+    Ptr<QueueDiscItem> MakeItem(Ptr<const Packet> packet,
+                                uint16_t protocol,
+                                Mac48Address source,
+                                Mac48Address destination) const;
+
+    /**
+     * Put a copy in input \p i's buffer for output \p j, or drop it if the buffer is full.
+     * \param i the input
+     * \param j the output
+     * \param item the packet
+     */
+    void EnqueueInput(uint32_t i, uint32_t j, Ptr<QueueDiscItem> item);
+
+    /**
+     * \param i an input
+     * \param j an output
+     * \return the queue of input i that holds packets for j (its VOQ, or its FIFO)
+     */
+    std::deque<Entry>& QueueOf(uint32_t i, uint32_t j);
+
+    /**
+     * Paper fabric: start transfers on link (i, j) (VOQ) or from input i's head (FIFO).
+     * \param i the input
+     * \param j the output (VOQ mode)
+     */
+    void PaperTryStart(uint32_t i, uint32_t j);
+
+    /// Islip fabric: run a match at the end of this instant (once, however many ask).
+    void ScheduleMatch();
+
+    /// Islip fabric: match free inputs to free outputs and start their transfers.
+    void Match();
+
+    /**
+     * Start moving the head of input i's queue for output j across the fabric.
+     * \param i the input
+     * \param j the output
+     */
+    void StartTransfer(uint32_t i, uint32_t j);
+
+    /**
+     * A transfer ended: hand the packet to output j.
+     * \param i the input
+     * \param j the output
+     * \param item the packet
+     */
+    void FinishTransfer(uint32_t i, uint32_t j, Ptr<QueueDiscItem> item);
+
+    /**
+     * \param j an output
+     * \param bytes size of a packet
+     * \return whether output j may be offered a packet of \p bytes now
+     */
+    bool OutputHasRoom(uint32_t j, uint32_t bytes) const;
+
+    /**
+     * Output j's queue disc has room again (Backpressure): restart transfers towards it.
+     * \param j the output
+     */
+    void OutputRoom(uint32_t j);
+
+    /**
+     * Enqueue in output j's queue disc and let it drain.
+     * \param j the output
+     * \param item the packet
+     */
+    void EnqueueOutput(uint32_t j, Ptr<QueueDiscItem> item);
+
+    /**
+     * Send callback of output j's queue disc.
+     * \param j the output
+     * \param item the packet, its header added
+     */
+    void SendToPort(uint32_t j, Ptr<QueueDiscItem> item);
+
+    /**
+     * Trace sink: output j's queue disc length changed.
+     * \param j the output (bound)
+     * \param oldValue previous packets
+     * \param newValue current packets
+     */
+    void OutputLengthChanged(uint32_t j, uint32_t oldValue, uint32_t newValue);
+
+    /**
+     * Trace sink: output j's queue disc dropped a packet.
+     * \param j the output (bound)
+     * \param item the packet
+     * \param reason why
+     */
+    void OutputDropped(uint32_t j, Ptr<const QueueDiscItem> item, const char* reason);
+
+    /**
+     * Islip, Fifo: point input i's requests at the output of its head packet.
+     * \param i the input
+     */
+    void UpdateFifoRequest(uint32_t i);
+
+    /**
+     * Record a change of input i's occupancy in the time average and the traces.
+     * \param i the input
+     * \param j the output whose VOQ changed
+     */
+    void InputChanged(uint32_t i, uint32_t j);
+
+    /**
+     * Learn that \p source is behind port \p port.
+     * \param source a MAC address
+     * \param port a port index
+     */
+    void Learn(Mac48Address source, uint32_t port);
+
+    /**
+     * \param destination a MAC address
+     * \return its learned port, or N if unknown
+     */
+    uint32_t GetLearnedPort(Mac48Address destination);
+
+    /// \return fabric transfer time of a packet of \p bytes (as its queue disc counts it)
+    /// \param bytes the packet's size
+    Time TransferTime(uint32_t bytes) const;
+
+    // Attributes
+    double m_speedup;              //!< s
+    FabricModel m_fabricModel;     //!< fabric model
+    InputQueueing m_inputQueueing; //!< VOQs or FIFO
+    OutputFull m_outputFull;       //!< drop or backpressure
+    Forwarding m_forwarding;       //!< learning or static
+    QueueSize m_inputBufferSize;   //!< per-input buffer limit
+    QueueSize m_voqMaxSize;        //!< per-VOQ limit (0 = none)
+    uint32_t m_islipIterations;    //!< iSLIP iterations per match
+    DataRate m_lineRate;           //!< line rate (0 = from the ports)
+    uint32_t m_frameOverhead;      //!< link-layer bytes per packet on the ports' links
+    Time m_expirationTime;         //!< learned state lifetime
+    uint16_t m_mtu;                //!< MTU
+
+    // State
+    Ptr<Node> m_node;                                      //!< the node
+    uint32_t m_ifIndex;                                    //!< interface index
+    Mac48Address m_address;                                //!< the switch's own address
+    NetDevice::ReceiveCallback m_rxCallback;               //!< receive callback
+    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive callback
+    std::vector<Port> m_ports;                             //!< the ports
+    std::map<Mac48Address, LearnedState> m_learned;        //!< MAC learning table
+    std::map<Mac48Address, uint32_t> m_macRoutes;          //!< static MAC port map
+    std::unordered_map<uint32_t, uint32_t> m_ipv4Routes;   //!< static IPv4 port map
+    std::vector<uint32_t> m_outputs;                       //!< outputs found by Lookup
+    std::vector<uint8_t> m_linkBusy;    //!< Paper, VOQ: internal link (i, j) busy, N*N
+    std::vector<uint8_t> m_requests;    //!< Islip: request(i, j), N*N
+    std::vector<uint32_t> m_voqPackets; //!< packets of input i for output j, N*N
+    std::vector<uint64_t> m_voqBytes;   //!< bytes of input i for output j, N*N
+    std::vector<uint8_t> m_inputFree;   //!< Islip: scratch, inputs free to match
+    std::vector<uint8_t> m_outputFree;  //!< Islip: scratch, outputs free to match
+    IslipArbiter m_arbiter;             //!< Islip: the arbiter
+    bool m_matchPending;                //!< Islip: a match is scheduled for this instant
+    bool m_preserveSource;              //!< every port supports SendFrom
+    uint32_t m_inFabric;                //!< packets crossing the fabric
+    DataRate m_fabricRate;              //!< rate of one transfer
+    Time m_statsSince;                  //!< start of the time averages
+
+    // Traces
+    TracedCallback<uint32_t, uint32_t, uint64_t> m_inputOccupancyTrace; //!< input occupancy
+    TracedCallback<uint32_t, uint32_t, uint32_t> m_voqOccupancyTrace;   //!< VOQ occupancy
+    TracedCallback<uint32_t, uint32_t> m_outputQueueTrace;              //!< output length
+    TracedCallback<Ptr<const QueueDiscItem>, uint32_t, const char*> m_inputDropTrace; //!< input
+    TracedCallback<Ptr<const Packet>, uint32_t, const char*> m_fabricDropTrace; //!< fabric drops
+    TracedCallback<Ptr<const QueueDiscItem>, uint32_t, const char*> m_outputDropTrace;  //!< output
+    TracedCallback<Ptr<const QueueDiscItem>, uint32_t, uint32_t, Time> m_transferTrace; //!< start
+    TracedCallback<Ptr<const QueueDiscItem>, uint32_t, uint32_t> m_switchedTrace; //!< delivered
+};
+
+} // namespace ns3
+
+#endif /* CIOQ_SWITCH_NET_DEVICE_H */

@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Figures and claims of the CIOQ-RED reproduction, from a synthetic results database.
+
+The runs are those of ``campaigns/cioq-red.toml`` (full and --quick grids, their seeds), so the
+test also checks that the figures module reads the campaign the way it is written. Every
+number is constructed: per seed the metrics add -d, 0, +d to a known cell mean (d a power of
+two), so seed means and Student-t intervals are known in closed form.
+
+* input queue: 30 / s^4 packets for every queue disc (so "roughly the same" and "very low
+  from s = 2" hold);
+* output queue: DropTail 10, RED 8, CIOQ-RED below RED by a gap that shrinks as 1 / s^4
+  (``output``);
+* loss rate and utilisation per load with CIOQ-RED 0.003 above / 0.01 below RED;
+* over ν: the output queue 8 / (1 + 4ν), the loss rate 0.03 + 0.01ν, utilisation 0.95 - 0.01ν.
+"""
+
+import csv
+import math
+from pathlib import Path
+
+import pytest
+from scipy import stats
+
+from qdisclab.campaign.spec import load_campaign
+from qdisclab.campaign.store import ResultStore
+from qdisclab.figures import REPRODUCTIONS, get_reproduction
+from qdisclab.figures import cioq_red as cr
+
+CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "cioq-red.toml"
+OFFSET = {1: -1.0, 2: 0.0, 3: 1.0}
+D = 1 / 64
+
+
+def output(queue: str, speedup: float, nu: float) -> float:
+    if queue == "DropTail":
+        return 10.0
+    red = 8.0
+    if queue == "Red" or nu == 0:
+        return red
+    return red - 12.0 * (4 * nu) / (1 + 4 * nu) / speedup**4
+
+
+def synthetic_metrics(params: dict, seed: int, seeds: list[int]) -> dict:
+    p = cr.resolved(params)
+    # Centre the offsets on the seeds actually run, so seed means are the constructed values.
+    k = OFFSET[seed] - sum(OFFSET[s] for s in seeds) / len(seeds)
+    s, queue, nu = p["speedup"], p["queueDisc"], p["nu"]
+    load = p["sessions"] / cr.PAPER_SESSIONS[p["ports"]]
+    loss = 0.02 * load + (0.003 if queue == "CioqRed" else 0.0) + 0.01 * nu
+    util = 0.9 + 0.05 * load - (0.01 if queue == "CioqRed" else 0.0) - 0.01 * nu
+    return {cr.INPUT: 30.0 / s**4 + k * D, cr.OUTPUT: output(queue, s, nu) + k * D,
+            cr.LOSS: loss + k * D / 16, cr.UTIL: util + k * D / 16,
+            "goodput_utilization": util - 0.1}
+
+
+def make_db(path: Path, quick: bool) -> int:
+    campaign = load_campaign(CAMPAIGN, quick=quick)
+    stored = 0
+    with ResultStore(path) as store:
+        store.set_meta({"campaign": campaign.name, "program": campaign.program,
+                        "mode": campaign.mode,
+                        "campaign_toml": CAMPAIGN.read_text(encoding="utf-8")})
+        with store.conn:
+            store.conn.execute("BEGIN")
+            for run in campaign.runs():
+                store.record({
+                    "run_key": run.key, "campaign": campaign.name, "program": run.program,
+                    "grid": run.grid, "params": run.params, "seed": run.seed, "status": "ok",
+                    "metrics": synthetic_metrics(run.params, run.seed, list(campaign.seeds)),
+                    "wall_time_s": 12.5 if run.params["ports"] == 16 else 1.5,
+                    "exit_code": 0, "ns3_version": "3.44", "git_rev": "abc123",
+                })
+                stored += 1
+    return stored
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["full", "quick"])
+def figures(request, tmp_path_factory):
+    quick = request.param
+    directory = tmp_path_factory.mktemp("cioq-red")
+    db = directory / ("campaign-quick.sqlite" if quick else "campaign.sqlite")
+    make_db(db, quick)
+    return quick, get_reproduction("cioq-red").make_figures(db, directory / "out")
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_registry_and_campaign():
+    assert "cioq-red" in REPRODUCTIONS
+    assert get_reproduction("cioq-red").figures_function() is cr.make_figures
+    full = load_campaign(CAMPAIGN)
+    quick = load_campaign(CAMPAIGN, quick=True)
+    assert full.program == "cioq-red-evaluation" and full.ns3 == "wheel"
+    assert full.seeds == (1, 2, 3) and quick.seeds == (1, 2)
+    # Per seed, 4 x 4: speedup 3 x 9, load 3 x 10, nu 6, iSLIP 3 x 6 + 3 x 4;
+    # 16 x 16: speedup 3 x 6, load 3 x 4, nu 3, iSLIP 3 + 3.
+    by_size = {4: 0, 16: 0}
+    for run in full.runs():
+        by_size[run.params["ports"]] += 1
+    assert by_size == {4: 3 * (27 + 30 + 6 + 18 + 12), 16: 3 * (18 + 12 + 3 + 3 + 3)}
+    # --quick: the 16 x 16 grids become copies of the 4 x 4 ones, run once.
+    assert {r.params["ports"] for r in quick.runs()} == {4}
+    assert len(quick.runs()) == 2 * (6 + 6 + 2 + 6 + 6)
+
+
+def test_resolved_fills_the_paper_defaults():
+    p = cr.resolved({"ports": 16, "queueDisc": "CioqRed", "load": 0.5})
+    assert (p["speedup"], p["sessions"], p["nu"], p["fabric"]) == (1.4, 3200, 0.125, "Paper")
+    p = cr.resolved({"ports": 4, "queueDisc": "Red", "speedup": 2.1, "fabric": "Islip"})
+    assert (p["speedup"], p["sessions"], p["nu"], p["fabric"]) == (2.1, 800, 0.0, "Islip")
+
+
+def test_artifacts(figures):
+    quick, result = figures
+    ids = {a.id for a in result.artifacts}
+    expected = {"fig2", "fig3", "fig2-islip", "fig3-islip", "nu-tradeoff"}
+    if not quick:
+        expected |= {"fig4", "fig5", "fig4-islip", "fig5-islip"}
+    assert ids == expected
+    for artifact in result.artifacts:
+        assert artifact.png.is_file() and artifact.pdf.is_file() and artifact.csv.is_file()
+
+
+def test_speedup_csv_has_the_constructed_means_and_intervals(figures):
+    quick, result = figures
+    (fig2,) = [a for a in result.artifacts if a.id == "fig2"]
+    rows = read_csv(fig2.csv)
+    speedups = sorted({float(r["speedup"]) for r in rows})
+    assert speedups == ([1.1, 2.1] if quick else
+                        [1.1, 1.3, 1.5, 1.7, 1.9, 2.1, 2.3, 2.5, 2.7])
+    assert len(rows) == 3 * len(speedups)
+    seeds = [1, 2] if quick else [1, 2, 3]
+    n = len(seeds)
+    sd = stats.tstd([OFFSET[seed] * D for seed in seeds])
+    half = stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
+    for row in rows:
+        s, queue = float(row["speedup"]), row["queueDisc"]
+        assert float(row["input_mean"]) == pytest.approx(30 / s**4)
+        assert float(row["output_mean"]) == pytest.approx(output(queue, s, cr.PAPER_NU[4]))
+        assert float(row["output_ci95"]) == pytest.approx(half)
+        assert int(row["n"]) == n and int(row["sessions"]) == 800
+
+
+def test_load_csv(figures):
+    quick, result = figures
+    (fig3,) = [a for a in result.artifacts if a.id == "fig3"]
+    rows = read_csv(fig3.csv)
+    loads = sorted({int(r["sessions"]) for r in rows})
+    assert loads == ([400, 800] if quick else list(range(80, 801, 80)))
+    for row in rows:
+        assert float(row["speedup"]) == 1.1
+        extra = 0.003 if row["queueDisc"] == "CioqRed" else 0.0
+        assert float(row["loss_rate_mean"]) == pytest.approx(
+            0.02 * int(row["sessions"]) / 800 + extra + 0.01 * float(row["nu"]))
+
+
+def test_claims_follow_the_rules(figures):
+    quick, result = figures
+    by = {(c.where, c.paper[:30]): c for c in result.claims}
+    sizes = [4] if quick else [4, 16]
+    for ports in sizes:
+        speed = [c for c in result.claims if c.where == cr._where(ports, "speedup")]
+        assert [c.verdict for c in speed] == ["agree"] * 5, [c.ours for c in speed]
+        load = [c for c in result.claims if c.where == cr._where(ports, "load")]
+        # Utilisation 0.01 + 0.01 ν apart, loss rate 0.003 + 0.01 ν: both within the rules.
+        assert load[0].verdict == "agree"
+        expected = 0.003 + 0.01 * cr.PAPER_NU[ports]
+        assert load[1].verdict == "agree"
+        assert f"{expected:.4f}" in load[1].ours
+        (nu,) = [c for c in result.claims if c.where == f"§V.A (ν), {ports}×{ports}"]
+        assert nu.verdict == "agree" and "ρ -1.00" in nu.ours
+    assert by  # every claim has a verdict from the registry's list
+
+
+def test_claims_detect_a_disagreement(tmp_path):
+    """CIOQ-RED no better than RED: the low-speedup claim says so."""
+    db = tmp_path / "campaign-quick.sqlite"
+    make_db(db, quick=True)
+    with ResultStore(db) as store:
+        rows = store.conn.execute("SELECT run_key, params, metrics FROM runs").fetchall()
+        with store.conn:
+            for key, params, metrics in rows:
+                import json
+                p, m = json.loads(params), json.loads(metrics)
+                if cr.resolved(p)["queueDisc"] == "CioqRed":
+                    m[cr.OUTPUT] = 8.5
+                    store.conn.execute("UPDATE runs SET metrics = ? WHERE run_key = ?",
+                                       (json.dumps(m), key))
+    result = cr.make_figures(db, tmp_path / "out")
+    (low,) = [c for c in result.claims if c.paper.startswith("at low speedup")]
+    assert low.verdict == "disagree" and "RED 8.00" in low.ours
