@@ -14,7 +14,6 @@ two), so seed means and Student-t intervals are known in closed form.
 * over ν: the output queue 8 / (1 + 4ν), the loss rate 0.03 + 0.01ν, utilisation 0.95 - 0.01ν.
 """
 
-import csv
 import math
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from qdisclab.campaign.spec import load_campaign
 from qdisclab.campaign.store import ResultStore
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import cioq_red as cr
+from synthetic_campaign import read_csv, write_campaign_db
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "cioq-red.toml"
 OFFSET = {1: -1.0, 2: 0.0, 3: 1.0}
@@ -54,24 +54,10 @@ def synthetic_metrics(params: dict, seed: int, seeds: list[int]) -> dict:
 
 
 def make_db(path: Path, quick: bool) -> int:
-    campaign = load_campaign(CAMPAIGN, quick=quick)
-    stored = 0
-    with ResultStore(path) as store:
-        store.set_meta({"campaign": campaign.name, "program": campaign.program,
-                        "mode": campaign.mode,
-                        "campaign_toml": CAMPAIGN.read_text(encoding="utf-8")})
-        with store.conn:
-            store.conn.execute("BEGIN")
-            for run in campaign.runs():
-                store.record({
-                    "run_key": run.key, "campaign": campaign.name, "program": run.program,
-                    "grid": run.grid, "params": run.params, "seed": run.seed, "status": "ok",
-                    "metrics": synthetic_metrics(run.params, run.seed, list(campaign.seeds)),
-                    "wall_time_s": 12.5 if run.params["ports"] == 16 else 1.5,
-                    "exit_code": 0, "ns3_version": "3.44", "git_rev": "abc123",
-                })
-                stored += 1
-    return stored
+    seeds = list(load_campaign(CAMPAIGN, quick=quick).seeds)
+    return write_campaign_db(
+        path, CAMPAIGN, lambda run: synthetic_metrics(run.params, run.seed, seeds), quick=quick,
+        wall_time_s=lambda run: 12.5 if run.params["ports"] == 16 else 1.5, ns3_version="3.44")
 
 
 @pytest.fixture(scope="module", params=[False, True], ids=["full", "quick"])
@@ -81,11 +67,6 @@ def figures(request, tmp_path_factory):
     db = directory / ("campaign-quick.sqlite" if quick else "campaign.sqlite")
     make_db(db, quick)
     return quick, get_reproduction("cioq-red").make_figures(db, directory / "out")
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
 
 
 def test_registry_and_campaign():

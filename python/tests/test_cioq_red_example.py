@@ -9,23 +9,14 @@ import subprocess
 
 import pytest
 
-from qdisclab.context import REPO
-from qdisclab.metrics import PROGRAM_METRICS, load_metrics
+from built_examples import example, needs_build, run_example
 
-BINARY = REPO / "build" / "system" / "examples" / "cioq-red-evaluation"
-pytestmark = pytest.mark.skipif(not BINARY.is_file(),
-                                reason=f"{BINARY} not built (qdisc-lab build)")
+BINARY = example("cioq-red-evaluation")
+pytestmark = needs_build(BINARY)
 
 
 def run(tmp_path, *args: str) -> dict:
-    output = tmp_path / "metrics.json"
-    subprocess.run([str(BINARY), "--quick", "--maxWindow=0", *args, f"--output={output}"],
-                   check=True, timeout=300, capture_output=True)
-    doc = load_metrics(output)
-    assert doc["program"] == "cioq-red-evaluation"
-    assert all(doc["metrics"][name] is not None
-               for name in PROGRAM_METRICS["cioq-red-evaluation"])
-    return doc
+    return run_example(BINARY, tmp_path, "--quick", "--maxWindow=0", *args)
 
 
 def test_quick_run_accounts_for_every_packet(tmp_path):

@@ -13,7 +13,6 @@ power of two, so seed means and Student-t intervals are known in closed form.
   (DRR worse); equal buffers: DropTail = the paper's DRR delay + 1/32 s.
 """
 
-import csv
 import math
 from pathlib import Path
 
@@ -21,11 +20,11 @@ import pytest
 from scipy import stats
 
 from qdisclab.campaign.spec import load_campaign
-from qdisclab.campaign.store import ResultStore
 from qdisclab.factorial import analyze
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import drr_evaluation as drr
 from qdisclab.report import write_report
+from synthetic_campaign import read_csv, write_campaign_db
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "drr-evaluation.toml"
 SEED_OFFSET = {1: -1.0, 2: 0.0, 3: 1.0}  # times d
@@ -68,25 +67,8 @@ def synthetic_metrics(params: dict, seed: int) -> dict:
 
 def make_db(path: Path, quick: bool = True, *, skip=lambda run: False) -> int:
     """Write a synthetic database of the campaign; return the number of runs stored."""
-    campaign = load_campaign(CAMPAIGN, quick=quick)
-    text = CAMPAIGN.read_text(encoding="utf-8")
-    stored = 0
-    with ResultStore(path) as store:
-        store.set_meta({"campaign": campaign.name, "program": campaign.program,
-                        "mode": campaign.mode, "campaign_toml": text})
-        with store.conn:
-            store.conn.execute("BEGIN")
-            for run in campaign.runs():
-                if skip(run):
-                    continue
-                store.record({
-                    "run_key": run.key, "campaign": campaign.name, "program": run.program,
-                    "grid": run.grid, "params": run.params, "seed": run.seed, "status": "ok",
-                    "metrics": synthetic_metrics(run.params, run.seed), "wall_time_s": 0.5,
-                    "exit_code": 0, "ns3_version": "3.37", "git_rev": "abc123",
-                })
-                stored += 1
-    return stored
+    return write_campaign_db(path, CAMPAIGN, lambda run: synthetic_metrics(run.params, run.seed),
+                             quick=quick, skip=skip)
 
 
 @pytest.fixture(scope="module")
@@ -97,11 +79,6 @@ def quick_figures(tmp_path_factory):
     figures = get_reproduction("drr-evaluation").make_figures(
         directory / "campaign-quick.sqlite", directory / "quick")
     return root, directory / "quick", figures, count
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
 
 
 def claim(figures, where: str):

@@ -6,22 +6,14 @@ import subprocess
 
 import pytest
 
-from qdisclab.context import REPO
-from qdisclab.metrics import PROGRAM_METRICS, load_metrics
+from built_examples import example, needs_build, run_example
 
-BINARY = REPO / "build" / "system" / "examples" / "drr-evaluation"
-pytestmark = pytest.mark.skipif(not BINARY.is_file(),
-                                reason=f"{BINARY} not built (qdisc-lab build)")
+BINARY = example("drr-evaluation")
+pytestmark = needs_build(BINARY)
 
 
 def run(tmp_path, *args: str) -> dict:
-    output = tmp_path / "metrics.json"
-    subprocess.run([str(BINARY), *args, f"--output={output}"], check=True, timeout=300,
-                   capture_output=True)
-    doc = load_metrics(output)
-    assert doc["program"] == "drr-evaluation"
-    assert all(doc["metrics"][name] is not None for name in PROGRAM_METRICS["drr-evaluation"])
-    return doc
+    return run_example(BINARY, tmp_path, *args)
 
 
 def test_fairness_quick_run(tmp_path):

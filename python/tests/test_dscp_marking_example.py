@@ -7,14 +7,11 @@ import struct
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from qdisclab.context import REPO
 from qdisclab.metrics import load_metrics
+from built_examples import example, needs_build
 
-BINARY = REPO / "build" / "system" / "examples" / "dscp-marking"
-pytestmark = pytest.mark.skipif(not BINARY.is_file(),
-                                reason=f"{BINARY} not built (qdisc-lab build)")
+BINARY = example("dscp-marking")
+pytestmark = needs_build(BINARY)
 
 LINKTYPE_PPP = 9
 PPP_IPV4 = 0x0021

@@ -5,13 +5,13 @@ import subprocess
 
 import pytest
 
-from qdisclab.context import REPO
 from qdisclab.metrics import load_metrics
+from built_examples import example, needs_build
 
-BINARY = REPO / "build" / "system" / "examples" / "dumbbell-fifo-vs-red"
+BINARY = example("dumbbell-fifo-vs-red")
 
 
-@pytest.mark.skipif(not BINARY.is_file(), reason=f"{BINARY} not built (qdisc-lab build)")
+@needs_build(BINARY)
 @pytest.mark.parametrize("queue_disc", ["Fifo", "Red"])
 def test_example_writes_valid_metrics(tmp_path, queue_disc):
     output = tmp_path / "metrics.json"

@@ -8,7 +8,6 @@ number of cells per {Wait, Gentle} x link setting, with the paper's best thresho
 pair (0.32/0.64) on top.
 """
 
-import csv
 import math
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import red_vs_droptail as rvd
 from qdisclab.figures.common import t_interval
 from qdisclab.report import write_report
+from synthetic_campaign import read_csv
 
 # The study's grid, as in campaigns/red-vs-droptail.toml, with three seeds.
 CAMPAIGN_TOML = """
@@ -126,11 +126,6 @@ def full_figures(tmp_path_factory):
     count = make_db(db)
     figures = get_reproduction("red-vs-droptail").make_figures(db, directory)
     return root, directory, figures, count
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
 
 
 def test_registry_names_the_study():

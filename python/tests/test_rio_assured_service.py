@@ -16,7 +16,6 @@ means and Student-t intervals are known in closed form.
   never / 0.3 (2 Mb/s).
 """
 
-import csv
 import math
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from qdisclab.campaign.store import ResultStore, RunRecord
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import rio_assured_service as ras
 from qdisclab.report import write_report
+from synthetic_campaign import read_csv, write_campaign_db
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "rio-assured-service.toml"
 D = 1 / 256
@@ -78,20 +78,8 @@ def synthetic_metrics(run) -> dict:
 
 
 def make_db(path: Path, quick: bool = False) -> int:
-    campaign = load_campaign(CAMPAIGN, quick=quick)
-    stored = 0
-    with ResultStore(path) as store:
-        store.set_meta({"campaign": campaign.name, "program": campaign.program,
-                        "mode": campaign.mode, "campaign_toml": CAMPAIGN.read_text("utf-8")})
-        for run in campaign.runs():
-            store.record({
-                "run_key": run.key, "campaign": campaign.name, "program": run.program,
-                "grid": run.grid, "params": run.params, "seed": run.seed, "status": "ok",
-                "metrics": synthetic_metrics(run), "wall_time_s": 13.0, "exit_code": 0,
-                "ns3_version": "3.37", "git_rev": "abc123",
-            })
-            stored += 1
-    return stored
+    return write_campaign_db(path, CAMPAIGN, synthetic_metrics, quick=quick,
+                             wall_time_s=lambda run: 13.0)
 
 
 @pytest.fixture(scope="module")
@@ -102,11 +90,6 @@ def full_figures(tmp_path_factory):
     figures = get_reproduction("rio-assured-service").make_figures(
         directory / "campaign.sqlite", directory)
     return root, directory, figures, count
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
 
 
 def claim(figures, where: str, start: str = ""):

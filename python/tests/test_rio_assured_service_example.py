@@ -5,21 +5,16 @@ import subprocess
 
 import pytest
 
-from qdisclab.context import REPO
-from qdisclab.metrics import PROGRAM_METRICS, load_metrics
+from qdisclab.metrics import PROGRAM_METRICS
+from built_examples import example, needs_build, run_example
 
-BINARY = REPO / "build" / "system" / "examples" / "rio-assured-service"
-pytestmark = pytest.mark.skipif(not BINARY.is_file(),
-                                reason=f"{BINARY} not built (qdisc-lab build)")
+BINARY = example("rio-assured-service")
+pytestmark = needs_build(BINARY)
 
 
 def run(tmp_path, *args: str) -> dict:
-    output = tmp_path / "metrics.json"
-    subprocess.run([str(BINARY), *args, f"--output={output}"], check=True, timeout=300,
-                   capture_output=True)
-    doc = load_metrics(output)
-    assert doc["program"] == "rio-assured-service"
-    return doc
+    # Not complete: a run without best-effort flows reports no best-effort throughput.
+    return run_example(BINARY, tmp_path, *args, complete=False)
 
 
 def fails(*args: str) -> str:

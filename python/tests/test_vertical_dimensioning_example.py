@@ -5,24 +5,15 @@ import subprocess
 
 import pytest
 
-from qdisclab.context import REPO
-from qdisclab.metrics import PROGRAM_METRICS, load_metrics
+from built_examples import example, needs_build, run_example
 
-BINARY = REPO / "build" / "system" / "examples" / "vertical-dimensioning-evaluation"
-pytestmark = pytest.mark.skipif(not BINARY.is_file(),
-                                reason=f"{BINARY} not built (qdisc-lab build)")
+BINARY = example("vertical-dimensioning-evaluation")
+pytestmark = needs_build(BINARY)
 SHORT = ("--simTime=12", "--warmup=2")
 
 
 def run(tmp_path, *args: str) -> dict:
-    output = tmp_path / "metrics.json"
-    subprocess.run([str(BINARY), *SHORT, *args, f"--output={output}"], check=True, timeout=300,
-                   capture_output=True)
-    doc = load_metrics(output)
-    assert doc["program"] == "vertical-dimensioning-evaluation"
-    program = "vertical-dimensioning-evaluation"
-    assert all(doc["metrics"][name] is not None for name in PROGRAM_METRICS[program])
-    return doc
+    return run_example(BINARY, tmp_path, *SHORT, *args)
 
 
 @pytest.fixture(scope="module")
