@@ -3,7 +3,8 @@
 
 A test constructs every metric of every run of a campaign file, so the figures module's
 numbers are known in closed form; :func:`write_campaign_db` stores them as ``ok`` runs of that
-campaign, the way ``qdisc-lab campaign`` would.
+campaign, the way ``qdisc-lab campaign`` would, and :func:`draw_results` draws the figures of
+such a database laid out as in ``results/``.
 """
 
 import csv
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from qdisclab.campaign.spec import Run, load_campaign
 from qdisclab.campaign.store import ResultStore
+from qdisclab.figures import FigureSet, get_reproduction
 
 
 def write_campaign_db(path: Path, campaign_file: Path, metrics: Callable[[Run], dict], *,
@@ -39,6 +41,19 @@ def write_campaign_db(path: Path, campaign_file: Path, metrics: Callable[[Run], 
                 })
                 stored += 1
     return stored
+
+
+def draw_results(root: Path, name: str, make_db: Callable[..., int], *,
+                 quick: bool) -> tuple[Path, FigureSet, int]:
+    """Write reproduction ``name``'s database with ``make_db(path, quick=quick)`` and draw its
+    figures, both where ``qdisc-lab reproduce`` puts them under the results directory ``root``
+    (``<name>/campaign.sqlite`` and ``<name>/``; ``<name>/campaign-quick.sqlite`` and
+    ``<name>/quick/``); return the figures' directory, the figure set and the runs stored."""
+    directory = root / name
+    db = directory / ("campaign-quick.sqlite" if quick else "campaign.sqlite")
+    count = make_db(db, quick=quick)
+    out_dir = directory / "quick" if quick else directory
+    return out_dir, get_reproduction(name).make_figures(db, out_dir), count
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

@@ -24,7 +24,7 @@ from qdisclab.factorial import analyze
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import drr_evaluation as drr
 from qdisclab.report import write_report
-from synthetic_campaign import read_csv, write_campaign_db
+from synthetic_campaign import draw_results, read_csv, write_campaign_db
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "drr-evaluation.toml"
 SEED_OFFSET = {1: -1.0, 2: 0.0, 3: 1.0}  # times d
@@ -74,11 +74,7 @@ def make_db(path: Path, quick: bool = True, *, skip=lambda run: False) -> int:
 @pytest.fixture(scope="module")
 def quick_figures(tmp_path_factory):
     root = tmp_path_factory.mktemp("results")
-    directory = root / "drr-evaluation"
-    count = make_db(directory / "campaign-quick.sqlite")
-    figures = get_reproduction("drr-evaluation").make_figures(
-        directory / "campaign-quick.sqlite", directory / "quick")
-    return root, directory / "quick", figures, count
+    return root, *draw_results(root, "drr-evaluation", make_db, quick=True)
 
 
 def claim(figures, where: str):

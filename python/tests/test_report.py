@@ -20,7 +20,7 @@ from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import red_vs_droptail as rvd
 from qdisclab.figures.common import t_interval
 from qdisclab.report import write_report
-from synthetic_campaign import read_csv
+from synthetic_campaign import draw_results, read_csv
 
 # The study's grid, as in campaigns/red-vs-droptail.toml, with three seeds.
 CAMPAIGN_TOML = """
@@ -121,11 +121,7 @@ def make_db(path: Path, quick: bool = False, *, fail_every: int = 0) -> int:
 @pytest.fixture(scope="module")
 def full_figures(tmp_path_factory):
     root = tmp_path_factory.mktemp("results")
-    directory = root / "red-vs-droptail"
-    db = directory / "campaign.sqlite"
-    count = make_db(db)
-    figures = get_reproduction("red-vs-droptail").make_figures(db, directory)
-    return root, directory, figures, count
+    return root, *draw_results(root, "red-vs-droptail", make_db, quick=False)
 
 
 def test_registry_names_the_study():

@@ -27,7 +27,7 @@ from qdisclab.campaign.store import ResultStore, RunRecord
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import rio_assured_service as ras
 from qdisclab.report import write_report
-from synthetic_campaign import read_csv, write_campaign_db
+from synthetic_campaign import draw_results, read_csv, write_campaign_db
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "rio-assured-service.toml"
 D = 1 / 256
@@ -85,11 +85,7 @@ def make_db(path: Path, quick: bool = False) -> int:
 @pytest.fixture(scope="module")
 def full_figures(tmp_path_factory):
     root = tmp_path_factory.mktemp("results")
-    directory = root / "rio-assured-service"
-    count = make_db(directory / "campaign.sqlite")
-    figures = get_reproduction("rio-assured-service").make_figures(
-        directory / "campaign.sqlite", directory)
-    return root, directory, figures, count
+    return root, *draw_results(root, "rio-assured-service", make_db, quick=False)
 
 
 def claim(figures, where: str, start: str = ""):
@@ -259,10 +255,8 @@ def test_fig3(full_figures):
 
 def test_quick_campaign_figures_and_report(tmp_path):
     root = tmp_path / "results"
-    directory = root / "rio-assured-service"
-    assert make_db(directory / "campaign-quick.sqlite", quick=True) == 26
-    figures = get_reproduction("rio-assured-service").make_figures(
-        directory / "campaign-quick.sqlite", directory / "quick")
+    _, figures, count = draw_results(root, "rio-assured-service", make_db, quick=True)
+    assert count == 26
     assert {a.id for a in figures.artifacts} == {"table1", "fig2", "fig3"}
     # The quick grid lacks the paper's 11 and 26 BE flows: not evaluated, not guessed.
     assert claim(figures, "§3, Fig. 2(a)").verdict == "not evaluated"

@@ -24,7 +24,7 @@ from qdisclab.campaign.spec import load_campaign
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import vertical_dimensioning as vd
 from qdisclab.report import write_report
-from synthetic_campaign import read_csv, write_campaign_db
+from synthetic_campaign import draw_results, read_csv, write_campaign_db
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "vertical-dimensioning.toml"
 SEED_OFFSET = {1: -0.25, 2: 0.0, 3: 0.25}  # ms
@@ -72,11 +72,7 @@ def make_db(path: Path, quick: bool = True, *, skip=lambda run: False) -> int:
 @pytest.fixture(scope="module")
 def quick_figures(tmp_path_factory):
     root = tmp_path_factory.mktemp("results")
-    directory = root / "vertical-dimensioning"
-    count = make_db(directory / "campaign-quick.sqlite")
-    figures = get_reproduction("vertical-dimensioning").make_figures(
-        directory / "campaign-quick.sqlite", directory / "quick")
-    return root, directory / "quick", figures, count
+    return root, *draw_results(root, "vertical-dimensioning", make_db, quick=True)
 
 
 def claims_at(figures, where: str) -> list:

@@ -34,8 +34,8 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from qdisclab.campaign.store import RunRecord
-from qdisclab.figures import Artifact, Claim, FigureSet
-from qdisclab.figures.common import Estimate, load_campaign_runs, save_figure, t_interval, write_csv
+from qdisclab.figures import Claim, FigureSet
+from qdisclab.figures.common import Estimate, figure_artifact, load_campaign_runs, t_interval
 
 NAME = "cioq-red"
 INPUT, OUTPUT = "mean_input_queue_packets", "mean_output_queue_packets"
@@ -167,45 +167,44 @@ def _errorbar(axis, xs, estimates: list[Estimate], **style) -> None:
                   **style)
 
 
-def speedup_figure(study: Study, fabric: str, ports: int, number: int) -> Figure:
-    """Input and output queue lengths vs speedup (Fig. 2 / 4)."""
-    xs = study.speedups(fabric, ports)
+def _sweep_figure(study: Study, fabric: str, ports: int, axis_name: str, xs: list,
+                  xlabel: str, panels: tuple, title: str) -> Figure:
+    """The three queue discs along ``axis_name`` ("speedup" or "load"), in two panels:
+    ``panels`` gives each its metric, y label and y-axis top (None: automatic)."""
     fig = Figure(figsize=(11.0, 4.2), layout="constrained")
-    left, right = fig.subplots(1, 2)
-    for axis, metric, what in ((left, INPUT, "input"), (right, OUTPUT, "output")):
+    for axis, (metric, ylabel, top) in zip(fig.subplots(1, 2), panels, strict=True):
         for queue in QDISCS:
-            _errorbar(axis, xs, study.series(fabric, ports, queue, "speedup", xs, metric),
+            _errorbar(axis, xs, study.series(fabric, ports, queue, axis_name, xs, metric),
                       color=COLORS[queue], label=LABELS[queue])
-        axis.set_xlabel("speedup s")
-        axis.set_ylabel(f"average {what} queue length (packets)")
-        axis.set_ylim(bottom=0)
+        axis.set_xlabel(xlabel)
+        axis.set_ylabel(ylabel)
+        axis.set_ylim(bottom=0, top=top)
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
-    fig.suptitle(f"Figure {number}{'' if fabric == 'Paper' else ' with iSLIP'}: average input"
-                 f" and output queue lengths vs speedup, {ports}×{ports} switch"
-                 f" ({PAPER_SESSIONS[ports]} TCP sessions; {FABRIC_LABELS[fabric]};"
-                 " mean ± 95 % CI)", fontsize=10)
+    fig.suptitle(title, fontsize=10)
     return fig
+
+
+def speedup_figure(study: Study, fabric: str, ports: int, number: int) -> Figure:
+    """Input and output queue lengths vs speedup (Fig. 2 / 4)."""
+    return _sweep_figure(
+        study, fabric, ports, "speedup", study.speedups(fabric, ports), "speedup s",
+        ((INPUT, "average input queue length (packets)", None),
+         (OUTPUT, "average output queue length (packets)", None)),
+        f"Figure {number}{'' if fabric == 'Paper' else ' with iSLIP'}: average input"
+        f" and output queue lengths vs speedup, {ports}×{ports} switch"
+        f" ({PAPER_SESSIONS[ports]} TCP sessions; {FABRIC_LABELS[fabric]};"
+        " mean ± 95 % CI)")
 
 
 def load_figure(study: Study, fabric: str, ports: int, number: int) -> Figure:
     """Loss rate and utilisation vs load (Fig. 3 / 5)."""
-    xs = study.loads(fabric, ports)
-    fig = Figure(figsize=(11.0, 4.2), layout="constrained")
-    left, right = fig.subplots(1, 2)
-    for axis, metric, what in ((left, LOSS, "loss rate"), (right, UTIL, "utilisation")):
-        for queue in QDISCS:
-            _errorbar(axis, xs, study.series(fabric, ports, queue, "load", xs, metric),
-                      color=COLORS[queue], label=LABELS[queue])
-        axis.set_xlabel("load (TCP sessions in 100 s)")
-        axis.set_ylabel(what)
-        axis.set_ylim(bottom=0, top=1.0 if metric == UTIL else None)
-        axis.grid(alpha=0.3)
-        axis.legend(fontsize=8)
-    fig.suptitle(f"Figure {number}{'' if fabric == 'Paper' else ' with iSLIP'}: loss rate and"
-                 f" utilisation of the {ports}×{ports} switch at s = {PAPER_SPEEDUP[ports]}"
-                 f" ({FABRIC_LABELS[fabric]}; mean ± 95 % CI)", fontsize=10)
-    return fig
+    return _sweep_figure(
+        study, fabric, ports, "load", study.loads(fabric, ports), "load (TCP sessions in 100 s)",
+        ((LOSS, "loss rate", None), (UTIL, "utilisation", 1.0)),
+        f"Figure {number}{'' if fabric == 'Paper' else ' with iSLIP'}: loss rate and"
+        f" utilisation of the {ports}×{ports} switch at s = {PAPER_SPEEDUP[ports]}"
+        f" ({FABRIC_LABELS[fabric]}; mean ± 95 % CI)")
 
 
 def nu_figure(study: Study, sizes: list[int]) -> Figure:
@@ -500,8 +499,7 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
                     continue
                 if kind == "speedup":
                     fig = speedup_figure(study, fabric, ports, number)
-                    csv = write_csv(out_dir / f"{stem}.csv", SPEEDUP_HEADER,
-                                    speedup_rows(study, fabric, ports))
+                    header, rows = SPEEDUP_HEADER, speedup_rows(study, fabric, ports)
                     title = (f"Figure {number}: average input and output queue lengths vs"
                              f" speedup, {ports}×{ports}")
                     caption = (f"{PAPER_SESSIONS[ports]} TCP sessions over 100 s; speedups"
@@ -510,8 +508,7 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
                                f" {PAPER_SPEEDUP_RANGE[ports][1]:g}); {FABRIC_LABELS[fabric]}.")
                 else:
                     fig = load_figure(study, fabric, ports, number)
-                    csv = write_csv(out_dir / f"{stem}.csv", LOAD_HEADER,
-                                    load_rows(study, fabric, ports))
+                    header, rows = LOAD_HEADER, load_rows(study, fabric, ports)
                     title = (f"Figure {number}: loss rate and utilisation vs load,"
                              f" {ports}×{ports}, s = {PAPER_SPEEDUP[ports]}")
                     caption = (f"{xs[0]} … {xs[-1]} TCP sessions over 100 s (the paper:"
@@ -519,18 +516,17 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
                                f" {PAPER_SESSIONS[ports]}); {FABRIC_LABELS[fabric]}.")
                 if fabric != "Paper":
                     title += " (iSLIP, beyond the paper)"
-                png, pdf = save_figure(fig, out_dir, stem)
-                result.artifacts.append(Artifact(stem, title, caption, csv, png, pdf))
+                result.artifacts.append(
+                    figure_artifact(fig, out_dir, stem, header, rows, title, caption))
 
     sizes = [p for p in SIZES if len(study.nus("Paper", p)) >= 2]
     if sizes:
-        png, pdf = save_figure(nu_figure(study, sizes), out_dir, "nu-tradeoff")
-        csv = write_csv(out_dir / "nu-tradeoff.csv", NU_HEADER, nu_rows(study, sizes))
-        result.artifacts.append(Artifact(
-            "nu-tradeoff", "Beyond the paper: output backlog vs loss rate over ν",
+        result.artifacts.append(figure_artifact(
+            nu_figure(study, sizes), out_dir, "nu-tradeoff", NU_HEADER, nu_rows(study, sizes),
+            "Beyond the paper: output backlog vs loss rate over ν",
             "CIOQ-RED at the operating point of Figs. 3/5 (full load) for each input weight"
             " ν; ν = 0 is RED's run (CIOQ-RED with ν = 0 drops exactly as RED); DropTail for"
-            " reference.", csv, png, pdf))
+            " reference."))
 
     for ports in SIZES:
         if any(k[1] == ports and k[0] == "Paper" for k in study.cells):

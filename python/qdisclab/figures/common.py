@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Shared pieces of the figures modules: confidence intervals, results loading, file output,
-parameter parsing.
+notes, parameter parsing.
 
 Confidence intervals are over seeds (RngRun replications): the mean of the ``n``
 per-seed values ± ``t(0.975, n-1) · s / √n`` (Student t, ``s`` the sample standard
@@ -23,6 +23,7 @@ from scipy import stats
 
 from qdisclab.campaign.spec import CampaignError, loads_campaign
 from qdisclab.campaign.store import ResultStore, RunRecord
+from qdisclab.figures import Artifact
 
 CONFIDENCE = 0.95
 
@@ -132,6 +133,23 @@ def save_figure(fig, out_dir: Path, stem: str) -> tuple[Path, Path]:
     fig.savefig(png, dpi=150)
     fig.savefig(pdf)
     return png, pdf
+
+
+def figure_artifact(fig, out_dir: Path, stem: str, header: Sequence[str],
+                    rows: Iterable[Sequence[Any]], title: str, caption: str) -> Artifact:
+    """Save ``fig`` (``<stem>.png``/``.pdf``) and its numbers ``rows`` (``<stem>.csv``) in
+    ``out_dir`` (created if need be): the artifact ``stem`` of those files."""
+    csv_path = write_csv(out_dir / f"{stem}.csv", header, rows)
+    png, pdf = save_figure(fig, out_dir, stem)
+    return Artifact(stem, title, caption, csv_path, png, pdf)
+
+
+def runs_note(runs: Sequence[RunRecord], mode: str, details: str) -> str:
+    """The note on what the figures are drawn from: the runs, the seeds (the first ten
+    listed) and ``details``."""
+    seeds = sorted({run.seed for run in runs})
+    return (f"{len(runs)} successful runs ({mode} campaign), {len(seeds)} seed(s)"
+            f" ({', '.join(map(str, seeds[:10]))}{'…' if len(seeds) > 10 else ''}); {details}.")
 
 
 def parse_bytes(size: str) -> int | None:

@@ -40,10 +40,11 @@ from qdisclab.figures import Artifact, Claim, FigureSet, TableData
 from qdisclab.figures.common import (
     NO_ESTIMATE,
     Estimate,
+    figure_artifact,
     load_campaign_runs,
     parse_bytes,
     parse_mbps,
-    save_figure,
+    runs_note,
     t_interval,
     write_csv,
 )
@@ -781,19 +782,15 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     meta, runs = load_campaign_runs(db_path)
     result = FigureSet(NAME, out_dir)
     mode = meta.get("mode", "full")
-    seeds = sorted({run.seed for run in runs})
     fairness = Fairness(runs)
     by_config = factorial_runs(runs)
     designs = {name: d for name in VARIANTS if (d := build_design(name, by_config)) is not None}
     main = designs.get("main")
-    result.notes.append(
-        f"{len(runs)} successful runs ({mode} campaign), {len(seeds)} seed(s)"
-        f" ({', '.join(map(str, seeds[:10]))}{'…' if len(seeds) > 10 else ''}); fairness:"
-        f" {len(fairness.mappings)} mapping(s) × {len(fairness.buckets)} Buckets ×"
-        f" {len(fairness.sizes)} MaxSize values; factorial designs: "
+    result.notes.append(runs_note(
+        runs, mode, f"fairness: {len(fairness.mappings)} mapping(s) × {len(fairness.buckets)}"
+        f" Buckets × {len(fairness.sizes)} MaxSize values; factorial designs: "
         + (", ".join(f"{VARIANT_LABELS[n]} (r = {len(d.seeds)})" for n, d in designs.items())
-           or "none") + "."
-    )
+           or "none")))
     if mode == "quick":
         result.notes.append("Quick campaign: short runs and a smaller grid; the verdicts are"
                             " indicative only.")
@@ -827,18 +824,15 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     ]
 
     if fairness.cells:
-        png, pdf = save_figure(fig3_figure(fairness), out_dir, "fig3")
-        csv = write_csv(out_dir / "fig3.csv", FIG3_HEADER, fig3_rows(fairness))
         optimum = fairness.optimum("sequential")
-        result.artifacts.append(Artifact(
-            "fig3",
+        result.artifacts.append(figure_artifact(
+            fig3_figure(fairness), out_dir, "fig3", FIG3_HEADER, fig3_rows(fairness),
             "Figure 3: standard deviation of throughput over Buckets × MaxSize",
             f"{FLOWS} exponential on/off flows (mean on 3 s, off 0.3 s, 1 Mb/s while on,"
             " 1400–1600 B packets), every link 1 Mb/s, DRR quantum 250 B; std. dev. of the"
             " flows' throughputs after the warm-up, mean over seeds."
             + (f" Minimum (ns-2 mapping): Buckets {optimum[0]}, MaxSize {optimum[1]} B."
                if optimum else ""),
-            csv, png, pdf,
         ))
         if "sequential" in fairness.mappings:
             result.claims += [_worse_below_flows(fairness, "sequential"),

@@ -44,8 +44,9 @@ from qdisclab.figures import Artifact, Claim, FigureSet, TableData
 from qdisclab.figures.common import (
     NO_ESTIMATE,
     Estimate,
+    figure_artifact,
     load_campaign_runs,
-    save_figure,
+    runs_note,
     t_interval,
     write_csv,
 )
@@ -650,13 +651,10 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     result = FigureSet(NAME, out_dir)
     mode = meta.get("mode", "full")
     seeds = sorted({run.seed for run in runs})
-    result.notes.append(
-        f"{len(runs)} successful runs ({mode} campaign), {len(seeds)} seed(s)"
-        f" ({', '.join(map(str, seeds[:10]))}{'…' if len(seeds) > 10 else ''}); "
-        f"{len(study.links)} link setting(s), {len(study.windows)} window(s),"
+    result.notes.append(runs_note(
+        runs, mode, f"{len(study.links)} link setting(s), {len(study.windows)} window(s),"
         f" {len(study.queues)} queue size(s), {len(study.pairs)} threshold pair(s),"
-        f" {len(study.wait_gentle)} Wait/Gentle setting(s)."
-    )
+        f" {len(study.wait_gentle)} Wait/Gentle setting(s)"))
     if len(seeds) < 2:
         result.notes.append("One seed only: confidence intervals are unknown.")
     if mode == "quick":
@@ -678,21 +676,16 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
         if not cells:
             continue
         number = _figure_number(link, study)
-        stem = f"fig{number}"
-        png, pdf = save_figure(grid_figure(study, link, cells, number), out_dir, stem)
-        csv = write_csv(out_dir / f"{stem}.csv", CELL_HEADER, (_cell_row(c, TT) for c in cells))
         wins = sum(c.red_ge_droptail for c in cells)
         paper = (f" The paper: {PAPER_TABLE1[TT][LINKS.index(link)]} of 25."
                  if link in LINKS else "")
-        result.artifacts.append(
-            Artifact(
-                stem,
-                f"Figure {number}: best RED vs DropTail, {link_label(link)}",
-                f"Total goodput over receiver window × queue limit, Wait = Gentle = true."
-                f" Best RED ≥ DropTail in {wins} of {len(cells)} cells.{paper}",
-                csv, png, pdf,
-            )
-        )
+        result.artifacts.append(figure_artifact(
+            grid_figure(study, link, cells, number), out_dir, f"fig{number}", CELL_HEADER,
+            (_cell_row(c, TT) for c in cells),
+            f"Figure {number}: best RED vs DropTail, {link_label(link)}",
+            f"Total goodput over receiver window × queue limit, Wait = Gentle = true."
+            f" Best RED ≥ DropTail in {wins} of {len(cells)} cells.{paper}",
+        ))
 
     # table1: win counts per {Wait, Gentle} × link setting.
     table: dict[tuple[WaitGentle, Link], tuple[int, int]] = {}
@@ -735,7 +728,6 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     window = _focus_window(study)
     pair_rows = threshold_rows(study, BASE_LINK, window, TT) if window else []
     if pair_rows:
-        png, pdf = save_figure(threshold_figure(pair_rows, BASE_LINK, window), out_dir, "fig5")
         csv_rows = []
         for r in pair_rows:
             csv_rows.append([r.pair[0], r.pair[1], "all", r.tcp.mean, r.tcp.half_width,
@@ -744,39 +736,30 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             for q, e in r.per_queue.items():
                 csv_rows.append([r.pair[0], r.pair[1], q, None, None, None, None, e.mean,
                                  e.half_width, e.n])
-        csv = write_csv(
-            out_dir / "fig5.csv",
+        best = max(pair_rows, key=lambda r: r.total.mean)
+        result.artifacts.append(figure_artifact(
+            threshold_figure(pair_rows, BASE_LINK, window), out_dir, "fig5",
             ("minTh", "maxTh", "queueSize", "tcp_mean", "tcp_ci95", "udp_mean", "udp_ci95",
              "total_mean", "total_ci95", "n"),
             csv_rows,
-        )
-        best = max(pair_rows, key=lambda r: r.total.mean)
-        result.artifacts.append(
-            Artifact(
-                "fig5",
-                "Figure 5: goodput vs RED threshold pair",
-                f"Window {window} B, {link_label(BASE_LINK)}, Wait = Gentle = true; per seed the"
-                f" mean over the queue sizes, then the 95 % CI over seeds. Our maximum:"
-                f" {pair_label(best.pair)}; the paper's: {pair_label(PAPER_BEST_PAIR)}.",
-                csv, png, pdf,
-            )
-        )
+            "Figure 5: goodput vs RED threshold pair",
+            f"Window {window} B, {link_label(BASE_LINK)}, Wait = Gentle = true; per seed the"
+            f" mean over the queue sizes, then the 95 % CI over seeds. Our maximum:"
+            f" {pair_label(best.pair)}; the paper's: {pair_label(PAPER_BEST_PAIR)}.",
+        ))
 
     # fig6: Wait / Gentle.
     if window and len(study.wait_gentle) > 1 and BASE_LINK in study.links:
         fig, wg_rows = wait_gentle_figure(study, BASE_LINK, window)
-        png, pdf = save_figure(fig, out_dir, "fig6")
-        csv = write_csv(
-            out_dir / "fig6.csv",
+        result.artifacts.append(figure_artifact(
+            fig, out_dir, "fig6",
             ("queueDisc", "wait", "gentle", "queueSize", "total_mean", "total_ci95", "n",
              "best_minTh", "best_maxTh"),
             wg_rows,
-        )
-        result.artifacts.append(
-            Artifact("fig6", "Figure 6: RED per Wait/Gentle setting vs DropTail",
-                     f"Window {window} B, {link_label(BASE_LINK)}: best-RED total goodput per"
-                     " {Wait, Gentle} and DropTail over the queue limit.", csv, png, pdf)
-        )
+            "Figure 6: RED per Wait/Gentle setting vs DropTail",
+            f"Window {window} B, {link_label(BASE_LINK)}: best-RED total goodput per"
+            " {Wait, Gentle} and DropTail over the queue limit.",
+        ))
 
     result.claims += _table_claims(table)
     result.claims += _grid_claims(study, cells_by_link)

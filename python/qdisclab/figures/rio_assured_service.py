@@ -41,6 +41,7 @@ from qdisclab.figures import Artifact, Claim, FigureSet, TableData
 from qdisclab.figures.common import (
     NO_ESTIMATE,
     Estimate,
+    figure_artifact,
     load_campaign_runs,
     save_figure,
     t_interval,
@@ -689,14 +690,12 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             lambda p: f"({'ab'[list(FIG2_PROFILES).index(p)]}) {100 * p:.0f} % subscription:"
                       f" 4 × {FIG2_PROFILES[p]:g} Mb/s",
             "number of best-effort flows", True, PAPER_FIG2, _be_label)
-        png, pdf = save_figure(fig, out_dir, "fig2")
-        csv = write_csv(out_dir / "fig2.csv", CURVE_HEADER, curve_rows(curves2))
-        result.artifacts.append(Artifact(
-            "fig2", "Figure 2: AS throughput vs number of best-effort flows",
+        result.artifacts.append(figure_artifact(
+            fig, out_dir, "fig2", CURVE_HEADER, curve_rows(curves2),
+            "Figure 2: AS throughput vs number of best-effort flows",
             "Four AS flows with equal profiles (2 Mb/s: 40 %, 2.5 Mb/s: 50 % of 20 Mb/s) and 0–96"
             " BE flows; IN 60/180/0.02, IN+OUT 30/90/0.05, OUT 10/30/0.1, 200-packet queue."
-            " Dashed: the paper's last number of BE flows at which the profile is met.",
-            csv, png, pdf))
+            " Dashed: the paper's last number of BE flows at which the profile is met."))
         for panel in panels2:
             paper_text = (f"{100 * panel:.0f} % subscription: the AS flows keep their profile up"
                           f" to {PAPER_FIG2[(panel, 'Rio')]} BE flows with RIO and"
@@ -719,14 +718,12 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             " (mean ± 95 % CI)",
             lambda p: f"({'abc'[list(FIG3_PROFILES).index(p)]}) profile {p:g} Mb/s",
             "subscription level (%)", True, PAPER_FIG3, _percent_label)
-        png, pdf = save_figure(fig, out_dir, "fig3")
-        csv = write_csv(out_dir / "fig3.csv", CURVE_HEADER, curve_rows(curves3))
-        result.artifacts.append(Artifact(
-            "fig3", "Figure 3: AS throughput vs subscription level",
+        result.artifacts.append(figure_artifact(
+            fig, out_dir, "fig3", CURVE_HEADER, curve_rows(curves3),
+            "Figure 3: AS throughput vs subscription level",
             "20 BE flows; AS flows of one profile (0.5, 1, 2 Mb/s), as many as the subscription"
             " level asks (10–100 % of 20 Mb/s); thresholds and queue as in Fig. 2. Dashed: the"
-            " paper's highest level at which the profile is met.",
-            csv, png, pdf))
+            " paper's highest level at which the profile is met."))
         for panel in panels3:
             rio, riplus = PAPER_FIG3[(panel, "Rio")], PAPER_FIG3[(panel, "RiPlusO")]
             paper_text = (f"profile {panel:g} Mb/s, by subscription level:"

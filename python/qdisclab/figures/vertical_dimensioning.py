@@ -43,16 +43,16 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from qdisclab.campaign.store import RunRecord
-from qdisclab.figures import Artifact, Claim, FigureSet
+from qdisclab.figures import Claim, FigureSet
 from qdisclab.figures.common import (
     NO_ESTIMATE,
     Estimate,
+    figure_artifact,
     load_campaign_runs,
     parse_bytes,
     parse_mbps,
-    save_figure,
+    runs_note,
     t_interval,
-    write_csv,
 )
 
 NAME = "vertical-dimensioning"
@@ -641,14 +641,11 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     meta, runs = load_campaign_runs(db_path)
     result = FigureSet(NAME, out_dir)
     mode = meta.get("mode", "full")
-    seeds = sorted({run.seed for run in runs})
     delay = Study.of(runs, "cbr")
     tcp = Study.of(runs, "tcp")
-    result.notes.append(
-        f"{len(runs)} successful runs ({mode} campaign), {len(seeds)} seed(s)"
-        f" ({', '.join(map(str, seeds[:10]))}{'…' if len(seeds) > 10 else ''}); cbr:"
-        f" {', '.join(delay.schedulers) or 'none'} × {len(delay.sizes)} buffer(s); tcp:"
-        f" {', '.join(tcp.schedulers) or 'none'} × {len(tcp.sizes)} buffer(s).")
+    result.notes.append(runs_note(
+        runs, mode, f"cbr: {', '.join(delay.schedulers) or 'none'} × {len(delay.sizes)}"
+        f" buffer(s); tcp: {', '.join(tcp.schedulers) or 'none'} × {len(tcp.sizes)} buffer(s)"))
     if mode == "quick":
         result.notes.append("Quick campaign: 20 s runs, fewer seeds and settings; the verdicts"
                             " are indicative only.")
@@ -670,24 +667,20 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     ]
 
     if delay.cells:
-        png, pdf = save_figure(fig4_figure(delay), out_dir, "fig4")
-        csv = write_csv(out_dir / "fig4.csv", FIG4_HEADER, fig4_rows(delay))
-        result.artifacts.append(Artifact(
-            "fig4", "Figure 4: delay properties of the schedulers (UDP sources)",
+        result.artifacts.append(figure_artifact(
+            fig4_figure(delay), out_dir, "fig4", FIG4_HEADER, fig4_rows(delay),
+            "Figure 4: delay properties of the schedulers (UDP sources)",
             "Ten CBR reference flows n0 → n4 at 125·i kb/s, weight i, with 35 Pareto on/off"
             " background flows; end-to-end delay of the packets sent after the warm-up: mean,"
-            " 99th percentile (nearest rank) and maximum per run, averaged over seeds.",
-            csv, png, pdf))
+            " 99th percentile (nearest rank) and maximum per run, averaged over seeds."))
     result.claims += fig4_claims(delay)
     if tcp.cells:
-        png, pdf = save_figure(fig5_figure(tcp), out_dir, "fig5")
-        csv = write_csv(out_dir / "fig5.csv", FIG5_HEADER, fig5_rows(tcp))
-        result.artifacts.append(Artifact(
-            "fig5", "Figure 5: fairness properties of the schedulers (TCP sources)",
+        result.artifacts.append(figure_artifact(
+            fig5_figure(tcp), out_dir, "fig5", FIG5_HEADER, fig5_rows(tcp),
+            "Figure 5: fairness properties of the schedulers (TCP sources)",
             "Ten long-lived TCP reference flows n0 → n4 with weight i, with 35 Pareto on/off"
             " background flows; IPv4-layer throughput after the warm-up, against the ideal"
             " weighted max-min share (fluid model over the on/off states, black);"
-            " ideal_nominal_kbps in the CSV takes the sources' nominal on probability 1/2.",
-            csv, png, pdf))
+            " ideal_nominal_kbps in the CSV takes the sources' nominal on probability 1/2."))
     result.claims += fig5_claims(tcp)
     return result
