@@ -11,7 +11,10 @@ plus :class:`Claim` objects saying where the reproduction agrees with the paper
 and where it does not. ``qdisc-lab reproduce`` and ``qdisc-lab report`` use it.
 
 Adding a paper: write ``campaigns/<name>.toml`` and ``figures/<name>.py`` (with a
-``make_figures(db_path, out_dir) -> FigureSet``), and add one entry here.
+``make_figures(db_path, out_dir) -> FigureSet``), and add one entry here. What the
+modules share is in ``figures/common.py``: loading the runs, Student-t intervals, the
+note on the runs and seeds, and ``figure_artifact`` (a figure's PNG, PDF and CSV as one
+:class:`Artifact`).
 """
 
 from __future__ import annotations
