@@ -150,14 +150,7 @@ main(int argc, char* argv[])
     report.SetMetric("cpu_s", cpu);
     report.SetMetric("datagrams_per_wall_s", static_cast<double>(datagrams) / wall);
     report.SetMetric("datagrams_per_cpu_s", static_cast<double>(datagrams) / cpu);
-    if (output.empty())
-    {
-        std::cout << report.ToJson();
-    }
-    else
-    {
-        report.Write(output);
-    }
+    report.Write(output);
     Simulator::Destroy();
     return 0;
 }

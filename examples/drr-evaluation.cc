@@ -53,9 +53,6 @@ using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("DrrEvaluation");
 
-/// Bytes of the IPv4 and UDP headers in front of a source's payload.
-static constexpr uint32_t IP_UDP_HEADERS = RandomPacketSource::IP_UDP_HEADERS;
-
 /**
  * \ingroup qdisc-lab
  * \brief Puts the packets of sender k (by source address) in DRR bucket k mod Buckets, as ns-2's
@@ -113,42 +110,6 @@ SourceIndexFilter::DoClassify(Ptr<QueueDiscItem> item) const
     }
     auto it = m_index.find(ipv4->GetHeader().GetSource());
     return it == m_index.end() ? PacketFilter::PF_NO_MATCH : it->second;
-}
-
-/**
- * \ingroup qdisc-lab
- * What a flow's sink saw.
- */
-struct FlowMeter
-{
-    Time warmup;              //!< start of the measurement interval
-    Time end;                 //!< end of the throughput window (the sources stop then)
-    uint64_t windowBytes = 0; //!< IP bytes received in [warmup, end]
-    uint64_t received = 0;    //!< packets sent in [warmup, end) and received
-    double delaySum = 0;      //!< sum of their one-way delays, seconds
-};
-
-/**
- * PacketSink "Rx" trace sink: account one received packet to its flow.
- * \param meter the flow's meter
- * \param packet the packet (UDP payload, starting with the SeqTsHeader)
- * \param from the sender's address
- */
-static void
-OnReceive(FlowMeter* meter, Ptr<const Packet> packet, [[maybe_unused]] const Address& from)
-{
-    SeqTsHeader header;
-    packet->PeekHeader(header);
-    const Time now = Simulator::Now();
-    if (now >= meter->warmup && now <= meter->end)
-    {
-        meter->windowBytes += packet->GetSize() + IP_UDP_HEADERS;
-    }
-    if (header.GetTs() >= meter->warmup && header.GetTs() < meter->end)
-    {
-        meter->received++;
-        meter->delaySum += (now - header.GetTs()).GetSeconds();
-    }
 }
 
 /**
@@ -409,48 +370,24 @@ main(int argc, char* argv[])
     // every configuration (common random numbers across the factorial's cells).
     const Time warmupTime = Seconds(warmup);
     const Time stopTime = Seconds(simTime);
-    std::vector<FlowMeter> meters(nFlows);
+    std::vector<UdpFlowMeter> meters(nFlows);
     std::vector<Ptr<RandomPacketSource>> sources;
     auto startTime = CreateObject<UniformRandomVariable>();
     startTime->SetStream(1);
     const uint16_t port = 9000;
     for (uint32_t i = 0; i < nFlows; ++i)
     {
-        meters[i].warmup = warmupTime;
-        meters[i].end = stopTime;
-        PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
-                                    InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sinkApp = sinkHelper.Install(dumbbell.GetRight(i));
-        sinkApp.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnReceive, &meters[i]));
-
-        // Sizes: uniform integers in [min, max], the floor of a uniform real in [min, max + 1).
-        Ptr<RandomVariableStream> size;
-        if (packetSizeMin == packetSizeMax)
-        {
-            auto constant = CreateObject<ConstantRandomVariable>();
-            constant->SetAttribute("Constant", DoubleValue(packetSizeMin));
-            size = constant;
-        }
-        else
-        {
-            auto uniformSize = CreateObject<UniformRandomVariable>();
-            uniformSize->SetAttribute("Min", DoubleValue(packetSizeMin));
-            uniformSize->SetAttribute("Max", DoubleValue(packetSizeMax + 1.0));
-            uniformSize->SetStream(10 + 4 * i);
-            size = uniformSize;
-        }
+        meters[i].SetWindow(warmupTime, stopTime);
+        meters[i].Install(dumbbell.GetRight(i), port);
 
         auto source = CreateObject<RandomPacketSource>();
-        source->Setup(InetSocketAddress(dumbbell.GetRightAddress(i), port), size);
+        source->Setup(InetSocketAddress(dumbbell.GetRightAddress(i), port),
+                      RandomPacketSource::UniformSizes(packetSizeMin, packetSizeMax, 10 + 4 * i));
         if (fairness)
         {
-            auto on = CreateObject<ExponentialRandomVariable>();
-            on->SetAttribute("Mean", DoubleValue(meanOn));
-            on->SetStream(11 + 4 * i);
-            auto off = CreateObject<ExponentialRandomVariable>();
-            off->SetAttribute("Mean", DoubleValue(meanOff));
-            off->SetStream(12 + 4 * i);
-            source->SetOnOff(DataRate(onRate), on, off);
+            source->SetOnOff(DataRate(onRate),
+                             RandomPacketSource::ExponentialPeriods(meanOn, 11 + 4 * i),
+                             RandomPacketSource::ExponentialPeriods(meanOff, 12 + 4 * i));
         }
         else
         {
@@ -492,12 +429,12 @@ main(int argc, char* argv[])
     double delaySumAll = 0;
     for (uint32_t i = 0; i < nFlows; ++i)
     {
-        kbps[i] = meters[i].windowBytes * 8.0 / 1000.0 / seconds;
+        kbps[i] = meters[i].GetWindowBytes() * 8.0 / 1000.0 / seconds;
         sum += kbps[i];
         sumSquares += kbps[i] * kbps[i];
         sentAll += sources[i]->GetMeasuredSent();
-        receivedAll += meters[i].received;
-        delaySumAll += meters[i].delaySum;
+        receivedAll += meters[i].GetReceived();
+        delaySumAll += meters[i].GetDelaySumSeconds();
     }
     const double mean = sum / nFlows;
     double variance = 0;
@@ -507,7 +444,7 @@ main(int argc, char* argv[])
     }
     variance /= nFlows; // population variance over the flows
     const uint64_t sent0 = sources[0]->GetMeasuredSent();
-    const FlowMeter& flow0 = meters[0];
+    const uint64_t received0 = meters[0].GetReceived();
     const double nan = std::nan("");
 
     MetricsReport report("drr-evaluation", qdisclab::Ns3Version());
@@ -555,10 +492,10 @@ main(int argc, char* argv[])
     report.SetMetric("throughput_max_kbps", *std::max_element(kbps.begin(), kbps.end()));
     report.SetMetric("jain_index", sumSquares > 0 ? sum * sum / (nFlows * sumSquares) : nan);
     report.SetMetric("total_throughput_kbps", sum);
-    report.SetMetric("mean_delay_s", flow0.received ? flow0.delaySum / flow0.received : nan);
-    report.SetMetric("arrival_ratio", sent0 ? double(flow0.received) / sent0 : nan);
+    report.SetMetric("mean_delay_s", received0 ? meters[0].GetDelaySumSeconds() / received0 : nan);
+    report.SetMetric("arrival_ratio", sent0 ? double(received0) / sent0 : nan);
     report.SetMetric("tx_packets", static_cast<double>(sent0));
-    report.SetMetric("rx_packets", static_cast<double>(flow0.received));
+    report.SetMetric("rx_packets", static_cast<double>(received0));
     report.SetMetric("all_mean_delay_s", receivedAll ? delaySumAll / receivedAll : nan);
     report.SetMetric("all_arrival_ratio", sentAll ? double(receivedAll) / sentAll : nan);
     report.SetMetric("mean_queue_delay_ms", meanQueueDelayMs);

@@ -45,6 +45,7 @@
 #include <sstream>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -407,55 +408,45 @@ main(int argc, char* argv[])
                             "Gentle",
                             BooleanValue(false));
     }
-    else if (queueDisc == "Rio")
-    {
-        tc.SetRootQueueDisc("ns3::RioQueueDisc",
-                            "MaxSize",
-                            QueueSizeValue(limit),
-                            "QueueWeight",
-                            DoubleValue(queueWeight),
-                            "LinkBandwidth",
-                            DataRateValue(bottleneck),
-                            "InMinTh",
-                            DoubleValue(inMinTh),
-                            "InMaxTh",
-                            DoubleValue(inMaxTh),
-                            "InMaxP",
-                            DoubleValue(inMaxP),
-                            "TotalMinTh",
-                            DoubleValue(totalMinTh),
-                            "TotalMaxTh",
-                            DoubleValue(totalMaxTh),
-                            "TotalMaxP",
-                            DoubleValue(totalMaxP));
-    }
     else
     {
-        tc.SetRootQueueDisc("ns3::RiPlusOQueueDisc",
-                            "MaxSize",
-                            QueueSizeValue(limit),
-                            "QueueWeight",
-                            DoubleValue(queueWeight),
-                            "LinkBandwidth",
-                            DataRateValue(bottleneck),
-                            "InMinTh",
-                            DoubleValue(inMinTh),
-                            "InMaxTh",
-                            DoubleValue(inMaxTh),
-                            "InMaxP",
-                            DoubleValue(inMaxP),
-                            "TotalMinTh",
-                            DoubleValue(totalMinTh),
-                            "TotalMaxTh",
-                            DoubleValue(totalMaxTh),
-                            "TotalMaxP",
-                            DoubleValue(totalMaxP),
-                            "OutMinTh",
-                            DoubleValue(outMinTh),
-                            "OutMaxTh",
-                            DoubleValue(outMaxTh),
-                            "OutMaxP",
-                            DoubleValue(outMaxP));
+        // RIO's IN and IN+OUT RED parameters; RI+O adds its OUT test on avg_out.
+        auto setRio = [&](const std::string& type, auto&&... outParameters) {
+            tc.SetRootQueueDisc(type,
+                                "MaxSize",
+                                QueueSizeValue(limit),
+                                "QueueWeight",
+                                DoubleValue(queueWeight),
+                                "LinkBandwidth",
+                                DataRateValue(bottleneck),
+                                "InMinTh",
+                                DoubleValue(inMinTh),
+                                "InMaxTh",
+                                DoubleValue(inMaxTh),
+                                "InMaxP",
+                                DoubleValue(inMaxP),
+                                "TotalMinTh",
+                                DoubleValue(totalMinTh),
+                                "TotalMaxTh",
+                                DoubleValue(totalMaxTh),
+                                "TotalMaxP",
+                                DoubleValue(totalMaxP),
+                                std::forward<decltype(outParameters)>(outParameters)...);
+        };
+        if (queueDisc == "Rio")
+        {
+            setRio("ns3::RioQueueDisc");
+        }
+        else
+        {
+            setRio("ns3::RiPlusOQueueDisc",
+                   "OutMinTh",
+                   DoubleValue(outMinTh),
+                   "OutMaxTh",
+                   DoubleValue(outMaxTh),
+                   "OutMaxP",
+                   DoubleValue(outMaxP));
+        }
     }
 
     DumbbellScenario dumbbell;

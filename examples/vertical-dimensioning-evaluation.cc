@@ -130,46 +130,6 @@ FindScheduler(const std::string& name)
 }
 
 /**
- * \ingroup qdisc-lab
- * What a sink saw of a flow (or of a group of flows).
- */
-struct FlowMeter
-{
-    Time warmup;                  //!< start of the measurement interval
-    Time end;                     //!< end of the throughput window (the sources stop then)
-    bool keepDelays = false;      //!< whether to keep every delay (reference flows)
-    uint64_t windowBytes = 0;     //!< IPv4 bytes received in [warmup, end]
-    uint64_t received = 0;        //!< packets sent in [warmup, end) and received
-    std::vector<double> delaysMs; //!< their one-way delays in ms (if keepDelays)
-};
-
-/**
- * PacketSink "Rx" trace sink of a UDP flow: account one received packet.
- * \param meter the flow's meter
- * \param packet the packet (UDP payload, starting with the SeqTsHeader)
- * \param from the sender's address
- */
-static void
-OnReceive(FlowMeter* meter, Ptr<const Packet> packet, [[maybe_unused]] const Address& from)
-{
-    SeqTsHeader header;
-    packet->PeekHeader(header);
-    const Time now = Simulator::Now();
-    if (now >= meter->warmup && now <= meter->end)
-    {
-        meter->windowBytes += packet->GetSize() + RandomPacketSource::IP_UDP_HEADERS;
-    }
-    if (header.GetTs() >= meter->warmup && header.GetTs() < meter->end)
-    {
-        meter->received++;
-        if (meter->keepDelays)
-        {
-            meter->delaysMs.push_back((now - header.GetTs()).GetSeconds() * 1000);
-        }
-    }
-}
-
-/**
  * \param sorted values in increasing order
  * \param q the quantile, in (0, 1]
  * \return the nearest-rank quantile; NaN without values
@@ -414,31 +374,16 @@ main(int argc, char* argv[])
     auto startTime = CreateObject<UniformRandomVariable>();
     startTime->SetStream(1);
     auto uniformSize = [&](int64_t stream) {
-        auto size = CreateObject<UniformRandomVariable>();
-        // Uniform integers in [min, max]: the floor of a uniform real in [min, max + 1).
-        size->SetAttribute("Min", DoubleValue(packetSizeMin));
-        size->SetAttribute("Max", DoubleValue(packetSizeMax + 1.0));
-        size->SetStream(stream);
-        return size;
+        return RandomPacketSource::UniformSizes(packetSizeMin, packetSizeMax, stream);
     };
-    auto period = [&](double mean, int64_t stream) -> Ptr<RandomVariableStream> {
-        if (onOff == "pareto")
-        {
-            auto pareto = CreateObject<ParetoRandomVariable>();
-            pareto->SetAttribute("Shape", DoubleValue(paretoShape));
-            pareto->SetAttribute("Scale", DoubleValue(mean * (paretoShape - 1) / paretoShape));
-            pareto->SetStream(stream);
-            return pareto;
-        }
-        auto exponential = CreateObject<ExponentialRandomVariable>();
-        exponential->SetAttribute("Mean", DoubleValue(mean));
-        exponential->SetStream(stream);
-        return exponential;
+    auto period = [&](double mean, int64_t stream) {
+        return onOff == "pareto" ? RandomPacketSource::ParetoPeriods(mean, paretoShape, stream)
+                                 : RandomPacketSource::ExponentialPeriods(mean, stream);
     };
 
     // Reference flows n0 -> n4, flow i to port REFERENCE_PORT + i. Explicit random streams:
     // every scheduler sees the same traffic for a given RngRun.
-    std::vector<FlowMeter> referenceMeters(nReference);
+    std::vector<UdpFlowMeter> referenceMeters(nReference);
     std::vector<Ptr<RandomPacketSource>> cbrSources;
     std::vector<Ptr<PacketSink>> tcpSinks;
     for (uint32_t i = 0; i < nReference; ++i)
@@ -457,15 +402,10 @@ main(int argc, char* argv[])
             app.Stop(stopTime);
             continue;
         }
-        FlowMeter& meter = referenceMeters[i];
-        meter.warmup = warmupTime;
-        meter.end = stopTime;
-        meter.keepDelays = true;
-        PacketSinkHelper sink("ns3::UdpSocketFactory",
-                              InetSocketAddress(Ipv4Address::GetAny(), port));
-        sink.Install(lot.GetMainSink())
-            .Get(0)
-            ->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnReceive, &meter));
+        UdpFlowMeter& meter = referenceMeters[i];
+        meter.SetWindow(warmupTime, stopTime);
+        meter.SetKeepDelays(true);
+        meter.Install(lot.GetMainSink(), port);
         auto source = CreateObject<RandomPacketSource>();
         source->Setup(sinkAddress, uniformSize(10 + 4 * i));
         source->SetConstantRate(DataRate(
@@ -485,7 +425,7 @@ main(int argc, char* argv[])
         Ptr<Node> to;                                 //!< sink's node
         Ipv4Address address;                          //!< sink's address
         uint32_t flows;                               //!< number of sources
-        FlowMeter meter;                              //!< what the sink received
+        UdpFlowMeter meter;                           //!< what the sink received
         std::vector<Ptr<RandomPacketSource>> sources; //!< the sources
     };
 
@@ -510,13 +450,8 @@ main(int argc, char* argv[])
     uint32_t background = 0;
     for (Group& group : groups) // the vector no longer grows: meters stay put
     {
-        group.meter.warmup = warmupTime;
-        group.meter.end = stopTime;
-        PacketSinkHelper sink("ns3::UdpSocketFactory",
-                              InetSocketAddress(Ipv4Address::GetAny(), BACKGROUND_PORT));
-        sink.Install(group.to).Get(0)->TraceConnectWithoutContext(
-            "Rx",
-            MakeBoundCallback(&OnReceive, &group.meter));
+        group.meter.SetWindow(warmupTime, stopTime);
+        group.meter.Install(group.to, BACKGROUND_PORT);
         for (uint32_t k = 0; k < group.flows; ++k, ++background)
         {
             auto source = CreateObject<RandomPacketSource>();
@@ -641,7 +576,7 @@ main(int argc, char* argv[])
         }
         else
         {
-            kbps[i] = referenceMeters[i].windowBytes * 8.0 / 1000.0 / seconds;
+            kbps[i] = referenceMeters[i].GetWindowBytes() * 8.0 / 1000.0 / seconds;
         }
     }
     double sum = 0;
@@ -666,7 +601,7 @@ main(int argc, char* argv[])
         {
             continue;
         }
-        std::vector<double>& delays = referenceMeters[i].delaysMs;
+        std::vector<double> delays = referenceMeters[i].GetDelaysMs();
         std::sort(delays.begin(), delays.end());
         double delaySum = 0;
         for (double d : delays)
@@ -678,7 +613,7 @@ main(int argc, char* argv[])
         report.SetMetric(flow + "_p99_delay_ms", Quantile(delays, 0.99));
         report.SetMetric(flow + "_max_delay_ms", delays.empty() ? nan : delays.back());
         report.SetMetric(flow + "_loss",
-                         sent ? 1.0 - double(referenceMeters[i].received) / sent : nan);
+                         sent ? 1.0 - double(referenceMeters[i].GetReceived()) / sent : nan);
     }
     for (const Group& group : groups)
     {
@@ -688,7 +623,8 @@ main(int argc, char* argv[])
             offered += source->GetMeasuredSentBytes();
         }
         report.SetMetric(group.name + "_offered_kbps", offered * 8.0 / 1000.0 / seconds);
-        report.SetMetric(group.name + "_kbps", group.meter.windowBytes * 8.0 / 1000.0 / seconds);
+        report.SetMetric(group.name + "_kbps",
+                         group.meter.GetWindowBytes() * 8.0 / 1000.0 / seconds);
     }
     for (uint32_t hop = 0; hop < hops; ++hop)
     {

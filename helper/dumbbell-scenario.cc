@@ -9,14 +9,11 @@
 #include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/log.h"
 #include "ns3/on-off-helper.h"
 #include "ns3/packet-sink-helper.h"
-#include "ns3/point-to-point-helper.h"
 #include "ns3/qdisc-lab-compat.h"
-#include "ns3/queue-size.h"
 #include "ns3/string.h"
 
 #include <sstream>
@@ -28,10 +25,8 @@ NS_LOG_COMPONENT_DEFINE("DumbbellScenario");
 
 DumbbellScenario::DumbbellScenario()
     : m_leafCount(1),
-      m_accessRate("100Mbps"),
-      m_accessDelay(MilliSeconds(1)),
-      m_bottleneckRate("10Mbps"),
-      m_bottleneckDelay(MilliSeconds(20)),
+      m_access{DataRate("100Mbps"), MilliSeconds(1)},
+      m_bottleneck{DataRate("10Mbps"), MilliSeconds(20)},
       m_built(false)
 {
     m_bottleneckTc.SetRootQueueDisc("ns3::FifoQueueDisc");
@@ -48,19 +43,13 @@ DumbbellScenario::SetLeafCount(uint32_t n)
 void
 DumbbellScenario::SetAccessLink(DataRate rate, Time delay)
 {
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "DumbbellScenario: the access rate must be > 0");
-    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "DumbbellScenario: negative access delay");
-    m_accessRate = rate;
-    m_accessDelay = delay;
+    m_access = ScenarioLink::Checked("DumbbellScenario", "access", rate, delay);
 }
 
 void
 DumbbellScenario::SetBottleneckLink(DataRate rate, Time delay)
 {
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "DumbbellScenario: the bottleneck rate must be > 0");
-    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "DumbbellScenario: negative bottleneck delay");
-    m_bottleneckRate = rate;
-    m_bottleneckDelay = delay;
+    m_bottleneck = ScenarioLink::Checked("DumbbellScenario", "bottleneck", rate, delay);
 }
 
 void
@@ -90,43 +79,30 @@ DumbbellScenario::Build()
         qdisclab::SetStrongEndSystemModel(m_routers.Get(r)->GetObject<Ipv4>(), true);
     }
 
-    PointToPointHelper bottleneck;
-    bottleneck.SetDeviceAttribute("DataRate", DataRateValue(m_bottleneckRate));
-    bottleneck.SetChannelAttribute("Delay", TimeValue(m_bottleneckDelay));
-    // The backlog must build in the queue disc, not in the device.
-    bottleneck.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("1p")));
-    m_bottleneckDevices = bottleneck.Install(m_routers.Get(0), m_routers.Get(1));
+    m_bottleneckDevices =
+        m_bottleneck.GetQueueDiscLinkHelper().Install(m_routers.Get(0), m_routers.Get(1));
     // Installed before addresses are assigned, so ns-3 does not install its default there.
     QueueDiscContainer installed = m_bottleneckTc.Install(m_bottleneckDevices.Get(0));
     m_bottleneckQueueDisc = installed.Get(0);
 
     Ipv4AddressHelper address;
-    address.SetBase("10.2.0.0", "255.255.255.0");
-    address.Assign(m_bottleneckDevices);
+    ScenarioLink::AssignSubnet(address, 2, 0, m_bottleneckDevices);
 
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", DataRateValue(m_accessRate));
-    access.SetChannelAttribute("Delay", TimeValue(m_accessDelay));
+    PointToPointHelper access = m_access.GetHelper();
     for (uint32_t i = 0; i < m_leafCount; ++i)
     {
         NetDeviceContainer left = access.Install(m_left.Get(i), m_routers.Get(0));
         m_leftDevices.Add(left.Get(0));
-        std::ostringstream leftNet;
-        leftNet << "10.1." << i + 1 << ".0";
-        address.SetBase(leftNet.str().c_str(), "255.255.255.0");
-        m_leftInterfaces.Add(address.Assign(left).Get(0));
+        m_leftInterfaces.Add(ScenarioLink::AssignSubnet(address, 1, i + 1, left).Get(0));
 
         NetDeviceContainer right = access.Install(m_right.Get(i), m_routers.Get(1));
-        std::ostringstream rightNet;
-        rightNet << "10.3." << i + 1 << ".0";
-        address.SetBase(rightNet.str().c_str(), "255.255.255.0");
-        m_rightInterfaces.Add(address.Assign(right).Get(0));
+        m_rightInterfaces.Add(ScenarioLink::AssignSubnet(address, 3, i + 1, right).Get(0));
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     m_built = true;
-    NS_LOG_INFO("dumbbell: " << m_leafCount << " pairs, access " << m_accessRate << " "
-                             << m_accessDelay.As(Time::MS) << ", bottleneck " << m_bottleneckRate
-                             << " " << m_bottleneckDelay.As(Time::MS) << ", queue disc "
+    NS_LOG_INFO("dumbbell: " << m_leafCount << " pairs, access " << m_access.rate << " "
+                             << m_access.delay.As(Time::MS) << ", bottleneck " << m_bottleneck.rate
+                             << " " << m_bottleneck.delay.As(Time::MS) << ", queue disc "
                              << m_bottleneckQueueDisc->GetInstanceTypeId().GetName());
 }
 
@@ -258,13 +234,13 @@ DumbbellScenario::GetBottleneckDevice() const
 DataRate
 DumbbellScenario::GetBottleneckRate() const
 {
-    return m_bottleneckRate;
+    return m_bottleneck.rate;
 }
 
 Time
 DumbbellScenario::GetBottleneckDelay() const
 {
-    return m_bottleneckDelay;
+    return m_bottleneck.delay;
 }
 
 } // namespace ns3

@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet-sink.h"
 #include "ns3/queue-disc.h"
+#include "ns3/scenario-link.h"
 #include "ns3/traffic-control-helper.h"
 
 #include <cstdint>
@@ -165,10 +166,8 @@ class DumbbellScenario
     void RequireLeaf(uint32_t i) const;
 
     uint32_t m_leafCount;                     //!< sender/receiver pairs
-    DataRate m_accessRate;                    //!< access links' rate
-    Time m_accessDelay;                       //!< access links' delay
-    DataRate m_bottleneckRate;                //!< bottleneck rate
-    Time m_bottleneckDelay;                   //!< bottleneck delay
+    ScenarioLink m_access;                    //!< access links' rate and delay
+    ScenarioLink m_bottleneck;                //!< bottleneck's rate and delay
     TrafficControlHelper m_bottleneckTc;      //!< queue disc under study
     bool m_built;                             //!< whether Build() ran
     NodeContainer m_left;                     //!< senders

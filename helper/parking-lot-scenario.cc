@@ -6,13 +6,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/log.h"
-#include "ns3/point-to-point-helper.h"
-#include "ns3/queue-size.h"
-
-#include <sstream>
 
 namespace ns3
 {
@@ -21,8 +16,7 @@ NS_LOG_COMPONENT_DEFINE("ParkingLotScenario");
 
 ParkingLotScenario::ParkingLotScenario()
     : m_hops(2),
-      m_accessRate("100Mbps"),
-      m_accessDelay(MilliSeconds(1)),
+      m_access{DataRate("100Mbps"), MilliSeconds(1)},
       m_defaultCore{DataRate("10Mbps"), MilliSeconds(1)},
       m_core(2, m_defaultCore),
       m_built(false)
@@ -44,18 +38,13 @@ ParkingLotScenario::SetHopCount(uint32_t hops)
 void
 ParkingLotScenario::SetAccessLink(DataRate rate, Time delay)
 {
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "ParkingLotScenario: the access rate must be > 0");
-    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "ParkingLotScenario: negative access delay");
-    m_accessRate = rate;
-    m_accessDelay = delay;
+    m_access = ScenarioLink::Checked("ParkingLotScenario", "access", rate, delay);
 }
 
 void
 ParkingLotScenario::SetCoreLink(DataRate rate, Time delay)
 {
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "ParkingLotScenario: the core rate must be > 0");
-    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "ParkingLotScenario: negative core delay");
-    m_defaultCore = {rate, delay};
+    m_defaultCore = ScenarioLink::Checked("ParkingLotScenario", "core", rate, delay);
     m_core.assign(m_hops, m_defaultCore);
 }
 
@@ -64,9 +53,7 @@ ParkingLotScenario::SetCoreLink(uint32_t hop, DataRate rate, Time delay)
 {
     NS_ABORT_MSG_UNLESS(hop < m_hops,
                         "ParkingLotScenario: hop " << hop << " out of range [0, " << m_hops << ")");
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "ParkingLotScenario: the core rate must be > 0");
-    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "ParkingLotScenario: negative core delay");
-    m_core[hop] = {rate, delay};
+    m_core[hop] = ScenarioLink::Checked("ParkingLotScenario", "core", rate, delay);
 }
 
 void
@@ -90,18 +77,11 @@ ParkingLotScenario::Build()
     Ipv4AddressHelper address;
     for (uint32_t hop = 0; hop < m_hops; ++hop)
     {
-        PointToPointHelper core;
-        core.SetDeviceAttribute("DataRate", DataRateValue(m_core[hop].rate));
-        core.SetChannelAttribute("Delay", TimeValue(m_core[hop].delay));
-        // The backlog must build in the queue disc, not in the device.
-        core.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("1p")));
-        NetDeviceContainer devices = core.Install(GetRouter(hop), GetRouter(hop + 1));
+        NetDeviceContainer devices =
+            m_core[hop].GetQueueDiscLinkHelper().Install(GetRouter(hop), GetRouter(hop + 1));
         m_coreDevices.Add(devices.Get(0));
         m_coreQueues.push_back(m_coreTc.Install(devices.Get(0)).Get(0));
-        std::ostringstream net;
-        net << "10.2." << hop << ".0";
-        address.SetBase(net.str().c_str(), "255.255.255.0");
-        address.Assign(devices);
+        ScenarioLink::AssignSubnet(address, 2, hop, devices);
     }
 
     // Access links: each host to its router (see the class description).
@@ -113,21 +93,16 @@ ParkingLotScenario::Build()
         hosts.emplace_back(MainSinkNumber() + 1 + 2 * hop, hop);
         hosts.emplace_back(MainSinkNumber() + 2 + 2 * hop, hop + 1);
     }
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", DataRateValue(m_accessRate));
-    access.SetChannelAttribute("Delay", TimeValue(m_accessDelay));
+    PointToPointHelper access = m_access.GetHelper();
     for (const auto& [host, router] : hosts)
     {
         NetDeviceContainer devices = access.Install(m_nodes.Get(host), GetRouter(router));
-        std::ostringstream net;
-        net << "10.1." << host << ".0";
-        address.SetBase(net.str().c_str(), "255.255.255.0");
-        m_hostAddress[host] = address.Assign(devices).GetAddress(0);
+        m_hostAddress[host] = ScenarioLink::AssignSubnet(address, 1, host, devices).GetAddress(0);
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     m_built = true;
     NS_LOG_INFO("parking lot: " << m_hops << " hops, " << GetNodeCount() << " nodes, access "
-                                << m_accessRate << " " << m_accessDelay.As(Time::MS)
+                                << m_access.rate << " " << m_access.delay.As(Time::MS)
                                 << ", queue disc "
                                 << m_coreQueues[0]->GetInstanceTypeId().GetName());
 }
@@ -250,13 +225,13 @@ ParkingLotScenario::GetCoreDelay(uint32_t hop) const
 DataRate
 ParkingLotScenario::GetAccessRate() const
 {
-    return m_accessRate;
+    return m_access.rate;
 }
 
 Time
 ParkingLotScenario::GetAccessDelay() const
 {
-    return m_accessDelay;
+    return m_access.delay;
 }
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-disc.h"
+#include "ns3/scenario-link.h"
 #include "ns3/traffic-control-helper.h"
 
 #include <cstdint>
@@ -177,18 +178,10 @@ class ParkingLotScenario
     /// \return the node number of the main sink, H + 2
     uint32_t MainSinkNumber() const;
 
-    /// A core link's settings.
-    struct CoreLink
-    {
-        DataRate rate; //!< rate
-        Time delay;    //!< one-way propagation delay
-    };
-
     uint32_t m_hops;                          //!< number of core links H
-    DataRate m_accessRate;                    //!< access links' rate
-    Time m_accessDelay;                       //!< access links' delay
-    CoreLink m_defaultCore;                   //!< core link setting new hop counts start with
-    std::vector<CoreLink> m_core;             //!< each core link's setting
+    ScenarioLink m_access;                    //!< access links' rate and delay
+    ScenarioLink m_defaultCore;               //!< core link setting new hop counts start with
+    std::vector<ScenarioLink> m_core;         //!< each core link's setting
     TrafficControlHelper m_coreTc;            //!< queue disc under study
     bool m_built;                             //!< whether Build() ran
     NodeContainer m_nodes;                    //!< every node, by number

@@ -5,6 +5,7 @@
 #include "random-packet-source.h"
 
 #include "ns3/abort.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/seq-ts-header.h"
@@ -40,6 +41,48 @@ RandomPacketSource::RandomPacketSource()
 }
 
 RandomPacketSource::~RandomPacketSource() = default;
+
+Ptr<RandomVariableStream>
+RandomPacketSource::UniformSizes(uint32_t min, uint32_t max, int64_t stream)
+{
+    NS_ABORT_MSG_UNLESS(min <= max,
+                        "RandomPacketSource::UniformSizes: need min <= max, got [" << min << ", "
+                                                                                   << max << "]");
+    if (min == max)
+    {
+        auto constant = CreateObject<ConstantRandomVariable>();
+        constant->SetAttribute("Constant", DoubleValue(min));
+        return constant;
+    }
+    auto uniform = CreateObject<UniformRandomVariable>();
+    uniform->SetAttribute("Min", DoubleValue(min));
+    uniform->SetAttribute("Max", DoubleValue(max + 1.0));
+    uniform->SetStream(stream);
+    return uniform;
+}
+
+Ptr<RandomVariableStream>
+RandomPacketSource::ExponentialPeriods(double mean, int64_t stream)
+{
+    auto exponential = CreateObject<ExponentialRandomVariable>();
+    exponential->SetAttribute("Mean", DoubleValue(mean));
+    exponential->SetStream(stream);
+    return exponential;
+}
+
+Ptr<RandomVariableStream>
+RandomPacketSource::ParetoPeriods(double mean, double shape, int64_t stream)
+{
+    NS_ABORT_MSG_UNLESS(shape > 1,
+                        "RandomPacketSource::ParetoPeriods: the shape must be > 1 (a finite "
+                        "mean), got "
+                            << shape);
+    auto pareto = CreateObject<ParetoRandomVariable>();
+    pareto->SetAttribute("Shape", DoubleValue(shape));
+    pareto->SetAttribute("Scale", DoubleValue(mean * (shape - 1) / shape));
+    pareto->SetStream(stream);
+    return pareto;
+}
 
 void
 RandomPacketSource::Setup(const Address& peer, Ptr<RandomVariableStream> size)

@@ -49,6 +49,36 @@ class RandomPacketSource : public Application
     ~RandomPacketSource() override;
 
     /**
+     * Packet sizes for Setup(): uniform over the integers in [min, max], the floor of a uniform
+     * real in [min, max + 1); the constant \p min if min == max.
+     * \param min the smallest IPv4 packet size in bytes
+     * \param max the largest, >= min
+     * \param stream the random stream of the draws (fixed streams give every configuration the
+     *        same traffic for a given RngRun)
+     * \return the size variable
+     */
+    static Ptr<RandomVariableStream> UniformSizes(uint32_t min, uint32_t max, int64_t stream);
+
+    /**
+     * On or off period lengths for SetOnOff(), exponential (ns-2's
+     * Application/Traffic/Exponential).
+     * \param mean the mean length in seconds, > 0
+     * \param stream the random stream of the draws
+     * \return the period variable
+     */
+    static Ptr<RandomVariableStream> ExponentialPeriods(double mean, int64_t stream);
+
+    /**
+     * On or off period lengths for SetOnOff(), Pareto with a given mean (ns-2's
+     * Application/Traffic/Pareto: scale = mean (shape - 1) / shape).
+     * \param mean the mean length in seconds, > 0
+     * \param shape the shape, > 1 (a finite mean)
+     * \param stream the random stream of the draws
+     * \return the period variable
+     */
+    static Ptr<RandomVariableStream> ParetoPeriods(double mean, double shape, int64_t stream);
+
+    /**
      * \param peer the sink's address and port
      * \param size IPv4 packet size in bytes, drawn per packet (rounded down)
      */
