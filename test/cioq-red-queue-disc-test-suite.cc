@@ -17,32 +17,7 @@ using namespace ns3;
 namespace
 {
 
-/// A packet that is ECN-capable or not (Mark() succeeds only if it is).
-class CioqTestItem : public QueueDiscItem
-{
-  public:
-    /**
-     * \param size packet size in bytes
-     * \param ecnCapable whether Mark() succeeds
-     */
-    CioqTestItem(uint32_t size, bool ecnCapable)
-        : QueueDiscItem(Create<Packet>(size), Address(), 0),
-          m_ecnCapable(ecnCapable)
-    {
-    }
-
-    void AddHeader() override
-    {
-    }
-
-    bool Mark() override
-    {
-        return m_ecnCapable;
-    }
-
-  private:
-    bool m_ecnCapable; //!< whether Mark() succeeds
-};
+using qdisclab::test::EcnTestItem;
 
 /**
  * A CioqRedQueueDisc configured as the twin configuration's RedQueueDisc.
@@ -53,19 +28,8 @@ class CioqTestItem : public QueueDiscItem
 Ptr<CioqRedQueueDisc>
 MakeCioqRed(const qdisclab::test::RedTwinConfig& c, double nu)
 {
-    auto qd = CreateObject<CioqRedQueueDisc>();
+    auto qd = c.MakeRed<CioqRedQueueDisc>();
     qd->SetAttribute("InputWeight", DoubleValue(nu));
-    qd->SetAttribute("MinTh", DoubleValue(c.MinTh()));
-    qd->SetAttribute("MaxTh", DoubleValue(c.MaxTh()));
-    qd->SetAttribute("LInterm", DoubleValue(c.lInterm));
-    qd->SetAttribute("QW", DoubleValue(c.qW));
-    qd->SetAttribute("Wait", BooleanValue(c.wait));
-    qd->SetAttribute("Gentle", BooleanValue(c.gentle));
-    qd->SetAttribute("MeanPktSize", UintegerValue(c.meanPktSize));
-    qd->SetAttribute("LinkBandwidth", DataRateValue(DataRate(uint64_t(c.linkRate))));
-    qd->SetAttribute("UseEcn", BooleanValue(c.ecn));
-    qd->SetAttribute("UseHardDrop", BooleanValue(c.hardDrop));
-    qd->SetAttribute("MaxSize", StringValue(c.Limit()));
     return qd;
 }
 
@@ -115,7 +79,7 @@ class CioqRedMatchesRedTestCase : public TestCase
         const auto run = qdisclab::test::RunRedTwins(
             red,
             cioq,
-            [](uint32_t size, bool ecn) { return Create<CioqTestItem>(size, ecn); },
+            [](uint32_t size, bool ecn) { return Create<EcnTestItem>(size, ecn); },
             c.linkRate);
         NS_TEST_ASSERT_MSG_EQ(run.divergence, "", "CioqRedQueueDisc and RedQueueDisc diverged");
         NS_TEST_EXPECT_MSG_GT(run.arrivals, 20000, "arrivals");
@@ -172,13 +136,13 @@ class CioqRedEquationTwoTestCase : public TestCase
         {
             backlog->Add(1000);
             const double expected = avg * (1 - w) + w * (nu * backlog->GetPackets() + qOut);
-            if (qd->Enqueue(Create<CioqTestItem>(1000, false)))
+            if (qd->Enqueue(Create<EcnTestItem>(1000, false)))
             {
                 ++qOut;
             }
             NS_TEST_ASSERT_MSG_EQ_TOL(qd->GetAverage(), expected, 1e-9, "arrival " << k);
             avg = expected;
-            red->Enqueue(Create<CioqTestItem>(1000, false));
+            red->Enqueue(Create<EcnTestItem>(1000, false));
             if (qOut > 2)
             {
                 qOut -= qd->Dequeue() ? 1 : 0;

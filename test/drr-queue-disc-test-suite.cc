@@ -5,19 +5,13 @@
 #include "qdisc-lab-test-packets.h"
 
 #include "ns3/drr-queue-disc.h"
-#include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
-#include "ns3/ipv4-queue-disc-item.h"
-#include "ns3/ipv6-header.h"
-#include "ns3/ipv6-queue-disc-item.h"
 #include "ns3/packet-filter.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/string.h"
 #include "ns3/test.h"
-#include "ns3/udp-header.h"
-#include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace ns3;
@@ -25,76 +19,21 @@ using namespace ns3;
 namespace
 {
 
+using qdisclab::test::DrainUids;
+using qdisclab::test::Ipv4UdpPacket;
+using qdisclab::test::Ipv6UdpPacket;
 using qdisclab::test::NonIpItem;
-
-/**
- * An IPv4/UDP packet of exactly \p size bytes (headers included).
- * \param src source address
- * \param dst destination address
- * \param sport source port
- * \param dport destination port
- * \param size total size
- * \param dscp DSCP
- * \return the item
- */
-Ptr<QueueDiscItem>
-Ipv4Packet(const char* src,
-           const char* dst,
-           uint16_t sport,
-           uint16_t dport,
-           uint32_t size,
-           Ipv4Header::DscpType dscp = Ipv4Header::DscpDefault)
-{
-    return qdisclab::test::Ipv4UdpPacket(src, dst, sport, dport, size, dscp);
-}
-
-/**
- * \param src source address
- * \param dst destination address
- * \param dport destination port
- * \param size total size
- * \return an IPv6/UDP packet of exactly \p size bytes
- */
-Ptr<QueueDiscItem>
-Ipv6Packet(const char* src, const char* dst, uint16_t dport, uint32_t size)
-{
-    return qdisclab::test::Ipv6UdpPacket(src, dst, 1000, dport, size);
-}
+using qdisclab::test::RecordSojourn;
 
 /**
  * \param attributes name/value pairs
+ * \param filter a packet filter to add (none if null)
  * \return an initialized DrrQueueDisc
  */
 Ptr<DrrQueueDisc>
-MakeDrr(const std::vector<std::pair<std::string, std::string>>& attributes)
+MakeDrr(const qdisclab::test::Attributes& attributes, Ptr<PacketFilter> filter = nullptr)
 {
-    return qdisclab::test::MakeQueueDisc<DrrQueueDisc>(attributes);
-}
-
-/**
- * \param qd a queue disc
- * \return the UIDs of every packet it dequeues until empty
- */
-std::vector<uint64_t>
-DrainUids(Ptr<QueueDisc> qd)
-{
-    std::vector<uint64_t> uids;
-    while (Ptr<QueueDiscItem> item = qd->Dequeue())
-    {
-        uids.push_back(item->GetPacket()->GetUid());
-    }
-    return uids;
-}
-
-/**
- * A SojournTime sink.
- * \param samples where to append
- * \param sojourn the sample
- */
-void
-RecordSojourn(std::vector<Time>* samples, Time sojourn)
-{
-    samples->push_back(sojourn);
+    return qdisclab::test::MakeQueueDisc<DrrQueueDisc>(attributes, filter);
 }
 
 } // namespace
@@ -117,12 +56,12 @@ class DrrHandWorkedOrderTestCase : public TestCase
     void DoRun() override
     {
         auto qd = MakeDrr({{"Quantum", "500"}, {"Buckets", "1024"}, {"MaxSize", "100000B"}});
-        std::vector<Ptr<QueueDiscItem>> a = {Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 200),
-                                             Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 750),
-                                             Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 100)};
-        std::vector<Ptr<QueueDiscItem>> b = {Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 500),
-                                             Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 500)};
-        std::vector<Ptr<QueueDiscItem>> c = {Ipv4Packet("10.0.0.3", "10.9.0.1", 1, 9, 1000)};
+        std::vector<Ptr<QueueDiscItem>> a = {Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 200),
+                                             Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 750),
+                                             Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 100)};
+        std::vector<Ptr<QueueDiscItem>> b = {Ipv4UdpPacket("10.0.0.2", "10.9.0.1", 1, 9, 500),
+                                             Ipv4UdpPacket("10.0.0.2", "10.9.0.1", 1, 9, 500)};
+        std::vector<Ptr<QueueDiscItem>> c = {Ipv4UdpPacket("10.0.0.3", "10.9.0.1", 1, 9, 1000)};
         const uint32_t fa = qd->GetBucket(a[0]);
         const uint32_t fb = qd->GetBucket(b[0]);
         const uint32_t fc = qd->GetBucket(c[0]);
@@ -178,11 +117,11 @@ class DrrStealingTestCase : public TestCase
             std::vector<Ptr<QueueDiscItem>> a;
             for (int i = 0; i < 3; ++i)
             {
-                a.push_back(Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000));
+                a.push_back(Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 1000));
                 qd->Enqueue(a.back());
             }
-            qd->Enqueue(Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 1000));
-            Ptr<QueueDiscItem> newcomer = Ipv4Packet("10.0.0.3", "10.9.0.1", 1, 9, 1500);
+            qd->Enqueue(Ipv4UdpPacket("10.0.0.2", "10.9.0.1", 1, 9, 1000));
+            Ptr<QueueDiscItem> newcomer = Ipv4UdpPacket("10.0.0.3", "10.9.0.1", 1, 9, 1500);
             NS_TEST_ASSERT_MSG_EQ(qd->Enqueue(newcomer), true, "the newcomer is admitted");
             const uint32_t fa = qd->GetBucket(a[0]);
             const uint32_t fc = qd->GetBucket(newcomer);
@@ -223,18 +162,18 @@ class DrrWeightedStealingTestCase : public TestCase
                            {"Buckets", "1024"},
                            {"Quantum", "1000"},
                            {"WeightRules", "dport=7000 weight=2; dscp=AF11 weight=3"}});
-        Ptr<QueueDiscItem> a1 = Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000);
-        Ptr<QueueDiscItem> b1 = Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 7000, 1500);
+        Ptr<QueueDiscItem> a1 = Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 1000);
+        Ptr<QueueDiscItem> b1 = Ipv4UdpPacket("10.0.0.2", "10.9.0.1", 1, 7000, 1500);
         qd->Enqueue(a1);
-        qd->Enqueue(Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000)); // A: 2000 B / 1
+        qd->Enqueue(Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 1000)); // A: 2000 B / 1
         qd->Enqueue(b1);
-        qd->Enqueue(Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 7000, 1500)); // B: 3000 B / 2
+        qd->Enqueue(Ipv4UdpPacket("10.0.0.2", "10.9.0.1", 1, 7000, 1500)); // B: 3000 B / 2
         const uint32_t fa = qd->GetBucket(a1);
         const uint32_t fb = qd->GetBucket(b1);
         NS_TEST_ASSERT_MSG_EQ(qd->GetDeficit(fb), 2000, "B's quantum is 2 x 1000");
         NS_TEST_ASSERT_MSG_EQ(qd->GetDeficit(fa), 1000, "A's quantum is 1000");
         Ptr<QueueDiscItem> af =
-            Ipv4Packet("10.0.0.5", "10.9.0.1", 1, 9, 600, Ipv4Header::DSCP_AF11);
+            Ipv4UdpPacket("10.0.0.5", "10.9.0.1", 1, 9, 600, Ipv4Header::DSCP_AF11);
         qd->Enqueue(af); // 5600 B > 5500 B
         NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedPackets, 1, "A (2000) beats B (1500)");
         NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fb).droppedPackets, 0, "B keeps its packets");
@@ -260,8 +199,8 @@ class DrrClassificationTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<QueueDiscItem> p1 = Ipv4Packet("10.0.0.1", "10.9.0.1", 1000, 80, 100);
-        Ptr<QueueDiscItem> p2 = Ipv4Packet("10.0.0.1", "10.9.0.1", 1001, 80, 100);
+        Ptr<QueueDiscItem> p1 = Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1000, 80, 100);
+        Ptr<QueueDiscItem> p2 = Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1001, 80, 100);
         auto five = MakeDrr({{"Buckets", "1024"}, {"Mask", "FiveTuple"}});
         auto pair = MakeDrr({{"Buckets", "1024"}, {"Mask", "AddressPair"}});
         NS_TEST_ASSERT_MSG_NE(five->GetBucket(p1), five->GetBucket(p2), "ports separate");
@@ -274,7 +213,7 @@ class DrrClassificationTestCase : public TestCase
         std::vector<uint64_t> arrival;
         for (int i = 0; i < 6; ++i)
         {
-            Ptr<QueueDiscItem> item = Ipv4Packet("10.0.0.1", "10.9.0.1", 1000 + i % 3, 80, 100);
+            Ptr<QueueDiscItem> item = Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1000 + i % 3, 80, 100);
             arrival.push_back(item->GetPacket()->GetUid());
             one->Enqueue(item);
         }
@@ -285,8 +224,8 @@ class DrrClassificationTestCase : public TestCase
         auto v6 = MakeDrr({{"Buckets", "1024"},
                            {"Quantum", "1000"},
                            {"WeightRules", "src=2001:db8::/32 weight=4"}});
-        Ptr<QueueDiscItem> x = Ipv6Packet("2001:db8::1", "2001:dead::1", 80, 500);
-        Ptr<QueueDiscItem> y = Ipv6Packet("2001:db9::1", "2001:dead::1", 80, 500);
+        Ptr<QueueDiscItem> x = Ipv6UdpPacket("2001:db8::1", "2001:dead::1", 1000, 80, 500);
+        Ptr<QueueDiscItem> y = Ipv6UdpPacket("2001:db9::1", "2001:dead::1", 1000, 80, 500);
         NS_TEST_ASSERT_MSG_NE(v6->GetBucket(x), v6->GetBucket(y), "IPv6 sources separate");
         v6->Enqueue(x);
         v6->Enqueue(y);
@@ -304,10 +243,8 @@ class DrrClassificationTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(v6->GetFlowStats(1024).sentPackets, 1, "counted in its bucket");
 
         // Packet filters first, as in FqCoDel; no match falls back to hashing.
-        auto filtered = CreateObject<DrrQueueDisc>();
-        filtered->SetAttribute("Buckets", UintegerValue(16));
-        filtered->AddPacketFilter(CreateObject<qdisclab::test::ClassThreeFilter>());
-        filtered->Initialize();
+        auto filtered =
+            MakeDrr({{"Buckets", "16"}}, CreateObject<qdisclab::test::ClassThreeFilter>());
         NS_TEST_ASSERT_MSG_EQ(filtered->GetBucket(p1), 3, "filter's class");
         NS_TEST_ASSERT_MSG_EQ(
             filtered->GetBucket(x),
@@ -337,11 +274,11 @@ class DrrLargePacketTestCase : public TestCase
     void DoRun() override
     {
         auto qd = MakeDrr({{"Buckets", "1024"}, {"Quantum", "100"}, {"MaxSize", "100000B"}});
-        Ptr<QueueDiscItem> big = Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000);
+        Ptr<QueueDiscItem> big = Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 1000);
         qd->Enqueue(big);
         for (int i = 0; i < 20; ++i)
         {
-            qd->Enqueue(Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 100));
+            qd->Enqueue(Ipv4UdpPacket("10.0.0.2", "10.9.0.1", 1, 9, 100));
         }
         std::size_t position = 0;
         for (std::size_t i = 0; i < 21; ++i)
@@ -354,39 +291,6 @@ class DrrLargePacketTestCase : public TestCase
         // Rounds 1..9: only the small flow sends (9 packets); round 10: the big packet.
         NS_TEST_ASSERT_MSG_EQ(position, 9, "the big packet leaves in round 10");
         qd->Dispose();
-    }
-};
-
-/**
- * \ingroup qdisc-lab-tests
- * Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces agree
- * with the packets the test gave and received, on random traffic with stealing from head and
- * tail, in bytes and in packets.
- */
-class DrrFlowCountersTestCase : public TestCase
-{
-  public:
-    DrrFlowCountersTestCase()
-        : TestCase("per-bucket counters and traces agree with the traffic")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        const std::vector<std::vector<std::pair<std::string, std::string>>> configs = {
-            {{"MaxSize", "12000B"}, {"Buckets", "16"}, {"Quantum", "1500"}},
-            {{"MaxSize", "20p"}, {"Buckets", "5"}, {"Quantum", "300"}, {"DropFrom", "Tail"}},
-            {{"MaxSize", "9000B"}, {"Buckets", "64"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
-        };
-        uint32_t seed = 0;
-        for (const auto& config : configs)
-        {
-            auto qd = MakeDrr(config);
-            const std::string error = qdisclab::test::CheckFlowCountersOnRandomTraffic(qd, ++seed);
-            NS_TEST_ASSERT_MSG_EQ(error, "", "config " << seed << ": " << error);
-            qd->Dispose();
-        }
     }
 };
 
@@ -418,12 +322,12 @@ class DrrStolenSojournTestCase : public TestCase
             Simulator::Schedule(Seconds(1), [qd]() {
                 for (int i = 0; i < 5; ++i)
                 {
-                    qd->Enqueue(Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000));
+                    qd->Enqueue(Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 1000));
                 }
             });
             Simulator::Schedule(Seconds(5), [qd]() {
-                qd->Enqueue(Ipv4Packet("10.0.0.1", "10.9.0.1", 1, 9, 1000));
-                qd->Enqueue(Ipv4Packet("10.0.0.2", "10.9.0.1", 1, 9, 1000));
+                qd->Enqueue(Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 1000));
+                qd->Enqueue(Ipv4UdpPacket("10.0.0.2", "10.9.0.1", 1, 9, 1000));
             });
             Simulator::Run();
             Simulator::Destroy();
@@ -458,7 +362,14 @@ class DrrQueueDiscTestSuite : public TestSuite
         AddTestCase(new DrrWeightedStealingTestCase());
         AddTestCase(new DrrClassificationTestCase());
         AddTestCase(new DrrLargePacketTestCase());
-        AddTestCase(new DrrFlowCountersTestCase());
+        // Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces
+        // agree with the packets the test gave and received, on random traffic with stealing
+        // from head and tail, in bytes and in packets.
+        AddTestCase(new qdisclab::test::FlowCountersTestCase<DrrQueueDisc>({
+            {{"MaxSize", "12000B"}, {"Buckets", "16"}, {"Quantum", "1500"}},
+            {{"MaxSize", "20p"}, {"Buckets", "5"}, {"Quantum", "300"}, {"DropFrom", "Tail"}},
+            {{"MaxSize", "9000B"}, {"Buckets", "64"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
+        }));
         AddTestCase(new DrrStolenSojournTestCase());
     }
 };

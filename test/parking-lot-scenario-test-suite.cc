@@ -3,6 +3,7 @@
  */
 
 #include "qdisc-lab-test-packets.h"
+#include "qdisc-lab-test-sockets.h"
 
 #include "ns3/drr-queue-disc.h"
 #include "ns3/fifo-queue-disc.h"
@@ -18,7 +19,6 @@
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/test.h"
-#include "ns3/udp-socket-factory.h"
 #include "ns3/vertical-dimensioning-queue-disc.h"
 
 #include <set>
@@ -29,56 +29,6 @@ using namespace ns3::qdisclab::test;
 
 namespace
 {
-
-/// One datagram as received by a sink socket.
-struct Arrival
-{
-    Time at;          //!< reception time
-    Ipv4Address from; //!< source address
-    uint32_t bytes;   //!< payload size
-};
-
-/**
- * Bind a UDP sink on \p node that appends every datagram to \p arrivals.
- * \param node the receiving node
- * \param port the UDP port
- * \param arrivals where datagrams are recorded
- * \return the socket
- */
-Ptr<Socket>
-InstallSink(Ptr<Node> node, uint16_t port, std::vector<Arrival>* arrivals)
-{
-    Ptr<Socket> sink = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
-    sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
-    sink->SetRecvCallback([arrivals](Ptr<Socket> socket) {
-        Address from;
-        while (Ptr<Packet> packet = socket->RecvFrom(from))
-        {
-            arrivals->push_back({Simulator::Now(),
-                                 InetSocketAddress::ConvertFrom(from).GetIpv4(),
-                                 packet->GetSize()});
-        }
-    });
-    return sink;
-}
-
-/**
- * Send one datagram of \p bytes from \p node to \p to at time \p at.
- * \param node the sender
- * \param to the destination
- * \param at when
- * \param bytes payload size
- * \return the socket
- */
-Ptr<Socket>
-ScheduleDatagram(Ptr<Node> node, InetSocketAddress to, Time at, uint32_t bytes)
-{
-    Ptr<Socket> source = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
-    source->Bind();
-    Simulator::Schedule(at,
-                        [source, to, bytes]() { source->SendTo(Create<Packet>(bytes), 0, to); });
-    return source;
-}
 
 /**
  * \param device a point-to-point device
@@ -284,18 +234,21 @@ class ParkingLotRoutesTestCase : public TestCase
             InstallSink(lot.GetMainSink(), 9, &main),
             InstallSink(lot.GetCrossSink(0), 9, &cross0),
             InstallSink(lot.GetCrossSink(1), 9, &cross1),
-            ScheduleDatagram(lot.GetMainSource(),
-                             InetSocketAddress(lot.GetHostAddress(4), 9),
-                             Seconds(1),
-                             1000),
-            ScheduleDatagram(lot.GetCrossSource(0),
-                             InetSocketAddress(lot.GetHostAddress(6), 9),
-                             Seconds(2),
-                             500),
-            ScheduleDatagram(lot.GetCrossSource(1),
-                             InetSocketAddress(lot.GetHostAddress(8), 9),
-                             Seconds(3),
-                             500),
+            ScheduleBurst(lot.GetMainSource(),
+                          InetSocketAddress(lot.GetHostAddress(4), 9),
+                          Seconds(1),
+                          1,
+                          1000),
+            ScheduleBurst(lot.GetCrossSource(0),
+                          InetSocketAddress(lot.GetHostAddress(6), 9),
+                          Seconds(2),
+                          1,
+                          500),
+            ScheduleBurst(lot.GetCrossSource(1),
+                          InetSocketAddress(lot.GetHostAddress(8), 9),
+                          Seconds(3),
+                          1,
+                          500),
         };
         std::vector<std::vector<uint32_t>> seen(2); // packets each hop's queue disc saw, by time
         Simulator::Schedule(Seconds(1.5), [&]() {
@@ -388,10 +341,11 @@ class ParkingLotThreeHopsTestCase : public TestCase
         std::vector<Arrival> main;
         std::vector<Ptr<Socket>> sockets = {
             InstallSink(lot.GetMainSink(), 9, &main),
-            ScheduleDatagram(lot.GetMainSource(),
-                             InetSocketAddress(lot.GetHostAddress(5), 9),
-                             Seconds(1),
-                             472),
+            ScheduleBurst(lot.GetMainSource(),
+                          InetSocketAddress(lot.GetHostAddress(5), 9),
+                          Seconds(1),
+                          1,
+                          472),
         };
         Simulator::Run();
         // 472 + 28 + 2 = 502 B: two access links, two 20 Mb/s hops, one 5 Mb/s hop.

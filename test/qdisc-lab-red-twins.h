@@ -17,6 +17,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
+#include "ns3/packet.h"
 #include "ns3/queue-disc.h"
 #include "ns3/red-queue-disc.h"
 #include "ns3/simulator.h"
@@ -36,6 +37,33 @@ namespace qdisclab
 {
 namespace test
 {
+
+/// A packet that is ECN-capable or not (Mark() succeeds only if it is); no headers.
+class EcnTestItem : public QueueDiscItem
+{
+  public:
+    /**
+     * \param size packet size in bytes
+     * \param ecnCapable whether Mark() succeeds
+     */
+    EcnTestItem(uint32_t size, bool ecnCapable)
+        : QueueDiscItem(Create<Packet>(size), Address(), 0),
+          m_ecnCapable(ecnCapable)
+    {
+    }
+
+    void AddHeader() override
+    {
+    }
+
+    bool Mark() override
+    {
+        return m_ecnCapable;
+    }
+
+  private:
+    bool m_ecnCapable; //!< whether Mark() succeeds
+};
 
 /// One RED configuration, as both twins are set up.
 struct RedTwinConfig
@@ -71,22 +99,28 @@ struct RedTwinConfig
         return bytes ? "60000B" : "60p";
     }
 
-    /// \return the ns-3 RedQueueDisc of this configuration (not initialized)
-    Ptr<RedQueueDisc> MakeRed() const
+    /**
+     * A queue disc with RedQueueDisc's attributes (CioqRedQueueDisc has them too), set to this
+     * configuration.
+     * \tparam QD RedQueueDisc or a queue disc with the same attributes
+     * \return the queue disc (not initialized)
+     */
+    template <typename QD = RedQueueDisc>
+    Ptr<QD> MakeRed() const
     {
-        auto red = CreateObject<RedQueueDisc>();
-        red->SetAttribute("MinTh", DoubleValue(MinTh()));
-        red->SetAttribute("MaxTh", DoubleValue(MaxTh()));
-        red->SetAttribute("LInterm", DoubleValue(lInterm));
-        red->SetAttribute("QW", DoubleValue(qW));
-        red->SetAttribute("Wait", BooleanValue(wait));
-        red->SetAttribute("Gentle", BooleanValue(gentle));
-        red->SetAttribute("MeanPktSize", UintegerValue(meanPktSize));
-        red->SetAttribute("LinkBandwidth", DataRateValue(DataRate(uint64_t(linkRate))));
-        red->SetAttribute("UseEcn", BooleanValue(ecn));
-        red->SetAttribute("UseHardDrop", BooleanValue(hardDrop));
-        red->SetAttribute("MaxSize", StringValue(Limit()));
-        return red;
+        auto qd = CreateObject<QD>();
+        qd->SetAttribute("MinTh", DoubleValue(MinTh()));
+        qd->SetAttribute("MaxTh", DoubleValue(MaxTh()));
+        qd->SetAttribute("LInterm", DoubleValue(lInterm));
+        qd->SetAttribute("QW", DoubleValue(qW));
+        qd->SetAttribute("Wait", BooleanValue(wait));
+        qd->SetAttribute("Gentle", BooleanValue(gentle));
+        qd->SetAttribute("MeanPktSize", UintegerValue(meanPktSize));
+        qd->SetAttribute("LinkBandwidth", DataRateValue(DataRate(uint64_t(linkRate))));
+        qd->SetAttribute("UseEcn", BooleanValue(ecn));
+        qd->SetAttribute("UseHardDrop", BooleanValue(hardDrop));
+        qd->SetAttribute("MaxSize", StringValue(Limit()));
+        return qd;
     }
 };
 

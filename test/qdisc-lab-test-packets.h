@@ -9,19 +9,23 @@
  * \file
  * \ingroup qdisc-lab-tests
  * Packets and queue discs for the module's test suites: IPv4/IPv6 UDP packets of exact sizes,
- * a non-IP packet, queue discs configured from name/value pairs, and a check of per-flow counters
- * and traces on random traffic.
+ * addresses, ports, DSCP and ECN, a non-IP packet, queue discs configured from name/value pairs,
+ * what a queue disc sends and the sojourn times it reports, and a check of per-flow counters and
+ * traces on random traffic (with the test case that runs it on several configurations).
  */
 
+#include "ns3/abort.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/ipv6-header.h"
 #include "ns3/ipv6-queue-disc-item.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet-filter.h"
 #include "ns3/packet.h"
 #include "ns3/queue-disc.h"
 #include "ns3/string.h"
+#include "ns3/test.h"
 #include "ns3/udp-header.h"
 
 #include <cstdint>
@@ -52,6 +56,7 @@ constexpr uint32_t IPV6_UDP = 48;
  * \param dport destination port
  * \param size total size, >= IPV4_UDP
  * \param dscp DSCP
+ * \param ecn ECN codepoint
  * \return the item
  */
 inline Ptr<QueueDiscItem>
@@ -60,8 +65,10 @@ Ipv4UdpPacket(const char* src,
               uint16_t sport,
               uint16_t dport,
               uint32_t size,
-              Ipv4Header::DscpType dscp = Ipv4Header::DscpDefault)
+              Ipv4Header::DscpType dscp = Ipv4Header::DscpDefault,
+              Ipv4Header::EcnType ecn = Ipv4Header::ECN_NotECT)
 {
+    NS_ABORT_MSG_IF(size < IPV4_UDP, "an IPv4/UDP packet needs " << IPV4_UDP << " B, not " << size);
     Ptr<Packet> p = Create<Packet>(size - IPV4_UDP);
     UdpHeader udp;
     udp.SetSourcePort(sport);
@@ -73,6 +80,7 @@ Ipv4UdpPacket(const char* src,
     ip.SetProtocol(17);
     ip.SetPayloadSize(p->GetSize());
     ip.SetDscp(dscp);
+    ip.SetEcn(ecn);
     return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
 }
 
@@ -83,11 +91,20 @@ Ipv4UdpPacket(const char* src,
  * \param sport source port
  * \param dport destination port
  * \param size total size, >= IPV6_UDP
+ * \param dscp DSCP (6 bits, the Traffic Class's upper bits)
+ * \param ecn ECN codepoint
  * \return the item
  */
 inline Ptr<QueueDiscItem>
-Ipv6UdpPacket(const char* src, const char* dst, uint16_t sport, uint16_t dport, uint32_t size)
+Ipv6UdpPacket(const char* src,
+              const char* dst,
+              uint16_t sport,
+              uint16_t dport,
+              uint32_t size,
+              uint8_t dscp = 0,
+              Ipv6Header::EcnType ecn = Ipv6Header::ECN_NotECT)
 {
+    NS_ABORT_MSG_IF(size < IPV6_UDP, "an IPv6/UDP packet needs " << IPV6_UDP << " B, not " << size);
     Ptr<Packet> p = Create<Packet>(size - IPV6_UDP);
     UdpHeader udp;
     udp.SetSourcePort(sport);
@@ -98,6 +115,8 @@ Ipv6UdpPacket(const char* src, const char* dst, uint16_t sport, uint16_t dport, 
     ip.SetDestination(Ipv6Address(dst));
     ip.SetNextHeader(17);
     ip.SetPayloadLength(p->GetSize());
+    ip.SetTrafficClass(static_cast<uint8_t>(dscp << 2));
+    ip.SetEcn(ecn);
     return Create<Ipv6QueueDiscItem>(p, Address(), 0x86DD, ip);
 }
 
@@ -136,22 +155,66 @@ class ClassThreeFilter : public PacketFilter
     }
 };
 
+/// Attribute name/value pairs, set as StringValues.
+using Attributes = std::vector<std::pair<std::string, std::string>>;
+
 /**
  * \tparam QD a queue disc type
  * \param attributes name/value pairs, set as StringValues
+ * \param filter a packet filter to add before initializing (none if null)
  * \return the queue disc, initialized
  */
 template <typename QD>
 Ptr<QD>
-MakeQueueDisc(const std::vector<std::pair<std::string, std::string>>& attributes)
+MakeQueueDisc(const Attributes& attributes, Ptr<PacketFilter> filter = nullptr)
 {
     auto qd = CreateObject<QD>();
     for (const auto& [name, value] : attributes)
     {
         qd->SetAttribute(name, StringValue(value));
     }
+    if (filter)
+    {
+        qd->AddPacketFilter(filter);
+    }
     qd->Initialize();
     return qd;
+}
+
+/**
+ * \param item a packet
+ * \return its UID
+ */
+inline uint64_t
+Uid(Ptr<const QueueDiscItem> item)
+{
+    return item->GetPacket()->GetUid();
+}
+
+/**
+ * \param qd a queue disc
+ * \return the UIDs of every packet it dequeues until empty
+ */
+inline std::vector<uint64_t>
+DrainUids(Ptr<QueueDisc> qd)
+{
+    std::vector<uint64_t> uids;
+    while (Ptr<QueueDiscItem> item = qd->Dequeue())
+    {
+        uids.push_back(Uid(item));
+    }
+    return uids;
+}
+
+/**
+ * A SojournTime sink.
+ * \param samples where to append
+ * \param sojourn the sample
+ */
+inline void
+RecordSojourn(std::vector<Time>* samples, Time sojourn)
+{
+    samples->push_back(sojourn);
 }
 
 /// Per-bucket counts, as the test sees them and as the traces report them.
@@ -296,6 +359,39 @@ CheckFlowCountersOnRandomTraffic(Ptr<QD> qd, uint32_t seed)
     }
     return error.str();
 }
+
+/**
+ * \ingroup qdisc-lab-tests
+ * CheckFlowCountersOnRandomTraffic on one queue disc per configuration, the traffic of the
+ * first seeded 1, of the second 2, and so on.
+ * \tparam QD DrrQueueDisc or VerticalDimensioningQueueDisc
+ */
+template <typename QD>
+class FlowCountersTestCase : public TestCase
+{
+  public:
+    /// \param configs the queue discs' attributes, one queue disc each
+    explicit FlowCountersTestCase(std::vector<Attributes> configs)
+        : TestCase("per-bucket counters and traces agree with the traffic"),
+          m_configs(std::move(configs))
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint32_t seed = 0;
+        for (const auto& config : m_configs)
+        {
+            auto qd = MakeQueueDisc<QD>(config);
+            const std::string error = CheckFlowCountersOnRandomTraffic(qd, ++seed);
+            NS_TEST_ASSERT_MSG_EQ(error, "", "config " << seed << ": " << error);
+            qd->Dispose();
+        }
+    }
+
+    std::vector<Attributes> m_configs; //!< one queue disc's attributes each
+};
 
 } // namespace test
 } // namespace qdisclab

@@ -32,32 +32,7 @@ using namespace ns3;
 namespace
 {
 
-/// A packet that is ECN-capable or not (Mark() succeeds only if it is).
-class EcnTestItem : public QueueDiscItem
-{
-  public:
-    /**
-     * \param size packet size in bytes
-     * \param ecnCapable whether Mark() succeeds
-     */
-    EcnTestItem(uint32_t size, bool ecnCapable)
-        : QueueDiscItem(Create<Packet>(size), Address(), 0),
-          m_ecnCapable(ecnCapable)
-    {
-    }
-
-    void AddHeader() override
-    {
-    }
-
-    bool Mark() override
-    {
-        return m_ecnCapable;
-    }
-
-  private:
-    bool m_ecnCapable; //!< whether Mark() succeeds
-};
+using qdisclab::test::EcnTestItem;
 
 /// \return a span of ns-3 time steps in seconds, as ns-3 converts a Time
 double

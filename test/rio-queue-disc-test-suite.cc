@@ -10,7 +10,6 @@
 #include "qdisc-lab-red-twins.h"
 #include "qdisc-lab-test-packets.h"
 
-#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/ipv4-header.h"
@@ -23,7 +22,6 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
-#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -36,7 +34,7 @@ using namespace ns3;
 namespace
 {
 
-using Attributes = std::vector<std::pair<std::string, std::string>>;
+using qdisclab::test::Attributes;
 
 /**
  * \param dscp DSCP
@@ -47,20 +45,13 @@ using Attributes = std::vector<std::pair<std::string, std::string>>;
 Ptr<QueueDiscItem>
 Ip4(Ipv4Header::DscpType dscp, uint32_t size = 1000, bool ect = false)
 {
-    NS_ABORT_MSG_IF(size < qdisclab::test::IPV4_UDP, "an IPv4/UDP packet needs 28 B");
-    Ptr<Packet> p = Create<Packet>(size - qdisclab::test::IPV4_UDP);
-    UdpHeader udp;
-    udp.SetSourcePort(1000);
-    udp.SetDestinationPort(2000);
-    p->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(Ipv4Address("10.0.0.1"));
-    ip.SetDestination(Ipv4Address("10.0.0.2"));
-    ip.SetProtocol(17);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetDscp(dscp);
-    ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
+    return qdisclab::test::Ipv4UdpPacket("10.0.0.1",
+                                         "10.0.0.2",
+                                         1000,
+                                         2000,
+                                         size,
+                                         dscp,
+                                         ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
 }
 
 /**
@@ -72,18 +63,13 @@ Ip4(Ipv4Header::DscpType dscp, uint32_t size = 1000, bool ect = false)
 Ptr<QueueDiscItem>
 Ip6(uint8_t dscp, uint32_t size = 1000, bool ect = false)
 {
-    NS_ABORT_MSG_IF(size < qdisclab::test::IPV6_UDP, "an IPv6/UDP packet needs 48 B");
-    Ptr<Packet> p = Create<Packet>(size - qdisclab::test::IPV6_UDP);
-    UdpHeader udp;
-    p->AddHeader(udp);
-    Ipv6Header ip;
-    ip.SetSource(Ipv6Address("2001:db8::1"));
-    ip.SetDestination(Ipv6Address("2001:db8::2"));
-    ip.SetNextHeader(17);
-    ip.SetPayloadLength(p->GetSize());
-    ip.SetTrafficClass(static_cast<uint8_t>(dscp << 2));
-    ip.SetEcn(ect ? Ipv6Header::ECN_ECT0 : Ipv6Header::ECN_NotECT);
-    return Create<Ipv6QueueDiscItem>(p, Address(), 0x86DD, ip);
+    return qdisclab::test::Ipv6UdpPacket("2001:db8::1",
+                                         "2001:db8::2",
+                                         1000,
+                                         2000,
+                                         size,
+                                         dscp,
+                                         ect ? Ipv6Header::ECN_ECT0 : Ipv6Header::ECN_NotECT);
 }
 
 /// An IN packet (AF11) of 1000 B.

@@ -3,22 +3,16 @@
  */
 
 #include "qdisc-lab-test-packets.h"
+#include "qdisc-lab-test-sockets.h"
 
 #include "ns3/dumbbell-scenario.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
-#include "ns3/ipv4-queue-disc-item.h"
-#include "ns3/ipv6-header.h"
-#include "ns3/ipv6-queue-disc-item.h"
 #include "ns3/packet-filter.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
-#include "ns3/string.h"
 #include "ns3/test.h"
-#include "ns3/udp-header.h"
-#include "ns3/udp-socket-factory.h"
-#include "ns3/uinteger.h"
 #include "ns3/vertical-dimensioning-queue-disc.h"
 
 #include <algorithm>
@@ -32,7 +26,10 @@ using namespace ns3;
 namespace
 {
 
+using qdisclab::test::DrainUids;
 using qdisclab::test::NonIpItem;
+using qdisclab::test::RecordSojourn;
+using qdisclab::test::Uid;
 
 /**
  * An IPv4/UDP packet of exactly \p size bytes (headers included), to 10.9.0.1 from port 1.
@@ -64,37 +61,13 @@ Ipv6Packet(const char* src, uint32_t size)
 
 /**
  * \param attributes name/value pairs
+ * \param filter a packet filter to add (none if null)
  * \return an initialized VerticalDimensioningQueueDisc
  */
 Ptr<VerticalDimensioningQueueDisc>
-MakeVd(const std::vector<std::pair<std::string, std::string>>& attributes)
+MakeVd(const qdisclab::test::Attributes& attributes, Ptr<PacketFilter> filter = nullptr)
 {
-    return qdisclab::test::MakeQueueDisc<VerticalDimensioningQueueDisc>(attributes);
-}
-
-/**
- * \param item a packet
- * \return its UID
- */
-uint64_t
-Uid(Ptr<const QueueDiscItem> item)
-{
-    return item->GetPacket()->GetUid();
-}
-
-/**
- * \param qd a queue disc
- * \return the UIDs of every packet it dequeues until empty
- */
-std::vector<uint64_t>
-DrainUids(Ptr<QueueDisc> qd)
-{
-    std::vector<uint64_t> uids;
-    while (Ptr<QueueDiscItem> item = qd->Dequeue())
-    {
-        uids.push_back(Uid(item));
-    }
-    return uids;
+    return qdisclab::test::MakeQueueDisc<VerticalDimensioningQueueDisc>(attributes, filter);
 }
 
 /// What the trace sources reported.
@@ -141,17 +114,6 @@ struct Traces
         deficits.emplace_back(bucket, deficit);
     }
 };
-
-/**
- * A SojournTime sink.
- * \param samples where to append
- * \param sojourn the sample
- */
-void
-RecordSojourn(std::vector<Time>* samples, Time sojourn)
-{
-    samples->push_back(sojourn);
-}
 
 } // namespace
 
@@ -488,10 +450,8 @@ class VdClassificationTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(DrainUids(weighted).size(), 4, "all sent");
         NS_TEST_ASSERT_MSG_EQ(weighted->GetFlowStats(1024).sentPackets, 1, "non-IP counted");
 
-        auto filtered = CreateObject<VerticalDimensioningQueueDisc>();
-        filtered->SetAttribute("Buckets", UintegerValue(16));
-        filtered->AddPacketFilter(CreateObject<qdisclab::test::ClassThreeFilter>());
-        filtered->Initialize();
+        auto filtered =
+            MakeVd({{"Buckets", "16"}}, CreateObject<qdisclab::test::ClassThreeFilter>());
         NS_TEST_ASSERT_MSG_EQ(filtered->GetBucket(p1), 3, "filter's class");
         NS_TEST_ASSERT_MSG_EQ(
             filtered->GetBucket(x),
@@ -576,34 +536,24 @@ class VdDumbbellTestCase : public TestCase
         scenario.SetBottleneckQueueDisc(tc);
         scenario.Build();
 
-        std::map<Ipv4Address, uint32_t> received;
+        std::vector<qdisclab::test::Arrival> arrivals;
         std::vector<Ptr<Socket>> sockets;
         for (uint32_t i = 0; i < 3; ++i)
         {
-            Ptr<Socket> sink =
-                Socket::CreateSocket(scenario.GetRight(i), UdpSocketFactory::GetTypeId());
-            sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
-            sink->SetRecvCallback([&received](Ptr<Socket> socket) {
-                Address from;
-                while (socket->RecvFrom(from))
-                {
-                    received[InetSocketAddress::ConvertFrom(from).GetIpv4()]++;
-                }
-            });
-            Ptr<Socket> source =
-                Socket::CreateSocket(scenario.GetLeft(i), UdpSocketFactory::GetTypeId());
-            source->Bind();
-            const InetSocketAddress to(scenario.GetRightAddress(i), 9);
-            Simulator::Schedule(Seconds(1), [source, to]() {
-                for (int k = 0; k < 40; ++k)
-                {
-                    source->SendTo(Create<Packet>(1000), 0, to);
-                }
-            });
-            sockets.push_back(sink);
-            sockets.push_back(source);
+            sockets.push_back(qdisclab::test::InstallSink(scenario.GetRight(i), 9, &arrivals));
+            sockets.push_back(
+                qdisclab::test::ScheduleBurst(scenario.GetLeft(i),
+                                              InetSocketAddress(scenario.GetRightAddress(i), 9),
+                                              Seconds(1),
+                                              40,
+                                              1000));
         }
         Simulator::Run();
+        std::map<Ipv4Address, uint32_t> received;
+        for (const auto& arrival : arrivals)
+        {
+            received[arrival.from]++;
+        }
 
         auto qd = DynamicCast<VerticalDimensioningQueueDisc>(scenario.GetBottleneckQueueDisc());
         NS_TEST_ASSERT_MSG_NE(qd, nullptr, "queue disc");
@@ -632,39 +582,6 @@ class VdDumbbellTestCase : public TestCase
         NS_TEST_ASSERT_MSG_LT_OR_EQ(most - least, 1, "equal shares of the survivors");
         NS_TEST_ASSERT_MSG_EQ(qd->GetActiveFlows(), 0, "drained");
         Simulator::Destroy();
-    }
-};
-
-/**
- * \ingroup qdisc-lab-tests
- * Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces agree
- * with the packets the test gave and received, on random traffic with drops on arrival and from
- * the last round, in bytes and in packets.
- */
-class VdFlowCountersTestCase : public TestCase
-{
-  public:
-    VdFlowCountersTestCase()
-        : TestCase("per-bucket counters and traces agree with the traffic")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        const std::vector<std::vector<std::pair<std::string, std::string>>> configs = {
-            {{"MaxSize", "12000B"}, {"Buckets", "16"}},
-            {{"MaxSize", "20p"}, {"Buckets", "5"}, {"MaxPacketSize", "1000"}},
-            {{"MaxSize", "9000B"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
-        };
-        uint32_t seed = 0;
-        for (const auto& config : configs)
-        {
-            auto qd = MakeVd(config);
-            const std::string error = qdisclab::test::CheckFlowCountersOnRandomTraffic(qd, ++seed);
-            NS_TEST_ASSERT_MSG_EQ(error, "", "config " << seed << ": " << error);
-            qd->Dispose();
-        }
     }
 };
 
@@ -781,7 +698,14 @@ class VerticalDimensioningQueueDiscTestSuite : public TestSuite
         AddTestCase(new VdClassificationTestCase());
         AddTestCase(new VdLargePacketTestCase());
         AddTestCase(new VdDumbbellTestCase());
-        AddTestCase(new VdFlowCountersTestCase());
+        // Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces
+        // agree with the packets the test gave and received, on random traffic with drops on
+        // arrival and from the last round, in bytes and in packets.
+        AddTestCase(new qdisclab::test::FlowCountersTestCase<VerticalDimensioningQueueDisc>({
+            {{"MaxSize", "12000B"}, {"Buckets", "16"}},
+            {{"MaxSize", "20p"}, {"Buckets", "5"}, {"MaxPacketSize", "1000"}},
+            {{"MaxSize", "9000B"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
+        }));
         AddTestCase(new VdWithoutBucketCountersTestCase());
         AddTestCase(new VdDroppedSojournTestCase());
     }

@@ -5,6 +5,8 @@
 // Bad configurations stop the program with a message naming the attribute and the valid range,
 // in release builds too (ns-3 itself only asserts on CheckConfig's result).
 
+#include "qdisc-lab-gtest-utils.h"
+
 #include "ns3/double.h"
 #include "ns3/drr-queue-disc.h"
 #include "ns3/string.h"
@@ -17,12 +19,15 @@ using namespace ns3;
 namespace
 {
 
+/**
+ * Create a DrrQueueDisc, set one attribute and initialize it.
+ * \param name the attribute
+ * \param value its value
+ */
 void
 InitializeWith(const std::string& name, const AttributeValue& value)
 {
-    auto qd = CreateObject<DrrQueueDisc>();
-    qd->SetAttribute(name, value);
-    qd->Initialize();
+    qdisclab::test::InitializeWith<DrrQueueDisc>(name, value);
 }
 
 } // namespace

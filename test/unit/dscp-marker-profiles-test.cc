@@ -5,33 +5,18 @@
 // The marker's profile rules: parsing, first-match classification, the meters they make, and
 // malformed rules stopping the program with the rule, the field and what was expected.
 
+#include "qdisc-lab-gtest-utils.h"
+
 #include "ns3/dscp-marker-profiles.h"
 #include "ns3/sr-tcm-meter.h"
 #include "ns3/token-bucket-meter.h"
 #include "ns3/tr-tcm-meter.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
 
 using namespace ns3;
 
-namespace
-{
-
-FlowKey
-Ipv4Key(const char* src, const char* dst, uint16_t sport, uint16_t dport, uint8_t proto)
-{
-    FlowKey key;
-    key.isIp = true;
-    inet_pton(AF_INET, src, key.src.data());
-    inet_pton(AF_INET, dst, key.dst.data());
-    key.srcPort = sport;
-    key.dstPort = dport;
-    key.protocol = proto;
-    return key;
-}
-
-} // namespace
+using ns3::qdisclab::test::Ipv4Key;
 
 TEST(DscpMarkerProfiles, ParsesEveryMeterAndMatchesFirst)
 {

@@ -5,6 +5,8 @@
 // The marker's configuration errors stop the program with a message naming the attribute and
 // the valid range, in release builds too; and its DSCP arithmetic (RFC 2597's AF code points).
 
+#include "qdisc-lab-gtest-utils.h"
+
 #include "ns3/boolean.h"
 #include "ns3/dscp-marker-helper.h"
 #include "ns3/dscp-marker-queue-disc.h"
@@ -19,12 +21,15 @@ using namespace ns3;
 namespace
 {
 
+/**
+ * Create a DscpMarkerQueueDisc, set one attribute and initialize it.
+ * \param name the attribute
+ * \param value its value
+ */
 void
 InitializeWith(const std::string& name, const AttributeValue& value)
 {
-    auto qd = CreateObject<DscpMarkerQueueDisc>();
-    qd->SetAttribute(name, value);
-    qd->Initialize();
+    qdisclab::test::InitializeWith<DscpMarkerQueueDisc>(name, value);
 }
 
 } // namespace

@@ -2,49 +2,17 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "qdisc-lab-gtest-utils.h"
+
 #include "ns3/flow-weight-rules.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
 
 using ns3::FlowKey;
 using ns3::FlowWeightRules;
 
-namespace
-{
-
-FlowKey
-Ipv4Key(const char* src,
-        const char* dst,
-        uint16_t sport,
-        uint16_t dport,
-        uint8_t proto,
-        uint8_t dscp = 0)
-{
-    FlowKey key;
-    key.isIp = true;
-    inet_pton(AF_INET, src, key.src.data());
-    inet_pton(AF_INET, dst, key.dst.data());
-    key.srcPort = sport;
-    key.dstPort = dport;
-    key.protocol = proto;
-    key.dscp = dscp;
-    return key;
-}
-
-FlowKey
-Ipv6Key(const char* src, const char* dst)
-{
-    FlowKey key;
-    key.isIp = true;
-    key.isIpv6 = true;
-    inet_pton(AF_INET6, src, key.src.data());
-    inet_pton(AF_INET6, dst, key.dst.data());
-    key.protocol = 17;
-    return key;
-}
-
-} // namespace
+using ns3::qdisclab::test::Ipv4Key;
+using ns3::qdisclab::test::Ipv6Key;
 
 TEST(FlowWeightRules, FirstMatchWinsAndDefaultIsOne)
 {

@@ -5,6 +5,8 @@
 // Bad RIO / RI+O configurations stop the program with a message naming the attribute and the
 // valid range, in release builds too (ns-3 itself only asserts on CheckConfig's result).
 
+#include "qdisc-lab-gtest-utils.h"
+
 #include "ns3/double.h"
 #include "ns3/ri-plus-o-queue-disc.h"
 #include "ns3/rio-queue-disc.h"
@@ -17,25 +19,7 @@
 #include <vector>
 
 using namespace ns3;
-
-namespace
-{
-
-using Attributes = std::vector<std::pair<std::string, std::string>>;
-
-template <typename QD>
-void
-InitializeWith(const Attributes& attributes)
-{
-    auto qd = CreateObject<QD>();
-    for (const auto& [name, value] : attributes)
-    {
-        qd->SetAttribute(name, StringValue(value));
-    }
-    qd->Initialize();
-}
-
-} // namespace
+using ns3::qdisclab::test::InitializeWith;
 
 TEST(RioQueueDiscConfigDeathTest, InconsistentThresholdsAreNamed)
 {

@@ -5,6 +5,8 @@
 // VerticalDimensioningQueueDisc: bad configurations stop the program with a message naming the
 // attribute and the valid range, in release builds too; M and L_M default as documented.
 
+#include "../qdisc-lab-test-packets.h"
+
 #include "ns3/double.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -25,15 +27,9 @@ namespace
  * \return an initialized queue disc
  */
 Ptr<VerticalDimensioningQueueDisc>
-Make(const std::vector<std::pair<std::string, std::string>>& attributes)
+Make(const qdisclab::test::Attributes& attributes)
 {
-    auto qd = CreateObject<VerticalDimensioningQueueDisc>();
-    for (const auto& [name, value] : attributes)
-    {
-        qd->SetAttribute(name, StringValue(value));
-    }
-    qd->Initialize();
-    return qd;
+    return qdisclab::test::MakeQueueDisc<VerticalDimensioningQueueDisc>(attributes);
 }
 
 } // namespace
