@@ -160,7 +160,7 @@ AliquemQueueDisc::GetFlowStats(uint32_t bucket) const
 {
     NS_ABORT_MSG_UNLESS(bucket < m_scheduler.GetFlowCount(),
                         "AliquemQueueDisc: bucket " << bucket << " out of range [0, "
-                                                << m_scheduler.GetFlowCount() << ")");
+                                                    << m_scheduler.GetFlowCount() << ")");
     const AliquemScheduler::Counters counters = m_scheduler.GetCounters(bucket);
     FlowStats stats;
     stats.sentPackets = counters.sentPackets;
@@ -267,9 +267,8 @@ AliquemQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     }
     NS_LOG_DEBUG("bucket " << f << " (" << key.ToString() << "), weight "
                            << m_scheduler.GetQuantum(f) * double(m_scalingFactor) / m_quantum
-                           << ": "
-                           << m_scheduler.GetPackets(f) << " packets, " << m_scheduler.GetBytes(f)
-                           << " B");
+                           << ": " << m_scheduler.GetPackets(f) << " packets, "
+                           << m_scheduler.GetBytes(f) << " B");
 
     // 3. Buffer stealing: while the shared buffer is over its limit, drop from the longest.
     const QueueSize limit = GetMaxSize();
@@ -342,7 +341,7 @@ AliquemQueueDisc::CheckConfig()
                     "AliquemQueueDisc creates its own internal queue; do not add one");
     NS_ABORT_MSG_UNLESS(m_buckets >= 1 && m_buckets <= (1U << 24),
                         "AliquemQueueDisc: Buckets = " << m_buckets
-                                                   << " is out of range [1, 16777216]");
+                                                       << " is out of range [1, 16777216]");
     NS_ABORT_MSG_IF(m_quantum == 0, "AliquemQueueDisc: Quantum must be >= 1 byte, got 0");
     NS_ABORT_MSG_UNLESS(m_scalingFactor >= 1 && m_scalingFactor <= 1024,
                         "AliquemQueueDisc: ScalingFactor = " << m_scalingFactor
@@ -362,9 +361,9 @@ AliquemQueueDisc::CheckConfig()
             }
         }
         NS_ABORT_MSG_IF(limit.GetValue() < mtu,
-                        "AliquemQueueDisc: MaxSize = " << limit << " is smaller than one MTU (" << mtu
-                                                   << " B); it must be >= " << mtu
-                                                   << "B (or >= 1p in packets)");
+                        "AliquemQueueDisc: MaxSize = " << limit << " is smaller than one MTU ("
+                                                       << mtu << " B); it must be >= " << mtu
+                                                       << "B (or >= 1p in packets)");
     }
     else
     {
@@ -396,11 +395,12 @@ AliquemQueueDisc::InitializeParams()
     m_queues->Reset();
     m_activeFlows.Set(0);
     m_round = 0;
-    NS_LOG_INFO("Aliquem: " << m_buckets << " buckets, quantum " << m_quantum << " B / q = "
-                            << m_scalingFactor << ", buffer "
-                        << GetMaxSize() << ", " << m_weights.GetN() << " weight rules, "
-                        << (m_mask == FlowIdentifier::FIVE_TUPLE ? "five-tuple" : "address-pair")
-                        << " flows, drop from " << (m_dropFrom == DROP_HEAD ? "head" : "tail"));
+    NS_LOG_INFO(
+        "Aliquem: " << m_buckets << " buckets, quantum " << m_quantum
+                    << " B / q = " << m_scalingFactor << ", buffer " << GetMaxSize() << ", "
+                    << m_weights.GetN() << " weight rules, "
+                    << (m_mask == FlowIdentifier::FIVE_TUPLE ? "five-tuple" : "address-pair")
+                    << " flows, drop from " << (m_dropFrom == DROP_HEAD ? "head" : "tail"));
 }
 
 } // namespace ns3

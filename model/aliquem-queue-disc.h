@@ -160,7 +160,7 @@ class AliquemQueueDisc : public QueueDisc
 
     FlowWeightRules m_weights;           //!< parsed weight rules
     double m_uniformWeight;              //!< every flow's weight when there are no rules, else 0
-    AliquemScheduler m_scheduler;            //!< the DRR state
+    AliquemScheduler m_scheduler;        //!< the DRR state
     Ptr<SlotQueue> m_queues;             //!< every bucket's packets: the one internal queue
     TracedValue<uint32_t> m_activeFlows; //!< number of backlogged flows
     TracedValue<uint64_t> m_round;       //!< rounds completed

@@ -256,13 +256,13 @@ class AliquemScheduler
      */
     void Unlink(FlowId f);
 
-    FlowQueues<Flow> m_flows;     //!< every flow's record, packets, and the longest-flow heap
-    std::vector<FlowId> m_lists;  //!< the q + 1 active lists: each one's head, NONE if empty
-    uint32_t m_current;           //!< the current round's list
-    uint64_t m_round;             //!< rounds completed since Reset
-    uint32_t m_quantum;           //!< quantum of a weight-1 flow before scaling, bytes
-    uint32_t m_q;                 //!< the scaling factor q
-    uint64_t m_cut;               //!< Schedule calls whose k was cut to q
+    FlowQueues<Flow> m_flows;    //!< every flow's record, packets, and the longest-flow heap
+    std::vector<FlowId> m_lists; //!< the q + 1 active lists: each one's head, NONE if empty
+    uint32_t m_current;          //!< the current round's list
+    uint64_t m_round;            //!< rounds completed since Reset
+    uint32_t m_quantum;          //!< quantum of a weight-1 flow before scaling, bytes
+    uint32_t m_q;                //!< the scaling factor q
+    uint64_t m_cut;              //!< Schedule calls whose k was cut to q
 };
 
 } // namespace ns3

@@ -253,9 +253,8 @@ SrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         m_flowEnqueueTrace(f, item);
     }
     NS_LOG_DEBUG("bucket " << f << " (" << key.ToString() << "), weight "
-                           << m_scheduler.GetWeight(f) << ": "
-                           << m_scheduler.GetPackets(f) << " packets, " << m_scheduler.GetBytes(f)
-                           << " B");
+                           << m_scheduler.GetWeight(f) << ": " << m_scheduler.GetPackets(f)
+                           << " packets, " << m_scheduler.GetBytes(f) << " B");
 
     // 3. Buffer stealing: while the shared buffer is over its limit, drop from the longest.
     const QueueSize limit = GetMaxSize();

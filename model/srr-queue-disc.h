@@ -5,10 +5,10 @@
 #ifndef SRR_QUEUE_DISC_H
 #define SRR_QUEUE_DISC_H
 
-#include "srr-scheduler.h"
 #include "drr-queue-disc.h"
 #include "flow-identifier.h"
 #include "flow-weight-rules.h"
+#include "srr-scheduler.h"
 
 #include "ns3/queue-disc.h"
 #include "ns3/traced-callback.h"

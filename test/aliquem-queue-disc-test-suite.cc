@@ -128,9 +128,10 @@ class AliquemOrderTestCase : public TestCase
             }
             else
             {
-                NS_TEST_ASSERT_MSG_EQ((DrainHosts(qd, buckets) == std::vector<uint32_t>{4, 4, 1, 4, 1}),
-                                      true,
-                                      "q = 1: DRR's order");
+                NS_TEST_ASSERT_MSG_EQ(
+                    (DrainHosts(qd, buckets) == std::vector<uint32_t>{4, 4, 1, 4, 1}),
+                    true,
+                    "q = 1: DRR's order");
             }
             NS_TEST_ASSERT_MSG_EQ(qd->GetCutSchedules(), 0, "phi covers 1000 B in q rounds");
             qd->Dispose();
@@ -177,7 +178,9 @@ class AliquemStealingTestCase : public TestCase
                                   1,
                                   dropFrom << ": one packet stolen");
             NS_TEST_ASSERT_MSG_EQ(stats.nTotalDroppedPackets, 1, "no other drop");
-            NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedPackets, 1, "A (2000) beats B (1500)");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedPackets,
+                                  1,
+                                  "A (2000) beats B (1500)");
             NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedBytes, 1000, "one of A's packets");
             NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fb).droppedPackets, 0, "B keeps its packets");
             NS_TEST_ASSERT_MSG_EQ(qd->GetNBytes(), 4600, "back under the limit");

@@ -4,8 +4,8 @@
 
 #include "qdisc-lab-test-packets.h"
 
-#include "ns3/srr-queue-disc.h"
 #include "ns3/packet.h"
+#include "ns3/srr-queue-disc.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -183,7 +183,9 @@ class SrrStealingTestCase : public TestCase
                                   1,
                                   dropFrom << ": one packet stolen");
             NS_TEST_ASSERT_MSG_EQ(stats.nTotalDroppedPackets, 1, "no other drop");
-            NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedPackets, 1, "A (2000) beats B (1500)");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedPackets,
+                                  1,
+                                  "A (2000) beats B (1500)");
             NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedBytes, 1000, "one of A's packets");
             NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fb).droppedPackets, 0, "B keeps its packets");
             NS_TEST_ASSERT_MSG_EQ(qd->GetNBytes(), 4600, "back under the limit");

@@ -101,8 +101,11 @@ TEST(AliquemScheduler, HandWorkedOrderRoundsAndDeficits)
     EXPECT_EQ(h.aliquem.GetRoundsAhead(D), 1u);
     EXPECT_EQ(h.aliquem.GetRoundsAhead(A), 2u);
 
-    const std::vector<std::pair<uint32_t, uint32_t>> order =
-        {{D, 500}, {A, 1000}, {D, 500}, {A, 100}, {D, 500}};
+    const std::vector<std::pair<uint32_t, uint32_t>> order = {{D, 500},
+                                                              {A, 1000},
+                                                              {D, 500},
+                                                              {A, 100},
+                                                              {D, 500}};
     const std::vector<uint64_t> deficitAfter = {0, 0, 0, 0, 0};
     const std::vector<uint64_t> roundOf = {1, 2, 2, 3, 3};
     for (std::size_t i = 0; i < order.size(); ++i)

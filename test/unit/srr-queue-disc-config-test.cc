@@ -5,8 +5,8 @@
 // Bad configurations stop the program with a message naming the attribute and the valid range,
 // in release builds too (ns-3 itself only asserts on CheckConfig's result).
 
-#include "ns3/srr-queue-disc.h"
 #include "ns3/double.h"
+#include "ns3/srr-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 

@@ -233,8 +233,11 @@ TEST(SrrScheduler, DeficitsCarryOverVisits)
     }
     h.Arrive(1, 1000, 2.0);
     h.Arrive(1, 100, 2.0);
-    const std::vector<std::pair<uint32_t, uint32_t>> order =
-        {{0, 400}, {1, 1000}, {1, 100}, {0, 400}, {0, 400}};
+    const std::vector<std::pair<uint32_t, uint32_t>> order = {{0, 400},
+                                                              {1, 1000},
+                                                              {1, 100},
+                                                              {0, 400},
+                                                              {0, 400}};
     const std::vector<uint64_t> deficitAfter = {200, 200, 0, 400, 0};
     for (std::size_t i = 0; i < order.size(); ++i)
     {
