@@ -21,6 +21,8 @@ def build(bld):
         'helper/tcp-session-sink.cc',
         'helper/tcp-session-source.cc',
         'helper/udp-flow-meter.cc',
+        'model/aliquem-queue-disc.cc',
+        'model/aliquem-scheduler.cc',
         'model/cioq-input-backlog.cc',
         'model/cioq-red-queue-disc.cc',
         'model/cioq-switch-net-device.cc',
@@ -37,6 +39,8 @@ def build(bld):
         'model/ri-plus-o-queue-disc.cc',
         'model/rio-queue-disc.cc',
         'model/sr-tcm-meter.cc',
+        'model/srr-queue-disc.cc',
+        'model/srr-scheduler.cc',
         'model/token-bucket-meter.cc',
         'model/token-bucket.cc',
         'model/tr-tcm-meter.cc',
@@ -55,6 +59,7 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('qdisc-lab')
     module_test.source = [
+        'test/aliquem-queue-disc-test-suite.cc',
         'test/cioq-red-queue-disc-test-suite.cc',
         'test/cioq-switch-test-suite.cc',
         'test/drr-queue-disc-test-suite.cc',
@@ -64,6 +69,7 @@ def build(bld):
         'test/random-tcp-sessions-test-suite.cc',
         'test/red-core-test-suite.cc',
         'test/rio-queue-disc-test-suite.cc',
+        'test/srr-queue-disc-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 
@@ -82,6 +88,8 @@ def build(bld):
         'helper/tcp-session-sink.h',
         'helper/tcp-session-source.h',
         'helper/udp-flow-meter.h',
+        'model/aliquem-queue-disc.h',
+        'model/aliquem-scheduler.h',
         'model/cioq-input-backlog.h',
         'model/cioq-red-queue-disc.h',
         'model/cioq-switch-net-device.h',
@@ -92,6 +100,7 @@ def build(bld):
         'model/flow-identifier.h',
         'model/flow-index-packet-filter.h',
         'model/flow-match.h',
+        'model/flow-queues.h',
         'model/flow-weight-rules.h',
         'model/islip-arbiter.h',
         'model/qdisc-lab-compat.h',
@@ -99,6 +108,8 @@ def build(bld):
         'model/ri-plus-o-queue-disc.h',
         'model/rio-queue-disc.h',
         'model/sr-tcm-meter.h',
+        'model/srr-queue-disc.h',
+        'model/srr-scheduler.h',
         'model/token-bucket-meter.h',
         'model/token-bucket.h',
         'model/tr-tcm-meter.h',

@@ -44,6 +44,7 @@
  * Exit status: 0 on success, 2 for a bad argument or attribute, 3 for an unknown queue disc type.
  */
 
+#include "ns3/aliquem-queue-disc.h"
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
 #include "ns3/drr-queue-disc.h"
@@ -60,6 +61,7 @@
 #include "ns3/queue-disc.h"
 #include "ns3/simple-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/srr-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/udp-header.h"
@@ -349,7 +351,7 @@ struct FlowState
 };
 
 /**
- * \tparam QD DrrQueueDisc or VerticalDimensioningQueueDisc
+ * \tparam QD DrrQueueDisc, AliquemQueueDisc, SrrQueueDisc or VerticalDimensioningQueueDisc
  * \param qdisc a queue disc
  * \param state set from it if it is a QD
  * \return whether it is a QD
@@ -692,6 +694,8 @@ main(int argc, char* argv[])
     report.SetMetric("peak_rss_kib", PeakRssKib());
     FlowState flowState;
     if (ReadFlowState<DrrQueueDisc>(qdisc, flowState) ||
+        ReadFlowState<AliquemQueueDisc>(qdisc, flowState) ||
+        ReadFlowState<SrrQueueDisc>(qdisc, flowState) ||
         ReadFlowState<VerticalDimensioningQueueDisc>(qdisc, flowState))
     {
         report.SetMetric("active_flow_state_bytes", flowState.activeFlowBytes);

@@ -22,8 +22,8 @@
  *
  * UDP packet sizes are uniform in [200, 1000] B (IPv4 packet sizes, as ns-2 counts them), TCP
  * segments 1000 B; the schedulers' quantum (VD's L_M, DRR's Quantum) is 1000 B. The scheduler
- * is chosen by name from a table (--queueDisc=VD, DRR, DRR-tail, FIFO): adding one (SRR,
- * Aliquem) is one line there. Per-flow schedulers get one bucket per flow (a
+ * is chosen by name from a table (--queueDisc=VD, DRR, SRR, Aliquem, DRR-tail, FIFO): adding
+ * one is one entry there. Per-flow schedulers get one bucket per flow (a
  * FlowIndexPacketFilter) and the weights as WeightRules on the reference flows' ports;
  * background flows keep the default weight 1.
  *
@@ -80,8 +80,8 @@ struct SchedulerEntry
 };
 
 /**
- * \return the schedulers --queueDisc can name. The paper's others slot in here, e.g.
- *         {"SRR", "ns3::SrrQueueDisc", ...}, {"Aliquem", ..., {{"ScalingFactor", "5"}}}.
+ * \return the schedulers --queueDisc can name: the paper's four (VD, DRR, SRR, Aliquem with
+ *         q = 5) and two of ours.
  */
 static const std::vector<SchedulerEntry>&
 Schedulers()
@@ -105,6 +105,18 @@ Schedulers()
          true,
          {{"DropFrom", "Tail"}},
          "DRR, weighted buffer stealing from the tail of the longest queue"},
+        {"SRR",
+         "ns3::SrrQueueDisc",
+         "Quantum",
+         true,
+         {{"DropFrom", "Head"}},
+         "Smoothed Round Robin, weighted buffer stealing from the head of the longest queue"},
+        {"Aliquem",
+         "ns3::AliquemQueueDisc",
+         "Quantum",
+         true,
+         {{"DropFrom", "Head"}, {"ScalingFactor", "5"}},
+         "Aliquem (q = 5), weighted buffer stealing from the head of the longest queue"},
         {"FIFO", "ns3::FifoQueueDisc", "", false, {}, "one shared drop-tail FIFO"},
     };
     return schedulers;

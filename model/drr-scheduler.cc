@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 namespace ns3
 {
@@ -17,7 +16,6 @@ static_assert(sizeof(DrrScheduler::Counters) == 32, "four 64-bit counters");
 
 DrrScheduler::DrrScheduler()
     : m_head(NONE),
-      m_peakActive(0),
       m_quantum(1)
 {
 }
@@ -26,85 +24,9 @@ void
 DrrScheduler::Reset(uint32_t flows, uint32_t quantum)
 {
     NS_ABORT_MSG_IF(quantum == 0, "DrrScheduler: the quantum must be >= 1 byte");
-    m_flows = std::vector<Flow>(flows);
-    m_heap.clear();
-    m_packets.clear();
-    m_freeSlots.clear();
+    m_flows.Reset(flows);
     m_head = NONE;
     m_quantum = quantum;
-    m_peakActive = 0;
-}
-
-inline void
-DrrScheduler::Swap(uint32_t i, uint32_t j)
-{
-    std::swap(m_heap[i], m_heap[j]);
-    m_flows[m_heap[i].flow].position = i;
-    m_flows[m_heap[j].flow].position = j;
-}
-
-inline void
-DrrScheduler::SiftUp(uint32_t i)
-{
-    while (i != 0)
-    {
-        const uint32_t parent = (i - 1) / 4;
-        if (!Less(m_heap[parent], m_heap[i]))
-        {
-            return;
-        }
-        Swap(i, parent);
-        i = parent;
-    }
-}
-
-inline void
-DrrScheduler::SiftDown(uint32_t i)
-{
-    const auto n = static_cast<uint32_t>(m_heap.size());
-    while (4 * i + 1 < n)
-    {
-        // The largest child; the first of equal ones (std::max_element's choice).
-        const uint32_t first = 4 * i + 1;
-        const uint32_t last = std::min(first + 4, n);
-        uint32_t largest = first;
-        for (uint32_t child = first + 1; child < last; ++child)
-        {
-            if (Less(m_heap[largest], m_heap[child]))
-            {
-                largest = child;
-            }
-        }
-        if (Less(m_heap[largest], m_heap[i]))
-        {
-            return;
-        }
-        Swap(i, largest);
-        i = largest;
-    }
-}
-
-inline void
-DrrScheduler::EraseEntry(uint32_t i)
-{
-    while (i != 0)
-    {
-        const uint32_t parent = (i - 1) / 4;
-        Swap(i, parent);
-        i = parent;
-    }
-    // Pop the root: the last entry takes its place and sifts down.
-    const auto last = static_cast<uint32_t>(m_heap.size() - 1);
-    if (last != 0)
-    {
-        m_heap.front() = m_heap[last];
-        m_flows[m_heap.front().flow].position = 0;
-    }
-    m_heap.pop_back();
-    if (!m_heap.empty())
-    {
-        SiftDown(0);
-    }
 }
 
 inline void
@@ -147,73 +69,23 @@ DrrScheduler::Unlink(FlowId f)
 }
 
 inline DrrScheduler::Packet
-DrrScheduler::Remove(FlowId f, Slot slot)
+DrrScheduler::Left(Packet p)
 {
-    Flow& flow = m_flows[f];
-    const PacketRecord p = m_packets[slot];
-    if (p.prev == NONE)
-    {
-        flow.head = p.next;
-    }
-    else
-    {
-        m_packets[p.prev].next = p.next;
-    }
-    if (p.next == NONE)
-    {
-        flow.tail = p.prev;
-    }
-    else
-    {
-        m_packets[p.next].prev = p.prev;
-    }
-    m_freeSlots.push_back(slot);
-
-    if (m_heap[flow.position].packets == 1)
+    Flow& flow = m_flows[p.flow];
+    if (flow.position == NONE)
     {
         // Empty: leave ActiveList; the deficit does not carry over to the next busy period.
-        Unlink(f);
-        EraseEntry(flow.position);
-        flow.position = NONE;
+        Unlink(p.flow);
         flow.deficit = 0;
     }
-    else
-    {
-        Backlog& backlog = m_heap[flow.position];
-        backlog.bytes -= p.size;
-        --backlog.packets;
-        SiftDown(flow.position);
-    }
-    return Packet{f, slot, p.size, flow.deficit};
+    p.deficit = flow.deficit;
+    return p;
 }
 
 DrrScheduler::Slot
 DrrScheduler::Arrive(FlowId f, uint32_t bytes, double weight)
 {
-    // The packet joins the tail of its flow's queue.
-    Slot slot;
-    if (m_freeSlots.empty())
-    {
-        slot = static_cast<Slot>(m_packets.size());
-        m_packets.emplace_back();
-    }
-    else
-    {
-        slot = m_freeSlots.back();
-        m_freeSlots.pop_back();
-    }
     Flow& flow = m_flows[f];
-    m_packets[slot] = PacketRecord{flow.tail, NONE, bytes};
-    if (flow.tail == NONE)
-    {
-        flow.head = slot;
-    }
-    else
-    {
-        m_packets[flow.tail].next = slot;
-    }
-    flow.tail = slot;
-
     if (flow.position == NONE)
     {
         // Newly backlogged: join the tail of ActiveList with the quantum of its first visit.
@@ -223,18 +95,9 @@ DrrScheduler::Arrive(FlowId f, uint32_t bytes, double weight)
                                 std::max(1.0, std::round(static_cast<double>(m_quantum) * weight)));
         flow.deficit = flow.quantum;
         Append(f);
-        flow.position = static_cast<uint32_t>(m_heap.size());
-        m_heap.push_back(Backlog{bytes, weight, 1, f});
-        m_peakActive = std::max(m_peakActive, static_cast<uint32_t>(m_heap.size()));
     }
-    else
-    {
-        Backlog& backlog = m_heap[flow.position];
-        backlog.bytes += bytes;
-        ++backlog.packets;
-    }
-    SiftUp(flow.position);
-    return slot;
+    // The packet joins the tail of its flow's queue.
+    return m_flows.Push(f, bytes, weight);
 }
 
 DrrScheduler::Packet
@@ -244,14 +107,12 @@ DrrScheduler::Dequeue()
     for (;;)
     {
         Flow& head = m_flows[m_head];
-        const uint32_t size = m_packets[head.head].size;
+        const uint32_t size = m_flows.HeadSize(m_head);
         if (size <= head.deficit)
         {
             // It fits: send it.
             head.deficit -= size;
-            head.counters.sentPackets++;
-            head.counters.sentBytes += size;
-            return Remove(m_head, head.head);
+            return Left(m_flows.Send(m_head));
         }
         // It does not: one more quantum, and the flow moves to the tail.
         head.deficit += head.quantum;
@@ -262,20 +123,15 @@ DrrScheduler::Dequeue()
 DrrScheduler::Packet
 DrrScheduler::Drop(bool fromHead)
 {
-    NS_ABORT_MSG_IF(m_heap.empty(), "DrrScheduler: Drop with no flow backlogged");
-    const FlowId f = m_heap.front().flow;
-    Flow& flow = m_flows[f];
-    const Slot slot = fromHead ? flow.head : flow.tail;
-    flow.counters.droppedPackets++;
-    flow.counters.droppedBytes += m_packets[slot].size;
-    return Remove(f, slot);
+    NS_ABORT_MSG_IF(m_flows.Empty(), "DrrScheduler: Drop with no flow backlogged");
+    return Left(m_flows.DropFromLongest(fromHead));
 }
 
 DrrScheduler::FlowId
 DrrScheduler::Longest() const
 {
-    NS_ABORT_MSG_IF(m_heap.empty(), "DrrScheduler: Longest with no flow backlogged");
-    return m_heap.front().flow;
+    NS_ABORT_MSG_IF(m_flows.Empty(), "DrrScheduler: Longest with no flow backlogged");
+    return m_flows.Longest();
 }
 
 DrrScheduler::FlowId
@@ -294,15 +150,13 @@ DrrScheduler::GetDeficit(FlowId f) const
 uint64_t
 DrrScheduler::GetBytes(FlowId f) const
 {
-    const uint32_t position = m_flows[f].position;
-    return position == NONE ? 0 : m_heap[position].bytes;
+    return m_flows.GetBytes(f);
 }
 
 uint32_t
 DrrScheduler::GetPackets(FlowId f) const
 {
-    const uint32_t position = m_flows[f].position;
-    return position == NONE ? 0 : m_heap[position].packets;
+    return m_flows.GetPackets(f);
 }
 
 uint32_t
@@ -320,31 +174,31 @@ DrrScheduler::GetCounters(FlowId f) const
 uint32_t
 DrrScheduler::GetFlowCount() const
 {
-    return static_cast<uint32_t>(m_flows.size());
+    return m_flows.GetFlowCount();
 }
 
 std::size_t
 DrrScheduler::GetSlotCapacity() const
 {
-    return m_packets.size();
+    return m_flows.GetSlotCapacity();
 }
 
 uint32_t
 DrrScheduler::GetPeakActiveFlows() const
 {
-    return m_peakActive;
+    return m_flows.GetPeakActiveFlows();
 }
 
 std::size_t
 DrrScheduler::GetFlowRecordBytes() const
 {
-    return m_flows.capacity() * sizeof(Flow);
+    return m_flows.GetFlowRecordBytes();
 }
 
 std::size_t
 DrrScheduler::GetHeapBytes() const
 {
-    return m_heap.capacity() * sizeof(Backlog);
+    return m_flows.GetHeapBytes();
 }
 
 } // namespace ns3

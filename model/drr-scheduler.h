@@ -5,6 +5,8 @@
 #ifndef DRR_SCHEDULER_H
 #define DRR_SCHEDULER_H
 
+#include "flow-queues.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -40,14 +42,9 @@ namespace ns3
  * ActiveList is a ring of flows with a cursor on its head: "move f to the tail" is moving the
  * cursor on, and a flow joins the tail just behind the cursor.
  *
- * Longest: the backlogged flows are in a 4-ary max-heap by bytes / weight. Its entries carry
- * their flow's backlog (bytes, packets, weight), so sifting reads one small array and no flow
- * records; each flow record holds its entry's position. Its operations are those of
- * boost::heap::d_ary_heap (arity 4, mutable), step by step -- push and increase sift up,
- * decrease sifts down, erase lifts the entry to the root and pops it -- so flows with equal
- * weighted backlogs are chosen exactly as with that heap (a unit test checks this on random
- * traffic). boost's mutable heap is not used itself because it keeps every entry in a std::list
- * node: an allocation per newly backlogged flow and a pointer chase per comparison.
+ * Longest: the backlogged flows' queues and their index by bytes / weight (a 4-ary max-heap
+ * with boost::heap::d_ary_heap's steps) are a FlowQueues, shared with AliquemScheduler and
+ * SrrScheduler; the flow record they keep is this class's own.
  *
  * Memory: one 64-byte record per flow (ActiveList links, heap position, quantum, deficit, its
  * packet queue's ends, and its sent and dropped counters), so an operation on a flow touches
@@ -68,22 +65,10 @@ class DrrScheduler
     using Slot = uint32_t;
 
     /// A packet that left a flow, sent (Dequeue) or dropped (Drop).
-    struct Packet
-    {
-        FlowId flow;      //!< its flow
-        Slot slot;        //!< the slot it had (free again)
-        uint32_t size;    //!< its size in bytes
-        uint64_t deficit; //!< its flow's deficit counter afterwards (0 if the flow emptied)
-    };
+    using Packet = FlowPacket;
 
     /// Counters of one flow.
-    struct Counters
-    {
-        uint64_t sentPackets = 0;    //!< packets sent (Dequeue)
-        uint64_t sentBytes = 0;      //!< bytes sent
-        uint64_t droppedPackets = 0; //!< packets dropped (Drop)
-        uint64_t droppedBytes = 0;   //!< bytes dropped
-    };
+    using Counters = FlowCounters;
 
     DrrScheduler();
 
@@ -124,13 +109,13 @@ class DrrScheduler
     /// \return whether no flow is backlogged
     bool Empty() const
     {
-        return m_heap.empty();
+        return m_flows.Empty();
     }
 
     /// \return the number of backlogged flows
     uint32_t GetActiveFlows() const
     {
-        return static_cast<uint32_t>(m_heap.size());
+        return m_flows.GetActiveFlows();
     }
 
     /// \return the flow at the head of ActiveList (the one being served); must not be Empty()
@@ -142,7 +127,7 @@ class DrrScheduler
      */
     bool IsBacklogged(FlowId f) const
     {
-        return m_flows[f].position != NONE;
+        return m_flows.IsBacklogged(f);
     }
 
     /**
@@ -197,12 +182,12 @@ class DrrScheduler
     /// An index (flow, slot or heap position) that points nowhere.
     static constexpr uint32_t NONE = UINT32_MAX;
 
-    /// Per-flow state: one cache line.
+    /// Per-flow state: one cache line (the members FlowQueues needs, and DRR's).
     struct alignas(64) Flow
     {
         uint32_t next = NONE;     //!< next flow in the ActiveList ring
         uint32_t prev = NONE;     //!< previous flow in the ActiveList ring
-        uint32_t position = NONE; //!< index of its entry in m_heap; NONE when idle
+        uint32_t position = NONE; //!< index of its entry in the heap; NONE when idle
         uint32_t quantum = 0;     //!< quantum x weight, this busy period
         uint64_t deficit = 0;     //!< deficit counter DC
         Slot head = NONE;         //!< first queued packet
@@ -210,41 +195,13 @@ class DrrScheduler
         Counters counters;        //!< sent and dropped counters
     };
 
-    /// A backlogged flow's entry in the heap: what the heap orders by, and whose it is.
-    struct Backlog
-    {
-        uint64_t bytes;   //!< backlog in bytes
-        double weight;    //!< weight, this busy period
-        uint32_t packets; //!< backlog in packets
-        FlowId flow;      //!< the flow
-    };
-
-    /// A queued packet: its size and its neighbours in its flow's queue.
-    struct PacketRecord
-    {
-        Slot prev;     //!< previous packet of the flow, NONE for the head
-        Slot next;     //!< next packet of the flow, NONE for the tail
-        uint32_t size; //!< size in bytes
-    };
-
     /**
-     * \param a a backlog
-     * \param b another
-     * \return whether a's bytes / weight is smaller than b's (without dividing)
+     * After flow \p p.flow lost a packet: if it emptied, it leaves ActiveList and its deficit is
+     * reset; the packet's deficit field is set to the flow's.
+     * \param p the packet that left
+     * \return p
      */
-    static bool Less(const Backlog& a, const Backlog& b)
-    {
-        return a.bytes * b.weight < b.bytes * a.weight;
-    }
-
-    /**
-     * Unlink packet \p slot from flow \p f, account for it and free the slot; the flow leaves
-     * ActiveList and the heap if it empties.
-     * \param f the flow
-     * \param slot one of its packets (its head or tail)
-     * \return the packet (deficit: the flow's afterwards)
-     */
-    inline Packet Remove(FlowId f, Slot slot);
+    inline Packet Left(Packet p);
 
     // The helpers below are inline, defined in drr-scheduler.cc (their only user), so that the
     // compiler may inline them in the library's position-independent code.
@@ -262,40 +219,9 @@ class DrrScheduler
     inline void Unlink(FlowId f);
     /// \}
 
-    /// \name The heap: boost::heap::d_ary_heap's steps on m_heap
-    /// \{
-    /**
-     * \param i a position
-     * \param j another, whose entry is swapped with i's (and their flows' positions)
-     */
-    inline void Swap(uint32_t i, uint32_t j);
-
-    /**
-     * Move entry \p i up while its parent is less.
-     * \param i a position
-     */
-    inline void SiftUp(uint32_t i);
-
-    /**
-     * Move entry \p i down while its largest child (the first of equal ones) is not less.
-     * \param i a position
-     */
-    inline void SiftDown(uint32_t i);
-
-    /**
-     * Remove entry \p i: lift it to the root, then pop the root.
-     * \param i a position
-     */
-    inline void EraseEntry(uint32_t i);
-    /// \}
-
-    std::vector<Flow> m_flows;           //!< every flow's record, indexed by id
-    std::vector<Backlog> m_heap;         //!< the backlogged flows, a 4-ary max-heap
-    std::vector<PacketRecord> m_packets; //!< packet records, queued or free
-    std::vector<Slot> m_freeSlots;       //!< free packet records
-    FlowId m_head;                       //!< head of ActiveList; NONE when empty
-    uint32_t m_peakActive;               //!< the most flows backlogged at once
-    uint32_t m_quantum;                  //!< quantum of a weight-1 flow, bytes
+    FlowQueues<Flow> m_flows; //!< every flow's record, packets, and the longest-flow heap
+    FlowId m_head;            //!< head of ActiveList; NONE when empty
+    uint32_t m_quantum;       //!< quantum of a weight-1 flow, bytes
 };
 
 constexpr std::size_t

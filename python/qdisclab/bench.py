@@ -51,6 +51,8 @@ REFERENCE_QDISC = "ns3::FifoQueueDisc"
 #: This module's queue discs; a name the binary does not know (not built yet) is skipped.
 MODULE_QDISCS = (
     "ns3::DrrQueueDisc",
+    "ns3::AliquemQueueDisc",
+    "ns3::SrrQueueDisc",
     "ns3::VerticalDimensioningQueueDisc",
     "ns3::RioQueueDisc",
     "ns3::RiPlusOQueueDisc",
@@ -62,7 +64,8 @@ LOADS = ("overload", "underload")
 MAX_SIZE = "1000p"
 #: Attributes a queue disc is benchmarked with beyond MaxSize, the same at every flow count.
 #: DRR: one bucket per flow up to 131,072 (ns-2's default of 10 buckets would fold 100,000
-#: flows into 10 queues), and a quantum of one MTU, as Shreedhar and Varghese require for O(1).
+#: flows into 10 queues), and a quantum of one MTU, as Shreedhar and Varghese require for O(1);
+#: the same for Aliquem (q = 5: phi = 300 B >= MTU / q, its O(1) condition) and SRR.
 #: CIOQ-RED: ns-3 RedQueueDisc's defaults (its own follow the paper), so the two compare like
 #: for like; outside a switch it has no input backlog to read (q_input = 0).
 #: RIO and RI+O: every test with RedQueueDisc's defaults (5/15/0.02, gentle, 1.5 Mbit/s), so
@@ -71,6 +74,8 @@ MAX_SIZE = "1000p"
 RED_DEFAULT_TESTS = ("MinTh=5", "MaxTh=15", "MaxP=0.02")
 QDISC_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "ns3::DrrQueueDisc": ("Buckets=131072", "Quantum=1500"),
+    "ns3::AliquemQueueDisc": ("Buckets=131072", "Quantum=1500", "ScalingFactor=5"),
+    "ns3::SrrQueueDisc": ("Buckets=131072", "Quantum=1500"),
     "ns3::CioqRedQueueDisc": ("QW=0.002", "LInterm=50", "LinkBandwidth=1.5Mbps"),
     "ns3::RioQueueDisc": (
         *(f"{test}{value}" for test in ("In", "Total") for value in RED_DEFAULT_TESTS),

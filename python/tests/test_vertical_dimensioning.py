@@ -89,7 +89,7 @@ def test_registry_and_campaign():
     full = load_campaign(reproduction.campaign)
     quick = load_campaign(reproduction.campaign, quick=True)
     assert full.program == "vertical-dimensioning-evaluation" and full.ns3 == "system"
-    assert list(full.seeds) == list(range(1, 11)) and len(full.runs()) == (2 * 2 + 2 * 4 + 2) * 10
+    assert list(full.seeds) == list(range(1, 11)) and len(full.runs()) == (4 * 2 + 4 * 4 + 2) * 10
     assert len(quick.runs()) == 24 and list(quick.seeds) == [1, 2, 3]
     for run in full.runs():
         assert run.params["simTime"] == 60

@@ -67,7 +67,7 @@ def test_tcp_fifo_fills_the_link_and_ignores_weights(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (("--queueDisc=WFQ",), "--queueDisc=WFQ is not a known scheduler; known: VD DRR DRR-tail"
-                           " FIFO"),
+                           " SRR Aliquem FIFO"),
     (("--queueDisc=DRR", "--buckets=20"), "more than --buckets=20"),
     (("--weights=1,x",), "--weights: 'x' is not a number > 0"),
     (("--reference=ftp",), "--reference must be cbr or tcp"),

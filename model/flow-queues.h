@@ -1,0 +1,453 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLOW_QUEUES_H
+#define FLOW_QUEUES_H
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup qdisc-lab
+ * \brief Counters of one flow of a per-flow scheduler.
+ */
+struct FlowCounters
+{
+    uint64_t sentPackets = 0;    //!< packets sent (dequeued)
+    uint64_t sentBytes = 0;      //!< bytes sent
+    uint64_t droppedPackets = 0; //!< packets dropped (buffer stealing)
+    uint64_t droppedBytes = 0;   //!< bytes dropped
+};
+
+/**
+ * \ingroup qdisc-lab
+ * \brief A packet that left a flow of a per-flow scheduler (DrrScheduler, AliquemScheduler,
+ * SrrScheduler), sent or dropped.
+ */
+struct FlowPacket
+{
+    uint32_t flow;    //!< its flow
+    uint32_t slot;    //!< the slot it had (free again)
+    uint32_t size;    //!< its size in bytes
+    uint64_t deficit; //!< its flow's deficit counter afterwards (0 if the flow emptied)
+};
+
+/**
+ * \ingroup qdisc-lab
+ * \brief The per-flow packet queues of a shared buffer and the index of the backlogged flows by
+ * weighted backlog (bytes / weight) that buffer stealing needs; no simulator, no scheduling.
+ *
+ * The per-flow schedulers (DrrScheduler, AliquemScheduler, SrrScheduler) keep their packets
+ * and their longest-queue bookkeeping here, and add their own service order on top. The
+ * packets themselves live with the caller: Push gives each queued packet a slot number, and
+ * Remove says which slot left, so the caller finds the packet in O(1) (the queue discs keep them
+ * in a SlotQueue).
+ *
+ * Flow is the scheduler's per-flow record, so that a scheduler keeps all of a flow's state in
+ * one record (DrrScheduler's is one cache line); it must have the members
+ * `uint32_t position` (its heap entry; NONE when idle, as default-constructed),
+ * `uint32_t head`, `uint32_t tail` (its first and last packets' slots, NONE as
+ * default-constructed) and `FlowCounters counters`.
+ *
+ * Longest: the backlogged flows are in a 4-ary max-heap by bytes / weight. Its entries carry
+ * their flow's backlog (bytes, packets, weight), so sifting reads one small array and no flow
+ * records; each flow record holds its entry's position. Its operations are those of
+ * boost::heap::d_ary_heap (arity 4, mutable), step by step -- push and increase sift up,
+ * decrease sifts down, erase lifts the entry to the root and pops it -- so flows with equal
+ * weighted backlogs are chosen exactly as with that heap (DrrScheduler's unit test checks
+ * this on random traffic). boost's mutable heap is not used itself because it keeps every
+ * entry in a std::list node: an allocation per newly backlogged flow and a pointer chase per
+ * comparison.
+ *
+ * Memory: a Flow per flow; 24 bytes per backlogged flow in the heap; 12 bytes per queued
+ * packet. Pools keep their peak size: once warmed up nothing is allocated. Push and Remove are
+ * O(log_4 n) in the number n of backlogged flows.
+ *
+ * \tparam Flow the scheduler's per-flow record
+ */
+template <typename Flow>
+class FlowQueues
+{
+  public:
+    /// Flow index type.
+    using FlowId = uint32_t;
+    /// A queued packet's slot.
+    using Slot = uint32_t;
+    /// An index (flow, slot or heap position) that points nowhere.
+    static constexpr uint32_t NONE = UINT32_MAX;
+
+    /**
+     * Forget every flow and packet.
+     * \param flows number of flows (ids 0 .. flows-1), each a default-constructed Flow
+     */
+    void Reset(uint32_t flows)
+    {
+        m_flows = std::vector<Flow>(flows);
+        m_heap.clear();
+        m_packets.clear();
+        m_freeSlots.clear();
+        m_peakActive = 0;
+    }
+
+    /**
+     * \param f a flow
+     * \return its record
+     */
+    Flow& operator[](FlowId f)
+    {
+        return m_flows[f];
+    }
+
+    /**
+     * \param f a flow
+     * \return its record
+     */
+    const Flow& operator[](FlowId f) const
+    {
+        return m_flows[f];
+    }
+
+    /**
+     * A packet of \p bytes joins the tail of flow \p f; if f was idle, it becomes backlogged
+     * with weight \p weight (kept until it empties).
+     * \param f the flow
+     * \param bytes the packet's size
+     * \param weight the flow's weight (> 0), used if it was idle
+     * \return the packet's slot, until it leaves
+     */
+    Slot Push(FlowId f, uint32_t bytes, double weight)
+    {
+        Slot slot;
+        if (m_freeSlots.empty())
+        {
+            slot = static_cast<Slot>(m_packets.size());
+            m_packets.emplace_back();
+        }
+        else
+        {
+            slot = m_freeSlots.back();
+            m_freeSlots.pop_back();
+        }
+        Flow& flow = m_flows[f];
+        m_packets[slot] = PacketRecord{flow.tail, NONE, bytes};
+        if (flow.tail == NONE)
+        {
+            flow.head = slot;
+        }
+        else
+        {
+            m_packets[flow.tail].next = slot;
+        }
+        flow.tail = slot;
+
+        if (flow.position == NONE)
+        {
+            flow.position = static_cast<uint32_t>(m_heap.size());
+            m_heap.push_back(Backlog{bytes, weight, 1, f});
+            m_peakActive = std::max(m_peakActive, static_cast<uint32_t>(m_heap.size()));
+        }
+        else
+        {
+            Backlog& backlog = m_heap[flow.position];
+            backlog.bytes += bytes;
+            ++backlog.packets;
+        }
+        SiftUp(flow.position);
+        return slot;
+    }
+
+    /**
+     * Unlink packet \p slot from flow \p f and free the slot; the flow leaves the heap if it
+     * empties (its scheduler then takes it out of its own lists). Counters are the caller's.
+     * \param f the flow
+     * \param slot one of its packets (its head or tail)
+     * \return the packet's size
+     */
+    uint32_t Remove(FlowId f, Slot slot)
+    {
+        Flow& flow = m_flows[f];
+        const PacketRecord p = m_packets[slot];
+        if (p.prev == NONE)
+        {
+            flow.head = p.next;
+        }
+        else
+        {
+            m_packets[p.prev].next = p.next;
+        }
+        if (p.next == NONE)
+        {
+            flow.tail = p.prev;
+        }
+        else
+        {
+            m_packets[p.next].prev = p.prev;
+        }
+        m_freeSlots.push_back(slot);
+
+        if (m_heap[flow.position].packets == 1)
+        {
+            EraseEntry(flow.position);
+            flow.position = NONE;
+        }
+        else
+        {
+            Backlog& backlog = m_heap[flow.position];
+            backlog.bytes -= p.size;
+            --backlog.packets;
+            SiftDown(flow.position);
+        }
+        return p.size;
+    }
+
+    /**
+     * Send the head packet of backlogged flow \p f: count it and remove it.
+     * \param f the flow
+     * \return the packet (its deficit field is left 0 for the scheduler to fill)
+     */
+    FlowPacket Send(FlowId f)
+    {
+        Flow& flow = m_flows[f];
+        const Slot slot = flow.head;
+        const uint32_t size = Remove(f, slot);
+        flow.counters.sentPackets++;
+        flow.counters.sentBytes += size;
+        return FlowPacket{f, slot, size, 0};
+    }
+
+    /**
+     * Buffer stealing: drop one packet of the longest flow, count it and remove it. Must not
+     * be Empty().
+     * \param fromHead whether to drop its head (oldest) packet, else its tail (newest)
+     * \return the packet (its deficit field is left 0 for the scheduler to fill)
+     */
+    FlowPacket DropFromLongest(bool fromHead)
+    {
+        NS_ABORT_MSG_IF(m_heap.empty(), "FlowQueues: Drop with no flow backlogged");
+        const FlowId f = m_heap.front().flow;
+        Flow& flow = m_flows[f];
+        const Slot slot = fromHead ? flow.head : flow.tail;
+        const uint32_t size = Remove(f, slot);
+        flow.counters.droppedPackets++;
+        flow.counters.droppedBytes += size;
+        return FlowPacket{f, slot, size, 0};
+    }
+
+    /**
+     * \param f a backlogged flow
+     * \return the size of its head packet
+     */
+    uint32_t HeadSize(FlowId f) const
+    {
+        return m_packets[m_flows[f].head].size;
+    }
+
+    /// \return the backlogged flow with the largest bytes / weight; must not be Empty()
+    FlowId Longest() const
+    {
+        NS_ABORT_MSG_IF(m_heap.empty(), "FlowQueues: Longest with no flow backlogged");
+        return m_heap.front().flow;
+    }
+
+    /// \return whether no flow is backlogged
+    bool Empty() const
+    {
+        return m_heap.empty();
+    }
+
+    /// \return the number of backlogged flows
+    uint32_t GetActiveFlows() const
+    {
+        return static_cast<uint32_t>(m_heap.size());
+    }
+
+    /**
+     * \param f a flow
+     * \return whether it has packets queued
+     */
+    bool IsBacklogged(FlowId f) const
+    {
+        return m_flows[f].position != NONE;
+    }
+
+    /**
+     * \param f a flow
+     * \return its backlog in bytes
+     */
+    uint64_t GetBytes(FlowId f) const
+    {
+        const uint32_t position = m_flows[f].position;
+        return position == NONE ? 0 : m_heap[position].bytes;
+    }
+
+    /**
+     * \param f a flow
+     * \return its backlog in packets
+     */
+    uint32_t GetPackets(FlowId f) const
+    {
+        const uint32_t position = m_flows[f].position;
+        return position == NONE ? 0 : m_heap[position].packets;
+    }
+
+    /// \return the number of flows
+    uint32_t GetFlowCount() const
+    {
+        return static_cast<uint32_t>(m_flows.size());
+    }
+
+    /// \return the number of packet slots allocated (the peak number of queued packets)
+    std::size_t GetSlotCapacity() const
+    {
+        return m_packets.size();
+    }
+
+    /// \return the largest number of flows that were backlogged at once since Reset
+    uint32_t GetPeakActiveFlows() const
+    {
+        return m_peakActive;
+    }
+
+    /// \return the bytes allocated for the records of every flow
+    std::size_t GetFlowRecordBytes() const
+    {
+        return m_flows.capacity() * sizeof(Flow);
+    }
+
+    /// \return the bytes allocated for backlogged flows' heap entries (at its peak size)
+    std::size_t GetHeapBytes() const
+    {
+        return m_heap.capacity() * sizeof(Backlog);
+    }
+
+  private:
+    /// A backlogged flow's entry in the heap: what the heap orders by, and whose it is.
+    struct Backlog
+    {
+        uint64_t bytes;   //!< backlog in bytes
+        double weight;    //!< weight, this busy period
+        uint32_t packets; //!< backlog in packets
+        FlowId flow;      //!< the flow
+    };
+
+    /// A queued packet: its size and its neighbours in its flow's queue.
+    struct PacketRecord
+    {
+        Slot prev;     //!< previous packet of the flow, NONE for the head
+        Slot next;     //!< next packet of the flow, NONE for the tail
+        uint32_t size; //!< size in bytes
+    };
+
+    /**
+     * \param a a backlog
+     * \param b another
+     * \return whether a's bytes / weight is smaller than b's (without dividing)
+     */
+    static bool Less(const Backlog& a, const Backlog& b)
+    {
+        return a.bytes * b.weight < b.bytes * a.weight;
+    }
+
+    /**
+     * \param i a position
+     * \param j another, whose entry is swapped with i's (and their flows' positions)
+     */
+    void Swap(uint32_t i, uint32_t j)
+    {
+        std::swap(m_heap[i], m_heap[j]);
+        m_flows[m_heap[i].flow].position = i;
+        m_flows[m_heap[j].flow].position = j;
+    }
+
+    /**
+     * Move entry \p i up while its parent is less.
+     * \param i a position
+     */
+    void SiftUp(uint32_t i)
+    {
+        while (i != 0)
+        {
+            const uint32_t parent = (i - 1) / 4;
+            if (!Less(m_heap[parent], m_heap[i]))
+            {
+                return;
+            }
+            Swap(i, parent);
+            i = parent;
+        }
+    }
+
+    /**
+     * Move entry \p i down while its largest child (the first of equal ones) is not less.
+     * \param i a position
+     */
+    void SiftDown(uint32_t i)
+    {
+        const auto n = static_cast<uint32_t>(m_heap.size());
+        while (4 * i + 1 < n)
+        {
+            // The largest child; the first of equal ones (std::max_element's choice).
+            const uint32_t first = 4 * i + 1;
+            const uint32_t last = std::min(first + 4, n);
+            uint32_t largest = first;
+            for (uint32_t child = first + 1; child < last; ++child)
+            {
+                if (Less(m_heap[largest], m_heap[child]))
+                {
+                    largest = child;
+                }
+            }
+            if (Less(m_heap[largest], m_heap[i]))
+            {
+                return;
+            }
+            Swap(i, largest);
+            i = largest;
+        }
+    }
+
+    /**
+     * Remove entry \p i: lift it to the root, then pop the root.
+     * \param i a position
+     */
+    void EraseEntry(uint32_t i)
+    {
+        while (i != 0)
+        {
+            const uint32_t parent = (i - 1) / 4;
+            Swap(i, parent);
+            i = parent;
+        }
+        // Pop the root: the last entry takes its place and sifts down.
+        const auto last = static_cast<uint32_t>(m_heap.size() - 1);
+        if (last != 0)
+        {
+            m_heap.front() = m_heap[last];
+            m_flows[m_heap.front().flow].position = 0;
+        }
+        m_heap.pop_back();
+        if (!m_heap.empty())
+        {
+            SiftDown(0);
+        }
+    }
+
+    std::vector<Flow> m_flows;           //!< every flow's record, indexed by id
+    std::vector<Backlog> m_heap;         //!< the backlogged flows, a 4-ary max-heap
+    std::vector<PacketRecord> m_packets; //!< packet records, queued or free
+    std::vector<Slot> m_freeSlots;       //!< free packet records
+    uint32_t m_peakActive = 0;           //!< the most flows backlogged at once
+};
+
+} // namespace ns3
+
+#endif /* FLOW_QUEUES_H */
