@@ -31,28 +31,6 @@ Make(const std::vector<std::pair<std::string, std::string>>& attributes)
     return qdisclab::test::MakeQueueDisc<SrrQueueDisc>(attributes);
 }
 
-/**
- * \param qd a queue disc
- * \param buckets the bucket of each host, by host
- * \return the hosts of the packets it dequeues until empty
- */
-std::vector<uint32_t>
-DrainHosts(Ptr<SrrQueueDisc> qd, const std::vector<uint32_t>& buckets)
-{
-    std::vector<uint32_t> hosts;
-    while (Ptr<QueueDiscItem> item = qd->Dequeue())
-    {
-        const uint32_t bucket = qd->GetBucket(item);
-        uint32_t host = 0;
-        while (host < buckets.size() && buckets[host] != bucket)
-        {
-            ++host;
-        }
-        hosts.push_back(host);
-    }
-    return hosts;
-}
-
 } // namespace
 
 /**
