@@ -4,191 +4,38 @@
 
 #include "drr-queue-disc.h"
 
-#include "qdisc-lab-compat.h"
-
 #include "ns3/abort.h"
-#include "ns3/boolean.h"
-#include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/log.h"
-#include "ns3/net-device-queue-interface.h"
-#include "ns3/net-device.h"
-#include "ns3/packet-filter.h"
-#include "ns3/simulator.h"
-#include "ns3/string.h"
 #include "ns3/uinteger.h"
-
-#include <cmath>
-#include <limits>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("DrrQueueDisc");
 
-NS_OBJECT_ENSURE_REGISTERED(SlotQueue);
 NS_OBJECT_ENSURE_REGISTERED(DrrQueueDisc);
-
-TypeId
-SlotQueue::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::SlotQueue")
-                            .SetParent<Queue<QueueDiscItem>>()
-                            .SetGroupName("QdiscLab")
-                            .AddConstructor<SlotQueue>();
-    return tid;
-}
-
-void
-SlotQueue::Reset()
-{
-    NS_ABORT_MSG_UNLESS(IsEmpty(), "SlotQueue::Reset on a non-empty queue");
-    m_positions.clear();
-}
-
-void
-SlotQueue::Put(uint32_t slot, Ptr<QueueDiscItem> item)
-{
-    if (slot >= m_positions.size())
-    {
-        m_positions.resize(slot + 1);
-    }
-    Base::Iterator inserted;
-    const bool ok = DoEnqueue(GetContainer().end(), item, inserted);
-    NS_ABORT_MSG_UNLESS(ok, "SlotQueue: the list refused a packet");
-    m_positions[slot] = inserted;
-}
-
-Ptr<QueueDiscItem>
-SlotQueue::Take(uint32_t slot)
-{
-    return DoDequeue(m_positions[slot]);
-}
-
-bool
-SlotQueue::Enqueue(Ptr<QueueDiscItem> item)
-{
-    NS_FATAL_ERROR("SlotQueue: use Put(slot, item)");
-    return false;
-}
-
-Ptr<QueueDiscItem>
-SlotQueue::Dequeue()
-{
-    NS_FATAL_ERROR("SlotQueue: use Take(slot)");
-    return nullptr;
-}
-
-Ptr<QueueDiscItem>
-SlotQueue::Remove()
-{
-    NS_FATAL_ERROR("SlotQueue: use Take(slot) and drop the packet");
-    return nullptr;
-}
-
-Ptr<const QueueDiscItem>
-SlotQueue::Peek() const
-{
-    return IsEmpty() ? nullptr : Ptr<const QueueDiscItem>(GetContainer().front());
-}
 
 TypeId
 DrrQueueDisc::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::DrrQueueDisc")
-            .SetParent<QueueDisc>()
+            .SetParent<PerFlowQueueDisc>()
             .SetGroupName("QdiscLab")
             .AddConstructor<DrrQueueDisc>()
-            .AddAttribute("MaxSize",
-                          "The shared buffer pool (ns-2 blimit_), in bytes ('25000B') or packets "
-                          "('100p'). Bytes: at least one MTU (the device's, else 1500 B); "
-                          "packets: at least 1. Default: ns-2's 25000 B.",
-                          QueueSizeValue(QueueSize("25000B")),
-                          MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
-                          MakeQueueSizeChecker())
-            .AddAttribute("Buckets",
-                          "Number of per-flow queues flows are hashed into (ns-2 buckets_), "
-                          "1 .. 16777216. Default: ns-2's 10.",
-                          UintegerValue(10),
-                          MakeUintegerAccessor(&DrrQueueDisc::m_buckets),
-                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Quantum",
-                          "Bytes a flow of weight 1 may send per round (ns-2 quantum_), >= 1. "
-                          "Packets larger than the quantum wait ceil(size/quantum) rounds. "
-                          "Default: ns-2's 250 B.",
+                          "Bytes a flow of weight 1 may send per round (ns-2 quantum_), >= 1; a "
+                          "flow's quantum is Quantum x its weight (WeightRules). Packets larger "
+                          "than the quantum wait ceil(size/quantum) rounds. Default: ns-2's 250 B.",
                           UintegerValue(250),
                           MakeUintegerAccessor(&DrrQueueDisc::m_quantum),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Mask",
-                          "What identifies a flow (ns-2 mask_): FiveTuple (addresses, ports, "
-                          "protocol; ns-2 mask_ 0, the default) or AddressPair (mask_ 1).",
-                          EnumValue(FlowIdentifier::FIVE_TUPLE),
-                          QDISC_LAB_ENUM_ACCESSOR(FlowIdentifier::Mask, &DrrQueueDisc::m_mask),
-                          MakeEnumChecker(FlowIdentifier::FIVE_TUPLE,
-                                          "FiveTuple",
-                                          FlowIdentifier::ADDRESS_PAIR,
-                                          "AddressPair"))
-            .AddAttribute("Perturbation",
-                          "Hash perturbation, any 32-bit value: another value maps flows to "
-                          "buckets differently (and so changes which flows collide).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&DrrQueueDisc::m_perturbation),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute(
-                "DropFrom",
-                "Where buffer stealing drops from the longest flow: Head (ns-2, the "
-                "default) or Tail.",
-                EnumValue(DROP_HEAD),
-                QDISC_LAB_ENUM_ACCESSOR(DrrQueueDisc::DropFrom, &DrrQueueDisc::m_dropFrom),
-                MakeEnumChecker(DROP_HEAD, "Head", DROP_TAIL, "Tail"))
-            .AddAttribute("WeightRules",
-                          "Per-flow weights (quantum x weight; stealing compares bytes / weight), "
-                          "as rules 'field=value ... weight=W' separated by ';', first match "
-                          "wins; fields src, dst (address or prefix), sport, dport (port or "
-                          "LO-HI), proto, dscp. Example: 'dscp=AF11 weight=2; dport=5000 "
-                          "weight=4'. Empty: every flow has DefaultWeight.",
-                          StringValue(""),
-                          MakeStringAccessor(&DrrQueueDisc::m_weightRules),
-                          MakeStringChecker())
-            .AddAttribute("DefaultWeight",
-                          "Weight of flows no rule matches, finite and > 0.",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&DrrQueueDisc::m_defaultWeight),
-                          MakeDoubleChecker<double>())
-            .AddTraceSource("ActiveFlows",
-                            "Number of backlogged flows (the ActiveList's length)",
-                            MakeTraceSourceAccessor(&DrrQueueDisc::m_activeFlows),
-                            "ns3::TracedValueCallback::Uint32")
-            .AddTraceSource("FlowEnqueue",
-                            "A packet joined a flow queue: bucket, packet",
-                            MakeTraceSourceAccessor(&DrrQueueDisc::m_flowEnqueueTrace),
-                            "ns3::DrrQueueDisc::FlowItemTracedCallback")
-            .AddTraceSource("FlowDequeue",
-                            "A flow queue sent a packet: bucket, packet",
-                            MakeTraceSourceAccessor(&DrrQueueDisc::m_flowDequeueTrace),
-                            "ns3::DrrQueueDisc::FlowItemTracedCallback")
-            .AddTraceSource("FlowDrop",
-                            "Buffer stealing dropped a packet of a flow: bucket, packet",
-                            MakeTraceSourceAccessor(&DrrQueueDisc::m_flowDropTrace),
-                            "ns3::DrrQueueDisc::FlowItemTracedCallback")
-            .AddTraceSource("Deficit",
-                            "A flow's deficit counter after it sent a packet: bucket, bytes",
-                            MakeTraceSourceAccessor(&DrrQueueDisc::m_deficitTrace),
-                            "ns3::DrrQueueDisc::DeficitTracedCallback");
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
 DrrQueueDisc::DrrQueueDisc()
-    : QueueDisc(QueueDiscSizePolicy::MULTIPLE_QUEUES),
-      m_buckets(10),
-      m_quantum(250),
-      m_mask(FlowIdentifier::FIVE_TUPLE),
-      m_perturbation(0),
-      m_dropFrom(DROP_HEAD),
-      m_defaultWeight(1.0),
-      m_uniformWeight(0),
-      m_activeFlows(0)
+    : PerFlowQueueDiscOf<DrrScheduler>("DrrQueueDisc"),
+      m_quantum(250)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -196,146 +43,6 @@ DrrQueueDisc::DrrQueueDisc()
 DrrQueueDisc::~DrrQueueDisc()
 {
     NS_LOG_FUNCTION(this);
-}
-
-void
-DrrQueueDisc::DoDispose()
-{
-    NS_LOG_FUNCTION(this);
-    m_queues = nullptr;
-    QueueDisc::DoDispose();
-}
-
-DrrQueueDisc::FlowStats
-DrrQueueDisc::GetFlowStats(uint32_t bucket) const
-{
-    NS_ABORT_MSG_UNLESS(bucket < m_scheduler.GetFlowCount(),
-                        "DrrQueueDisc: bucket " << bucket << " out of range [0, "
-                                                << m_scheduler.GetFlowCount() << ")");
-    const DrrScheduler::Counters counters = m_scheduler.GetCounters(bucket);
-    FlowStats stats;
-    stats.sentPackets = counters.sentPackets;
-    stats.sentBytes = counters.sentBytes;
-    stats.droppedPackets = counters.droppedPackets;
-    stats.droppedBytes = counters.droppedBytes;
-    // Every packet enqueued was sent, dropped, or is still queued (DRR admits every arrival).
-    stats.enqueuedPackets =
-        counters.sentPackets + counters.droppedPackets + m_scheduler.GetPackets(bucket);
-    stats.enqueuedBytes = counters.sentBytes + counters.droppedBytes + m_scheduler.GetBytes(bucket);
-    return stats;
-}
-
-uint32_t
-DrrQueueDisc::GetActiveFlows() const
-{
-    return m_scheduler.GetActiveFlows();
-}
-
-uint64_t
-DrrQueueDisc::GetDeficit(uint32_t bucket) const
-{
-    return m_scheduler.GetDeficit(bucket);
-}
-
-uint64_t
-DrrQueueDisc::GetFlowBytes(uint32_t bucket) const
-{
-    return m_scheduler.GetBytes(bucket);
-}
-
-uint64_t
-DrrQueueDisc::GetActiveFlowStateBytes() const
-{
-    return m_scheduler.GetHeapBytes();
-}
-
-uint64_t
-DrrQueueDisc::GetBucketStateBytes() const
-{
-    return m_scheduler.GetFlowRecordBytes();
-}
-
-uint32_t
-DrrQueueDisc::GetPeakActiveFlows() const
-{
-    return m_scheduler.GetPeakActiveFlows();
-}
-
-uint32_t
-DrrQueueDisc::GetBucket(Ptr<QueueDiscItem> item)
-{
-    FlowKey key;
-    return Classify(item, key);
-}
-
-uint32_t
-DrrQueueDisc::Classify(const Ptr<QueueDiscItem>& item, FlowKey& key)
-{
-    key = FlowIdentifier::Extract(*item);
-    const int32_t filterClass =
-        GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
-    return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
-}
-
-bool
-DrrQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
-{
-    // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
-    FlowKey key;
-    const uint32_t f = Classify(item, key);
-    double weight = m_uniformWeight; // every flow's, without rules
-    if (weight == 0)
-    {
-        weight = m_scheduler.IsBacklogged(f) ? 1.0 : m_weights.WeightOf(key);
-    }
-    const uint32_t size = item->GetSize();
-
-    // 2. Queue it; an idle flow joins the tail of the ActiveList.
-    const uint32_t slot = m_scheduler.Arrive(f, size, weight);
-    m_queues->Put(slot, item);
-    m_activeFlows.Set(m_scheduler.GetActiveFlows());
-    if (!m_flowEnqueueTrace.IsEmpty())
-    {
-        m_flowEnqueueTrace(f, item);
-    }
-    NS_LOG_DEBUG("bucket " << f << " (" << key.ToString() << "), weight "
-                           << m_scheduler.GetQuantum(f) / double(m_quantum) << ": "
-                           << m_scheduler.GetPackets(f) << " packets, " << m_scheduler.GetBytes(f)
-                           << " B");
-
-    // 3. Buffer stealing: while the shared buffer is over its limit, drop from the longest.
-    const QueueSize limit = GetMaxSize();
-    const bool inPackets = limit.GetUnit() == QueueSizeUnit::PACKETS;
-    const uint32_t maxSize = limit.GetValue();
-    while ((inPackets ? GetNPackets() : GetNBytes()) > maxSize)
-    {
-        StealFromLongest(item, slot);
-    }
-    return true;
-}
-
-void
-DrrQueueDisc::StealFromLongest(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot)
-{
-    const DrrScheduler::Packet p = m_scheduler.Drop(m_dropFrom == DROP_HEAD);
-    if (p.slot == arrivalSlot)
-    {
-        // The arrival itself: QueueDisc::Enqueue stamps items only after DoEnqueue returns,
-        // and the internal queue reports the sojourn time (Now - timestamp) when it gives the
-        // packet up; stamp it, or that SojournTime sample would be the absolute time. (Only
-        // here: Simulator::Now costs ~100 instructions a packet.)
-        arrival->SetTimeStamp(Simulator::Now());
-    }
-    Ptr<QueueDiscItem> item = m_queues->Take(p.slot);
-    NS_LOG_DEBUG("buffer full: drop "
-                 << p.size << " B from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")
-                 << " of bucket " << p.flow << " (" << m_scheduler.GetBytes(p.flow) << " B left)");
-    m_activeFlows.Set(m_scheduler.GetActiveFlows());
-    if (!m_flowDropTrace.IsEmpty())
-    {
-        m_flowDropTrace(p.flow, item);
-    }
-    DropAfterDequeue(item, OVERLIMIT_DROP);
 }
 
 Ptr<QueueDiscItem>
@@ -348,68 +55,21 @@ DrrQueueDisc::DoDequeue()
     // DRR: the head flow sends its head packet if it fits its deficit; else it gets its
     // quantum and moves to the tail (DrrScheduler::Dequeue).
     const DrrScheduler::Packet p = m_scheduler.Dequeue();
-    Ptr<QueueDiscItem> item = m_queues->Take(p.slot);
-    m_activeFlows.Set(m_scheduler.GetActiveFlows());
-    if (!m_flowDequeueTrace.IsEmpty())
-    {
-        m_flowDequeueTrace(p.flow, item);
-    }
-    if (!m_deficitTrace.IsEmpty())
-    {
-        m_deficitTrace(p.flow, p.deficit);
-    }
     NS_LOG_DEBUG("bucket " << p.flow << " sends " << p.size << " B, deficit now " << p.deficit);
-    return item;
+    return Sent(p);
 }
 
 bool
 DrrQueueDisc::CheckConfig()
 {
     NS_LOG_FUNCTION(this);
-    // Always-on checks: ns-3 only asserts on CheckConfig's result, and release builds drop that.
-    NS_ABORT_MSG_IF(GetNQueueDiscClasses() > 0, "DrrQueueDisc cannot have classes");
-    NS_ABORT_MSG_IF(GetNInternalQueues() > 0,
-                    "DrrQueueDisc creates its own internal queue; do not add one");
-    NS_ABORT_MSG_UNLESS(m_buckets >= 1 && m_buckets <= (1U << 24),
-                        "DrrQueueDisc: Buckets = " << m_buckets
-                                                   << " is out of range [1, 16777216]");
     NS_ABORT_MSG_IF(m_quantum == 0, "DrrQueueDisc: Quantum must be >= 1 byte, got 0");
-    NS_ABORT_MSG_UNLESS(std::isfinite(m_defaultWeight) && m_defaultWeight > 0,
-                        "DrrQueueDisc: DefaultWeight must be finite and > 0, got "
-                            << m_defaultWeight);
-    const QueueSize limit = GetMaxSize();
-    if (limit.GetUnit() == QueueSizeUnit::BYTES)
-    {
-        uint32_t mtu = 1500;
-        if (Ptr<NetDeviceQueueInterface> ndqi = GetNetDeviceQueueInterface())
-        {
-            if (Ptr<NetDevice> device = ndqi->GetObject<NetDevice>())
-            {
-                mtu = device->GetMtu();
-            }
-        }
-        NS_ABORT_MSG_IF(limit.GetValue() < mtu,
-                        "DrrQueueDisc: MaxSize = " << limit << " is smaller than one MTU (" << mtu
-                                                   << " B); it must be >= " << mtu
-                                                   << "B (or >= 1p in packets)");
-    }
-    else
-    {
-        NS_ABORT_MSG_IF(limit.GetValue() == 0, "DrrQueueDisc: MaxSize must be >= 1p, got 0p");
-    }
-    m_weights = FlowWeightRules(m_weightRules, "DrrQueueDisc WeightRules");
-    // One internal queue holds every flow's packets; the shared buffer (MaxSize) is the limit.
-    m_queues = CreateObject<SlotQueue>();
-    m_queues->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, std::numeric_limits<uint32_t>::max()));
-    AddInternalQueue(m_queues);
-    m_weights.SetDefaultWeight(m_defaultWeight);
-    m_uniformWeight = m_weights.GetN() == 0 ? m_defaultWeight : 0;
     if (m_quantum < 1500)
     {
         NS_LOG_INFO("Quantum " << m_quantum << " B is below a 1500 B packet: such packets wait "
                                << "several rounds, and a dequeue may visit a flow several times");
     }
-    return true;
+    return PerFlowQueueDisc::CheckConfig();
 }
 
 void
@@ -418,12 +78,8 @@ DrrQueueDisc::InitializeParams()
     NS_LOG_FUNCTION(this);
     // Buckets + 1: the last bucket holds non-IP packets.
     m_scheduler.Reset(m_buckets + 1, m_quantum);
-    m_queues->Reset();
-    m_activeFlows.Set(0);
-    NS_LOG_INFO("DRR: " << m_buckets << " buckets, quantum " << m_quantum << " B, buffer "
-                        << GetMaxSize() << ", " << m_weights.GetN() << " weight rules, "
-                        << (m_mask == FlowIdentifier::FIVE_TUPLE ? "five-tuple" : "address-pair")
-                        << " flows, drop from " << (m_dropFrom == DROP_HEAD ? "head" : "tail"));
+    PerFlowQueueDisc::InitializeParams();
+    NS_LOG_INFO("DRR: quantum " << m_quantum << " B");
 }
 
 } // namespace ns3

@@ -11,7 +11,8 @@
  * Packets and queue discs for the module's test suites: IPv4/IPv6 UDP packets of exact sizes,
  * addresses, ports, DSCP and ECN, a non-IP packet, queue discs configured from name/value pairs,
  * what a queue disc sends and the sojourn times it reports, and a check of per-flow counters and
- * traces on random traffic (with the test case that runs it on several configurations).
+ * traces on random traffic (with the test case that runs it on several configurations), and the
+ * test cases per-flow queue discs share (weighted buffer stealing, the non-IP bucket).
  */
 
 #include "ns3/abort.h"
@@ -82,6 +83,18 @@ Ipv4UdpPacket(const char* src,
     ip.SetDscp(dscp);
     ip.SetEcn(ecn);
     return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
+}
+
+/**
+ * \param host the last byte of a 10.0.0.x source address
+ * \param size total size
+ * \return an IPv4/UDP packet of exactly \p size bytes from that host, to 10.9.0.1:80
+ */
+inline Ptr<QueueDiscItem>
+FromHost(uint32_t host, uint32_t size)
+{
+    const std::string src = "10.0.0." + std::to_string(host);
+    return Ipv4UdpPacket(src.c_str(), "10.9.0.1", 1000, 80, size);
 }
 
 /**
@@ -237,7 +250,7 @@ struct BucketCounts
  * per bucket, that GetFlowStats agrees with what the test sent and received and with the traces,
  * that every arrival is sent, dropped or still queued, and that the counters add up to
  * QueueDisc's statistics.
- * \tparam QD DrrQueueDisc or VerticalDimensioningQueueDisc
+ * \tparam QD a PerFlowQueueDisc or VerticalDimensioningQueueDisc
  * \param qd an initialized queue disc
  * \param seed seed of the traffic
  * \return "" if all agree, else the first disagreement
@@ -364,7 +377,7 @@ CheckFlowCountersOnRandomTraffic(Ptr<QD> qd, uint32_t seed)
  * \ingroup qdisc-lab-tests
  * CheckFlowCountersOnRandomTraffic on one queue disc per configuration, the traffic of the
  * first seeded 1, of the second 2, and so on.
- * \tparam QD DrrQueueDisc or VerticalDimensioningQueueDisc
+ * \tparam QD a PerFlowQueueDisc or VerticalDimensioningQueueDisc
  */
 template <typename QD>
 class FlowCountersTestCase : public TestCase
@@ -391,6 +404,98 @@ class FlowCountersTestCase : public TestCase
     }
 
     std::vector<Attributes> m_configs; //!< one queue disc's attributes each
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * Buffer stealing, from the head and the tail: with weights, the longest bytes / weight loses a
+ * packet, counted under OVERLIMIT_DROP and in its bucket's counters; the arrival is admitted.
+ * \tparam QD a PerFlowQueueDisc (AliquemQueueDisc, SrrQueueDisc)
+ */
+template <typename QD>
+class WeightedStealingTestCase : public TestCase
+{
+  public:
+    WeightedStealingTestCase()
+        : TestCase("buffer stealing takes the longest bytes over weight, counted per reason")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string dropFrom : {"Head", "Tail"})
+        {
+            auto qd = MakeQueueDisc<QD>(
+                {{"MaxSize", "5500B"},
+                 {"Buckets", "1024"},
+                 {"DropFrom", dropFrom},
+                 {"WeightRules", "src=10.0.0.2 weight=2; src=2001:db8::/32 weight=3"}});
+            std::vector<Ptr<QueueDiscItem>> a;
+            for (int i = 0; i < 2; ++i)
+            {
+                a.push_back(FromHost(1, 1000));
+                qd->Enqueue(a.back()); // A: 2000 B / 1
+            }
+            qd->Enqueue(FromHost(2, 1500));
+            qd->Enqueue(FromHost(2, 1500)); // B: 3000 B / 2 = 1500
+            Ptr<QueueDiscItem> v6 = Ipv6UdpPacket("2001:db8::1", "2001:dead::1", 1, 80, 600);
+            NS_TEST_ASSERT_MSG_EQ(qd->Enqueue(v6), true, "the arrival is admitted");
+            const uint32_t fa = qd->GetBucket(a[0]);
+            const uint32_t fb = qd->GetBucket(FromHost(2, 100));
+            const QueueDisc::Stats& stats = qd->GetStats();
+            NS_TEST_ASSERT_MSG_EQ(stats.GetNDroppedPackets(QD::OVERLIMIT_DROP),
+                                  1,
+                                  dropFrom << ": one packet stolen");
+            NS_TEST_ASSERT_MSG_EQ(stats.nTotalDroppedPackets, 1, "no other drop");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedPackets,
+                                  1,
+                                  "A (2000) beats B (1500)");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fa).droppedBytes, 1000, "one of A's packets");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(fb).droppedPackets, 0, "B keeps its packets");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetNBytes(), 4600, "back under the limit");
+            const Ptr<QueueDiscItem> lost = dropFrom == "Head" ? a[0] : a[1];
+            bool lostSent = false;
+            uint32_t sent = 0;
+            while (Ptr<QueueDiscItem> item = qd->Dequeue())
+            {
+                lostSent |= item->GetPacket()->GetUid() == lost->GetPacket()->GetUid();
+                ++sent;
+            }
+            NS_TEST_ASSERT_MSG_EQ(lostSent, false, dropFrom << ": that end's packet was dropped");
+            NS_TEST_ASSERT_MSG_EQ(sent, 4, "the other four are sent");
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * Non-IP packets have their own bucket, number Buckets, and are served like any flow.
+ * \tparam QD a PerFlowQueueDisc (AliquemQueueDisc, SrrQueueDisc)
+ */
+template <typename QD>
+class NonIpBucketTestCase : public TestCase
+{
+  public:
+    NonIpBucketTestCase()
+        : TestCase("non-IP packets: the extra bucket")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto qd = MakeQueueDisc<QD>({{"Buckets", "8"}});
+        Ptr<QueueDiscItem> arp = Create<NonIpItem>(60);
+        NS_TEST_ASSERT_MSG_EQ(qd->GetBucket(arp), 8, "non-IP bucket");
+        qd->Enqueue(arp);
+        NS_TEST_ASSERT_MSG_EQ(qd->Dequeue()->GetPacket()->GetUid(),
+                              arp->GetPacket()->GetUid(),
+                              "non-IP sent");
+        NS_TEST_ASSERT_MSG_EQ(qd->GetFlowStats(8).sentPackets, 1, "counted in its bucket");
+        qd->Dispose();
+    }
 };
 
 } // namespace test

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "qdisc-lab-gtest-utils.h"
+
 #include "ns3/aliquem-scheduler.h"
 #include "ns3/drr-scheduler.h"
 
@@ -18,58 +20,8 @@ using ns3::DrrScheduler;
 namespace
 {
 
-/// The scheduler plus the packets it schedules: one FIFO of (slot, size) per flow, kept apart,
-/// so that every packet the scheduler says left is checked against the one that should have.
-class Harness
-{
-  public:
-    Harness(uint32_t flows, uint32_t quantum, uint32_t q)
-        : queues(flows)
-    {
-        aliquem.Reset(flows, quantum, q);
-    }
-
-    void Arrive(uint32_t f, uint32_t size, double weight = 1.0)
-    {
-        queues[f].push_back({aliquem.Arrive(f, size, weight), size});
-    }
-
-    /// Dequeue one packet: (flow, size).
-    std::pair<uint32_t, uint32_t> Send()
-    {
-        const AliquemScheduler::Packet p = aliquem.Dequeue();
-        Check(p, queues[p.flow].front());
-        queues[p.flow].pop_front();
-        return {p.flow, p.size};
-    }
-
-    /// Buffer stealing from the head (or tail) of the longest flow; return the flow.
-    uint32_t Steal(bool head)
-    {
-        const AliquemScheduler::Packet p = aliquem.Drop(head);
-        Check(p, head ? queues[p.flow].front() : queues[p.flow].back());
-        if (head)
-        {
-            queues[p.flow].pop_front();
-        }
-        else
-        {
-            queues[p.flow].pop_back();
-        }
-        return p.flow;
-    }
-
-    /// The packet that left must be the one expected, and the deficit reported the flow's.
-    void Check(const AliquemScheduler::Packet& p, const std::pair<uint32_t, uint32_t>& expected)
-    {
-        EXPECT_EQ(p.slot, expected.first) << "flow " << p.flow;
-        EXPECT_EQ(p.size, expected.second) << "flow " << p.flow;
-        EXPECT_EQ(p.deficit, aliquem.GetDeficit(p.flow));
-    }
-
-    AliquemScheduler aliquem;
-    std::vector<std::deque<std::pair<uint32_t, uint32_t>>> queues; //!< (slot, size) per flow
-};
+/// The scheduler plus the packets it schedules, each checked as it leaves.
+using Harness = ns3::qdisclab::test::SchedulerHarness<AliquemScheduler>;
 
 constexpr uint32_t A = 0;
 constexpr uint32_t B = 1;
@@ -95,11 +47,11 @@ TEST(AliquemScheduler, HandWorkedOrderRoundsAndDeficits)
     }
     h.Arrive(A, 1000);
     h.Arrive(A, 100);
-    EXPECT_EQ(h.aliquem.GetQuantum(A), 500u) << "phi = Quantum / q";
-    EXPECT_EQ(h.aliquem.GetDeficit(D), 500u);
-    EXPECT_EQ(h.aliquem.GetDeficit(A), 1000u) << "the quanta of the two rounds A waits";
-    EXPECT_EQ(h.aliquem.GetRoundsAhead(D), 1u);
-    EXPECT_EQ(h.aliquem.GetRoundsAhead(A), 2u);
+    EXPECT_EQ(h.scheduler.GetQuantum(A), 500u) << "phi = Quantum / q";
+    EXPECT_EQ(h.scheduler.GetDeficit(D), 500u);
+    EXPECT_EQ(h.scheduler.GetDeficit(A), 1000u) << "the quanta of the two rounds A waits";
+    EXPECT_EQ(h.scheduler.GetRoundsAhead(D), 1u);
+    EXPECT_EQ(h.scheduler.GetRoundsAhead(A), 2u);
 
     const std::vector<std::pair<uint32_t, uint32_t>> order = {{D, 500},
                                                               {A, 1000},
@@ -112,16 +64,16 @@ TEST(AliquemScheduler, HandWorkedOrderRoundsAndDeficits)
     {
         const auto sent = h.Send();
         EXPECT_EQ(sent, order[i]) << "packet " << i;
-        EXPECT_EQ(h.aliquem.GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
-        EXPECT_EQ(h.aliquem.GetRound(), roundOf[i]) << "packet " << i;
+        EXPECT_EQ(h.scheduler.GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
+        EXPECT_EQ(h.scheduler.GetRound(), roundOf[i]) << "packet " << i;
         if (i == 2)
         {
-            EXPECT_EQ(h.aliquem.GetRoundsAhead(A), 1u) << "100 B more: one round ahead";
-            EXPECT_EQ(h.aliquem.GetDeficit(A), 500u);
+            EXPECT_EQ(h.scheduler.GetRoundsAhead(A), 1u) << "100 B more: one round ahead";
+            EXPECT_EQ(h.scheduler.GetDeficit(A), 500u);
         }
     }
-    EXPECT_TRUE(h.aliquem.Empty());
-    EXPECT_EQ(h.aliquem.GetCutSchedules(), 0u);
+    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_EQ(h.scheduler.GetCutSchedules(), 0u);
 
     // The same arrivals under DRR with quantum 500.
     DrrScheduler drr;
@@ -148,15 +100,15 @@ TEST(AliquemScheduler, LargePacketWaitsItsRoundsInOneList)
     h.Arrive(A, 1000);
     h.Arrive(B, 200);
     h.Arrive(B, 200);
-    EXPECT_EQ(h.aliquem.GetRoundsAhead(A), 5u);
-    EXPECT_EQ(h.aliquem.GetDeficit(A), 1000u);
+    EXPECT_EQ(h.scheduler.GetRoundsAhead(A), 5u);
+    EXPECT_EQ(h.scheduler.GetDeficit(A), 1000u);
     EXPECT_EQ(h.Send(), std::make_pair(B, 200u));
-    EXPECT_EQ(h.aliquem.GetRound(), 1u);
+    EXPECT_EQ(h.scheduler.GetRound(), 1u);
     EXPECT_EQ(h.Send(), std::make_pair(B, 200u));
-    EXPECT_EQ(h.aliquem.GetRound(), 2u);
+    EXPECT_EQ(h.scheduler.GetRound(), 2u);
     EXPECT_EQ(h.Send(), std::make_pair(A, 1000u));
-    EXPECT_EQ(h.aliquem.GetRound(), 5u) << "rounds 3 and 4 had no flow";
-    EXPECT_EQ(h.aliquem.GetCutSchedules(), 0u);
+    EXPECT_EQ(h.scheduler.GetRound(), 5u) << "rounds 3 and 4 had no flow";
+    EXPECT_EQ(h.scheduler.GetCutSchedules(), 0u);
 }
 
 // A quantum below the largest packet / q: k is cut to q, and the flow, still short, is
@@ -166,14 +118,14 @@ TEST(AliquemScheduler, QuantumBelowLargestPacketOverQIsCutAndStillServed)
     Harness h(2, 100, 2); // phi = 50: a 1000 B packet needs 20 rounds
     h.Arrive(A, 1000);
     h.Arrive(B, 40);
-    EXPECT_EQ(h.aliquem.GetRoundsAhead(A), 2u);
+    EXPECT_EQ(h.scheduler.GetRoundsAhead(A), 2u);
     EXPECT_EQ(h.Send(), std::make_pair(B, 40u));
     EXPECT_EQ(h.Send(), std::make_pair(A, 1000u));
-    EXPECT_EQ(h.aliquem.GetRound(), 20u);
+    EXPECT_EQ(h.scheduler.GetRound(), 20u);
     // Visits at rounds 2, 4, .., 18 with DC 100 .. 900, k cut from 20, 18, .., 4 to 2; at
     // DC 900 k = 2; sent in round 20.
-    EXPECT_EQ(h.aliquem.GetCutSchedules(), 9u);
-    EXPECT_TRUE(h.aliquem.Empty());
+    EXPECT_EQ(h.scheduler.GetCutSchedules(), 9u);
+    EXPECT_TRUE(h.scheduler.Empty());
 }
 
 // With q = 1 (two lists), Aliquem is DRR: on random traffic with weights, ties and buffer
@@ -267,7 +219,7 @@ TEST(AliquemScheduler, ThroughputSharesProportionalToWeights)
     {
         EXPECT_NEAR(static_cast<double>(sent[f]) / all, weights[f] / total, 0.002) << "flow " << f;
     }
-    EXPECT_EQ(h.aliquem.GetCutSchedules(), 0u) << "phi >= 1000 / 5 for every flow";
+    EXPECT_EQ(h.scheduler.GetCutSchedules(), 0u) << "phi >= 1000 / 5 for every flow";
 }
 
 // Buffer stealing takes from the largest bytes / weight; a flow emptied by it leaves its list
@@ -281,25 +233,25 @@ TEST(AliquemScheduler, StealsFromTheLongestWeightedQueue)
     h.Arrive(C, 1000, 4.0);
     h.Arrive(C, 1000, 4.0);
     h.Arrive(C, 1000, 4.0); // 3000 / 4 = 750
-    EXPECT_EQ(h.aliquem.Longest(), B);
+    EXPECT_EQ(h.scheduler.Longest(), B);
     EXPECT_EQ(h.Steal(false), B); // B: 1000 / 2 = 500
-    EXPECT_EQ(h.aliquem.Longest(), A);
+    EXPECT_EQ(h.scheduler.Longest(), A);
     EXPECT_EQ(h.Steal(true), A);
-    EXPECT_FALSE(h.aliquem.IsBacklogged(A));
-    EXPECT_EQ(h.aliquem.GetDeficit(A), 0u);
-    EXPECT_EQ(h.aliquem.GetCounters(A).droppedPackets, 1u);
-    EXPECT_EQ(h.aliquem.GetCounters(A).droppedBytes, 900u);
-    EXPECT_EQ(h.aliquem.GetCounters(B).droppedPackets, 1u);
+    EXPECT_FALSE(h.scheduler.IsBacklogged(A));
+    EXPECT_EQ(h.scheduler.GetDeficit(A), 0u);
+    EXPECT_EQ(h.scheduler.GetCounters(A).droppedPackets, 1u);
+    EXPECT_EQ(h.scheduler.GetCounters(A).droppedBytes, 900u);
+    EXPECT_EQ(h.scheduler.GetCounters(B).droppedPackets, 1u);
     h.Arrive(A, 200);
-    EXPECT_EQ(h.aliquem.GetDeficit(A), 200u) << "a fresh busy period";
-    EXPECT_EQ(h.aliquem.GetRoundsAhead(A), 1u);
+    EXPECT_EQ(h.scheduler.GetDeficit(A), 200u) << "a fresh busy period";
+    EXPECT_EQ(h.scheduler.GetRoundsAhead(A), 1u);
     uint64_t sent = 0;
-    while (!h.aliquem.Empty())
+    while (!h.scheduler.Empty())
     {
         sent += h.Send().second;
     }
     EXPECT_EQ(sent, 1000u + 3000u + 200u);
-    EXPECT_EQ(h.aliquem.GetCounters(C).sentPackets, 3u);
+    EXPECT_EQ(h.scheduler.GetCounters(C).sentPackets, 3u);
 }
 
 TEST(AliquemSchedulerDeathTest, RejectsBadParametersAndPhantomDepartures)

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "qdisc-lab-gtest-utils.h"
+
 #include "ns3/drr-scheduler.h"
 
 #include <algorithm>
@@ -21,60 +23,8 @@ using ns3::DrrScheduler;
 namespace
 {
 
-/// The scheduler plus the packets it schedules: one FIFO of (slot, size) per flow, kept apart,
-/// so that every packet the scheduler says left is checked against the one that should have.
-class Harness
-{
-  public:
-    Harness(uint32_t flows, uint32_t quantum)
-        : queues(flows)
-    {
-        drr.Reset(flows, quantum);
-    }
-
-    void Arrive(uint32_t f, uint32_t size, double weight = 1.0)
-    {
-        queues[f].push_back({drr.Arrive(f, size, weight), size});
-    }
-
-    /// Dequeue one packet: (flow, size).
-    std::pair<uint32_t, uint32_t> Send()
-    {
-        const DrrScheduler::Packet p = drr.Dequeue();
-        Check(p, queues[p.flow].front());
-        queues[p.flow].pop_front();
-        return {p.flow, p.size};
-    }
-
-    /// Buffer stealing: drop the head packet of the longest flow; return the flow.
-    uint32_t StealHead()
-    {
-        const DrrScheduler::Packet p = drr.Drop(true);
-        Check(p, queues[p.flow].front());
-        queues[p.flow].pop_front();
-        return p.flow;
-    }
-
-    /// Buffer stealing from the tail; return the flow.
-    uint32_t StealTail()
-    {
-        const DrrScheduler::Packet p = drr.Drop(false);
-        Check(p, queues[p.flow].back());
-        queues[p.flow].pop_back();
-        return p.flow;
-    }
-
-    /// The packet that left must be the one expected, and the deficit reported the flow's.
-    void Check(const DrrScheduler::Packet& p, const std::pair<uint32_t, uint32_t>& expected)
-    {
-        EXPECT_EQ(p.slot, expected.first) << "flow " << p.flow;
-        EXPECT_EQ(p.size, expected.second) << "flow " << p.flow;
-        EXPECT_EQ(p.deficit, drr.GetDeficit(p.flow));
-    }
-
-    DrrScheduler drr;
-    std::vector<std::deque<std::pair<uint32_t, uint32_t>>> queues; //!< (slot, size) per flow
-};
+/// The scheduler plus the packets it schedules, each checked as it leaves.
+using Harness = ns3::qdisclab::test::SchedulerHarness<DrrScheduler>;
 
 constexpr uint32_t A = 0;
 constexpr uint32_t B = 1;
@@ -96,7 +46,7 @@ TEST(DrrScheduler, HandWorkedOrderAndDeficits)
     h.Arrive(B, 500);
     h.Arrive(B, 500);
     h.Arrive(C, 1000);
-    EXPECT_EQ(h.drr.GetDeficit(A), 500u) << "a new flow holds its first quantum";
+    EXPECT_EQ(h.scheduler.GetDeficit(A), 500u) << "a new flow holds its first quantum";
 
     const std::vector<std::pair<uint32_t, uint32_t>> order =
         {{A, 200}, {B, 500}, {A, 750}, {B, 500}, {C, 1000}, {A, 100}};
@@ -105,10 +55,10 @@ TEST(DrrScheduler, HandWorkedOrderAndDeficits)
     {
         const auto sent = h.Send();
         EXPECT_EQ(sent, order[i]) << "packet " << i;
-        EXPECT_EQ(h.drr.GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
+        EXPECT_EQ(h.scheduler.GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
     }
-    EXPECT_TRUE(h.drr.Empty());
-    EXPECT_EQ(h.drr.GetDeficit(A), 0u);
+    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_EQ(h.scheduler.GetDeficit(A), 0u);
 }
 
 TEST(DrrScheduler, IdleFlowLeavesAndRejoinsAtTheTail)
@@ -117,7 +67,7 @@ TEST(DrrScheduler, IdleFlowLeavesAndRejoinsAtTheTail)
     h.Arrive(A, 100);
     h.Arrive(B, 100);
     EXPECT_EQ(h.Send(), std::make_pair(A, 100u));
-    EXPECT_EQ(h.drr.GetActiveFlows(), 1u) << "A emptied and left the ActiveList";
+    EXPECT_EQ(h.scheduler.GetActiveFlows(), 1u) << "A emptied and left the ActiveList";
     h.Arrive(A, 100);
     h.Arrive(C, 100);
     EXPECT_EQ(h.Send().first, B);
@@ -137,13 +87,13 @@ TEST(DrrScheduler, FlowEmptiedByStealingReentersWithAFreshQuantum)
     h.Arrive(C, 500);
     h.Arrive(C, 500);
     EXPECT_EQ(h.Send(), std::make_pair(A, 300u));
-    EXPECT_EQ(h.drr.GetDeficit(A), 200u);
-    EXPECT_EQ(h.drr.Longest(), A) << "1200 B beats 1000 B";
+    EXPECT_EQ(h.scheduler.GetDeficit(A), 200u);
+    EXPECT_EQ(h.scheduler.Longest(), A) << "1200 B beats 1000 B";
     EXPECT_EQ(h.StealHead(), A);
-    EXPECT_EQ(h.drr.GetPackets(A), 0u);
-    EXPECT_EQ(h.drr.GetDeficit(A), 0u) << "emptied by stealing: deficit reset";
+    EXPECT_EQ(h.scheduler.GetPackets(A), 0u);
+    EXPECT_EQ(h.scheduler.GetDeficit(A), 0u) << "emptied by stealing: deficit reset";
     h.Arrive(A, 400);
-    EXPECT_EQ(h.drr.GetDeficit(A), 500u) << "re-entry with a full quantum";
+    EXPECT_EQ(h.scheduler.GetDeficit(A), 500u) << "re-entry with a full quantum";
     const std::vector<uint32_t> order = {B, C, A, B, C};
     for (uint32_t expected : order)
     {
@@ -158,13 +108,13 @@ TEST(DrrScheduler, LongestIsByBytesOverWeight)
     h.Arrive(B, 1500, 2.0); // 3000 B / 2 = 1500 once the second packet is in
     h.Arrive(B, 1500);
     h.Arrive(C, 900, 0.5); // 1800
-    EXPECT_EQ(h.drr.Longest(), A);
+    EXPECT_EQ(h.scheduler.Longest(), A);
     h.Arrive(C, 200); // 2200 / 0.5... = 1100 B / 0.5 = 2200
-    EXPECT_EQ(h.drr.Longest(), C);
+    EXPECT_EQ(h.scheduler.Longest(), C);
     EXPECT_EQ(h.StealHead(), C);
-    EXPECT_EQ(h.drr.Longest(), A) << "C has 200 B / 0.5 = 400 left";
-    EXPECT_EQ(h.drr.GetQuantum(B), 2000u);
-    EXPECT_EQ(h.drr.GetQuantum(C), 500u);
+    EXPECT_EQ(h.scheduler.Longest(), A) << "C has 200 B / 0.5 = 400 left";
+    EXPECT_EQ(h.scheduler.GetQuantum(B), 2000u);
+    EXPECT_EQ(h.scheduler.GetQuantum(C), 500u);
 }
 
 TEST(DrrScheduler, WeightedSharesWhenAlwaysBacklogged)
@@ -223,7 +173,7 @@ WorstNormalizedDifference(const std::vector<double>& weights, uint32_t quantum, 
             const uint32_t f = flow(rng);
             h.Arrive(f, size(rng), weights[f]);
         }
-        if (!h.drr.Empty())
+        if (!h.scheduler.Empty())
         {
             const auto [f, bytes] = h.Send();
             normalized[f] += bytes / weights[f];
@@ -456,7 +406,7 @@ TEST(DrrScheduler, SameChoicesAsTheReferenceOnRandomTraffic)
                 ++queued;
                 if (queued > 40) // a shared buffer of 40 packets: steal
                 {
-                    ASSERT_EQ(h.drr.Longest(), ref.Longest()) << "step " << step;
+                    ASSERT_EQ(h.scheduler.Longest(), ref.Longest()) << "step " << step;
                     const bool head = rng() % 4 != 0;
                     const uint32_t victim = head ? h.StealHead() : h.StealTail();
                     ASSERT_EQ(victim, ref.Drop(head).first) << "step " << step;
@@ -470,17 +420,17 @@ TEST(DrrScheduler, SameChoicesAsTheReferenceOnRandomTraffic)
                 const auto [rf, rsize, rdeficit] = ref.Dequeue();
                 ASSERT_EQ(f, rf) << "step " << step;
                 ASSERT_EQ(size, rsize) << "step " << step;
-                ASSERT_EQ(h.drr.GetDeficit(f), rdeficit) << "step " << step;
+                ASSERT_EQ(h.scheduler.GetDeficit(f), rdeficit) << "step " << step;
                 --queued;
             }
-            ASSERT_EQ(h.drr.GetActiveFlows(), ref.Active());
+            ASSERT_EQ(h.scheduler.GetActiveFlows(), ref.Active());
             if (step % 101 == 0)
             {
                 for (uint32_t f = 0; f < flows; ++f)
                 {
-                    ASSERT_EQ(h.drr.GetBytes(f), ref.Bytes(f));
-                    ASSERT_EQ(h.drr.GetPackets(f), ref.Packets(f));
-                    ASSERT_EQ(h.drr.GetDeficit(f), ref.Deficit(f));
+                    ASSERT_EQ(h.scheduler.GetBytes(f), ref.Bytes(f));
+                    ASSERT_EQ(h.scheduler.GetPackets(f), ref.Packets(f));
+                    ASSERT_EQ(h.scheduler.GetDeficit(f), ref.Deficit(f));
                 }
             }
         }
@@ -498,16 +448,16 @@ TEST(DrrScheduler, CountsSentAndDroppedPerFlow)
     EXPECT_EQ(h.Send(), std::make_pair(A, 100u));
     EXPECT_EQ(h.StealTail(), A);
     EXPECT_EQ(h.StealHead(), A);
-    const DrrScheduler::Counters a = h.drr.GetCounters(A);
+    const DrrScheduler::Counters a = h.scheduler.GetCounters(A);
     EXPECT_EQ(a.sentPackets, 1u);
     EXPECT_EQ(a.sentBytes, 100u);
     EXPECT_EQ(a.droppedPackets, 2u);
     EXPECT_EQ(a.droppedBytes, 500u);
-    EXPECT_EQ(h.drr.GetCounters(B).sentPackets, 0u);
-    EXPECT_EQ(h.drr.GetSlotCapacity(), 4u) << "one slot per packet queued at the peak";
+    EXPECT_EQ(h.scheduler.GetCounters(B).sentPackets, 0u);
+    EXPECT_EQ(h.scheduler.GetSlotCapacity(), 4u) << "one slot per packet queued at the peak";
     h.Arrive(B, 10);
     h.Arrive(B, 10);
-    EXPECT_EQ(h.drr.GetSlotCapacity(), 4u) << "freed slots are reused";
+    EXPECT_EQ(h.scheduler.GetSlotCapacity(), 4u) << "freed slots are reused";
     EXPECT_EQ(DrrScheduler::FlowStateBytes(), 64u) << "one cache line per flow";
 }
 
@@ -515,10 +465,10 @@ TEST(DrrScheduler, ResetForgetsEverything)
 {
     Harness h(2, 100);
     h.Arrive(A, 50);
-    h.drr.Reset(2, 100);
-    EXPECT_TRUE(h.drr.Empty());
-    EXPECT_EQ(h.drr.GetPackets(A), 0u);
-    EXPECT_EQ(h.drr.GetFlowCount(), 2u);
+    h.scheduler.Reset(2, 100);
+    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_EQ(h.scheduler.GetPackets(A), 0u);
+    EXPECT_EQ(h.scheduler.GetFlowCount(), 2u);
 }
 
 TEST(DrrSchedulerDeathTest, RejectsZeroQuantumAndPhantomDepartures)

@@ -8,18 +8,24 @@
 /**
  * \file
  * \ingroup qdisc-lab-tests
- * Helpers of the module's GoogleTest unit tests: flow keys from address text, and queue discs
- * initialized with given attributes (for the death tests of bad configurations).
+ * Helpers of the module's GoogleTest unit tests: flow keys from address text, queue discs
+ * initialized with given attributes (for the death tests of bad configurations), and a harness
+ * that checks every packet a per-flow scheduler says left.
  */
 
 #include "../qdisc-lab-test-packets.h"
 
 #include "ns3/attribute.h"
 #include "ns3/flow-identifier.h"
+#include "ns3/flow-queues.h"
 
 #include <arpa/inet.h>
 #include <cstdint>
+#include <deque>
+#include <gtest/gtest.h>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -99,6 +105,94 @@ InitializeWith(const Attributes& attributes)
 {
     MakeQueueDisc<QD>(attributes);
 }
+
+/**
+ * A per-flow scheduler plus the packets it schedules: one FIFO of (slot, size) per flow, kept
+ * apart, so that every packet the scheduler says left is checked against the one that should
+ * have (its slot, its size, and the deficit reported the flow's).
+ * \tparam Scheduler DrrScheduler, AliquemScheduler or SrrScheduler
+ */
+template <typename Scheduler>
+class SchedulerHarness
+{
+  public:
+    /**
+     * \param flows number of flows
+     * \param reset the scheduler's other Reset arguments (quantum, ...)
+     */
+    template <typename... Args>
+    explicit SchedulerHarness(uint32_t flows, Args... reset)
+        : queues(flows)
+    {
+        scheduler.Reset(flows, reset...);
+    }
+
+    /**
+     * \param f a flow
+     * \param size a packet's size, which arrives at f
+     * \param weight f's weight, if it was idle
+     */
+    void Arrive(uint32_t f, uint32_t size, double weight = 1.0)
+    {
+        queues[f].push_back({scheduler.Arrive(f, size, weight), size});
+    }
+
+    /// \return the packet dequeued: (flow, size)
+    std::pair<uint32_t, uint32_t> Send()
+    {
+        const FlowPacket p = scheduler.Dequeue();
+        Check(p, queues[p.flow].front());
+        queues[p.flow].pop_front();
+        return {p.flow, p.size};
+    }
+
+    /**
+     * Buffer stealing from the head (or tail) of the longest flow.
+     * \param head whether from its head
+     * \return the flow
+     */
+    uint32_t Steal(bool head)
+    {
+        const FlowPacket p = scheduler.Drop(head);
+        Check(p, head ? queues[p.flow].front() : queues[p.flow].back());
+        if (head)
+        {
+            queues[p.flow].pop_front();
+        }
+        else
+        {
+            queues[p.flow].pop_back();
+        }
+        return p.flow;
+    }
+
+    /// \return the flow buffer stealing dropped the head packet of
+    uint32_t StealHead()
+    {
+        return Steal(true);
+    }
+
+    /// \return the flow buffer stealing dropped the tail packet of
+    uint32_t StealTail()
+    {
+        return Steal(false);
+    }
+
+    /**
+     * The packet that left must be the one expected, and the deficit reported the flow's.
+     * \param p the packet the scheduler returned
+     * \param expected (slot, size) of the packet that should have left
+     */
+    void Check(const FlowPacket& p, const std::pair<uint32_t, uint32_t>& expected)
+    {
+        EXPECT_EQ(p.slot, expected.first) << "flow " << p.flow;
+        EXPECT_EQ(p.size, expected.second) << "flow " << p.flow;
+        EXPECT_EQ(p.deficit, scheduler.GetDeficit(p.flow));
+    }
+
+    Scheduler scheduler;                                           //!< the scheduler
+    std::vector<std::deque<std::pair<uint32_t, uint32_t>>> queues; //!< (slot, size) per flow
+};
 
 } // namespace test
 } // namespace qdisclab

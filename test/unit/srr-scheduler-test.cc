@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "qdisc-lab-gtest-utils.h"
+
 #include "ns3/srr-scheduler.h"
 
 #include <cstdint>
@@ -16,58 +18,8 @@ using ns3::SrrScheduler;
 namespace
 {
 
-/// The scheduler plus the packets it schedules: one FIFO of (slot, size) per flow, kept apart,
-/// so that every packet the scheduler says left is checked against the one that should have.
-class Harness
-{
-  public:
-    Harness(uint32_t flows, uint32_t quantum)
-        : queues(flows)
-    {
-        srr.Reset(flows, quantum);
-    }
-
-    void Arrive(uint32_t f, uint32_t size, double weight = 1.0)
-    {
-        queues[f].push_back({srr.Arrive(f, size, weight), size});
-    }
-
-    /// Dequeue one packet: (flow, size).
-    std::pair<uint32_t, uint32_t> Send()
-    {
-        const SrrScheduler::Packet p = srr.Dequeue();
-        Check(p, queues[p.flow].front());
-        queues[p.flow].pop_front();
-        return {p.flow, p.size};
-    }
-
-    /// Buffer stealing from the head (or tail) of the longest flow; return the flow.
-    uint32_t Steal(bool head)
-    {
-        const SrrScheduler::Packet p = srr.Drop(head);
-        Check(p, head ? queues[p.flow].front() : queues[p.flow].back());
-        if (head)
-        {
-            queues[p.flow].pop_front();
-        }
-        else
-        {
-            queues[p.flow].pop_back();
-        }
-        return p.flow;
-    }
-
-    /// The packet that left must be the one expected, and the deficit reported the flow's.
-    void Check(const SrrScheduler::Packet& p, const std::pair<uint32_t, uint32_t>& expected)
-    {
-        EXPECT_EQ(p.slot, expected.first) << "flow " << p.flow;
-        EXPECT_EQ(p.size, expected.second) << "flow " << p.flow;
-        EXPECT_EQ(p.deficit, srr.GetDeficit(p.flow));
-    }
-
-    SrrScheduler srr;
-    std::vector<std::deque<std::pair<uint32_t, uint32_t>>> queues; //!< (slot, size) per flow
-};
+/// The scheduler plus the packets it schedules, each checked as it leaves.
+using Harness = ns3::qdisclab::test::SchedulerHarness<SrrScheduler>;
 
 /// WSS_1 = 1, WSS_k = WSS_{k-1}, k, WSS_{k-1}: Guo's definition, literally.
 std::vector<uint32_t>
@@ -170,7 +122,7 @@ TEST(SrrScheduler, ServiceOrderOfWeights531)
             h.Arrive(f, 1000, weights[f]);
         }
     }
-    EXPECT_EQ(h.srr.GetOrder(), 3u);
+    EXPECT_EQ(h.scheduler.GetOrder(), 3u);
     const std::vector<uint32_t> pass = {0, 1, 0, 0, 1, 2, 0, 1, 0};
     for (int round = 0; round < 2; ++round)
     {
@@ -179,7 +131,7 @@ TEST(SrrScheduler, ServiceOrderOfWeights531)
             EXPECT_EQ(h.Send().first, pass[i]) << "pass " << round << ", packet " << i;
         }
     }
-    EXPECT_EQ(h.srr.GetPasses(), 1u) << "one wrap-around to the first term";
+    EXPECT_EQ(h.scheduler.GetPasses(), 1u) << "one wrap-around to the first term";
 }
 
 // Guo's example: weights 5, 2, 2, 3, 1; WSS_3 gives f1 f2 f3 f4 f1 f1 f4 f5 f1 f2 f3 f4 f1.
@@ -211,7 +163,7 @@ TEST(SrrScheduler, EmptyColumnsAreSkippedAsAnOrderTwoSequence)
         h.Arrive(0, 100, 2.0);
         h.Arrive(1, 100, 1.0);
     }
-    EXPECT_EQ(h.srr.GetOrder(), 2u);
+    EXPECT_EQ(h.scheduler.GetOrder(), 2u);
     const std::vector<uint32_t> expected = {0, 1, 0, 0, 1, 0, 0, 1, 0};
     for (std::size_t i = 0; i < expected.size(); ++i)
     {
@@ -243,10 +195,10 @@ TEST(SrrScheduler, DeficitsCarryOverVisits)
     {
         const auto sent = h.Send();
         EXPECT_EQ(sent, order[i]) << "packet " << i;
-        EXPECT_EQ(h.srr.GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
+        EXPECT_EQ(h.scheduler.GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
     }
-    EXPECT_TRUE(h.srr.Empty());
-    EXPECT_EQ(h.srr.GetOrder(), 0u);
+    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_EQ(h.scheduler.GetOrder(), 0u);
 }
 
 // Every flow backlogged for good, random weights (1 .. 40, so columns 0 .. 5, some empty) and
@@ -340,20 +292,20 @@ TEST(SrrScheduler, FlowsComingAndGoingUnderStealing)
             h.Arrive(f, 40 + rng() % 1461, weights[f % weights.size()]);
             if (++queued > 40)
             {
-                const uint32_t longest = h.srr.Longest();
+                const uint32_t longest = h.scheduler.Longest();
                 ASSERT_EQ(h.Steal(rng() % 4 != 0), longest);
                 --queued;
                 ++steals;
             }
         }
-        else if (!h.srr.Empty())
+        else if (!h.scheduler.Empty())
         {
             h.Send();
             --queued;
         }
-        ASSERT_LE(h.srr.GetOrder(), 5u);
+        ASSERT_LE(h.scheduler.GetOrder(), 5u);
     }
-    while (!h.srr.Empty())
+    while (!h.scheduler.Empty())
     {
         h.Send();
         --queued;
@@ -372,13 +324,13 @@ TEST(SrrScheduler, StealsFromTheLongestWeightedQueueAndNewFlowsJoinTheBottom)
     h.Arrive(0, 900, 1.0);
     h.Arrive(1, 1000, 2.0);
     h.Arrive(1, 1000, 2.0);
-    EXPECT_EQ(h.srr.Longest(), 1u); // 1000 vs 900
+    EXPECT_EQ(h.scheduler.Longest(), 1u); // 1000 vs 900
     EXPECT_EQ(h.Steal(true), 1u);
-    EXPECT_EQ(h.srr.Longest(), 0u); // 900 vs 500
+    EXPECT_EQ(h.scheduler.Longest(), 0u); // 900 vs 500
     EXPECT_EQ(h.Steal(true), 0u);
-    EXPECT_FALSE(h.srr.IsBacklogged(0));
-    EXPECT_EQ(h.srr.GetCounters(0).droppedBytes, 900u);
-    EXPECT_EQ(h.srr.GetCounters(1).droppedPackets, 1u);
+    EXPECT_FALSE(h.scheduler.IsBacklogged(0));
+    EXPECT_EQ(h.scheduler.GetCounters(0).droppedBytes, 900u);
+    EXPECT_EQ(h.scheduler.GetCounters(1).droppedPackets, 1u);
     // Weight 1 flows 2 then 0 (re-joining): column 0 is {2, 0}; flow 1 (weight 2) is column 1.
     h.Arrive(2, 1000, 1.0);
     h.Arrive(0, 1000, 1.0);
@@ -387,7 +339,7 @@ TEST(SrrScheduler, StealsFromTheLongestWeightedQueueAndNewFlowsJoinTheBottom)
     EXPECT_EQ(h.Send().first, 2u); // bit 0, top
     EXPECT_EQ(h.Send().first, 0u); // bit 0, bottom
     EXPECT_EQ(h.Send().first, 1u); // bit 1
-    EXPECT_TRUE(h.srr.Empty());
+    EXPECT_TRUE(h.scheduler.Empty());
 }
 
 TEST(SrrSchedulerDeathTest, RejectsBadParametersAndPhantomDepartures)
