@@ -19,10 +19,10 @@ TypeId
 AliquemQueueDisc::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::AliquemQueueDisc")
-            .SetParent<PerFlowQueueDisc>()
-            .SetGroupName("QdiscLab")
-            .AddConstructor<AliquemQueueDisc>()
+        AddSharedAttributes(TypeId("ns3::AliquemQueueDisc")
+                                .SetParent<PerFlowQueueDisc>()
+                                .SetGroupName("QdiscLab")
+                                .AddConstructor<AliquemQueueDisc>())
             .AddAttribute("Quantum",
                           "Bytes a flow of weight 1 may send per round before scaling, >= 1: its "
                           "quantum phi is Quantum x weight / ScalingFactor (weight: WeightRules, "

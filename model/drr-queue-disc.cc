@@ -19,10 +19,10 @@ TypeId
 DrrQueueDisc::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::DrrQueueDisc")
-            .SetParent<PerFlowQueueDisc>()
-            .SetGroupName("QdiscLab")
-            .AddConstructor<DrrQueueDisc>()
+        AddSharedAttributes(TypeId("ns3::DrrQueueDisc")
+                                .SetParent<PerFlowQueueDisc>()
+                                .SetGroupName("QdiscLab")
+                                .AddConstructor<DrrQueueDisc>())
             .AddAttribute("Quantum",
                           "Bytes a flow of weight 1 may send per round (ns-2 quantum_), >= 1; a "
                           "flow's quantum is Quantum x its weight (WeightRules). Packets larger "

@@ -28,80 +28,84 @@ TypeId
 PerFlowQueueDisc::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::PerFlowQueueDisc")
-            .SetParent<QueueDisc>()
-            .SetGroupName("QdiscLab")
-            .AddAttribute("MaxSize",
-                          "The shared buffer pool (ns-2 DRR's blimit_), in bytes ('25000B') or "
-                          "packets ('100p'). Bytes: at least one MTU (the device's, else 1500 B); "
-                          "packets: at least 1. Default: ns-2 DRR's 25000 B.",
-                          QueueSizeValue(QueueSize("25000B")),
-                          MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
-                          MakeQueueSizeChecker())
-            .AddAttribute("Buckets",
-                          "Number of per-flow queues flows are hashed into (ns-2 DRR's buckets_), "
-                          "1 .. 16777216. Default: ns-2 DRR's 10.",
-                          UintegerValue(10),
-                          MakeUintegerAccessor(&PerFlowQueueDisc::m_buckets),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Mask",
-                          "What identifies a flow (ns-2 DRR's mask_): FiveTuple (addresses, "
-                          "ports, protocol; ns-2 mask_ 0, the default) or AddressPair (mask_ 1).",
-                          EnumValue(FlowIdentifier::FIVE_TUPLE),
-                          QDISC_LAB_ENUM_ACCESSOR(FlowIdentifier::Mask, &PerFlowQueueDisc::m_mask),
-                          MakeEnumChecker(FlowIdentifier::FIVE_TUPLE,
-                                          "FiveTuple",
-                                          FlowIdentifier::ADDRESS_PAIR,
-                                          "AddressPair"))
-            .AddAttribute("Perturbation",
-                          "Hash perturbation, any 32-bit value: another value maps flows to "
-                          "buckets differently (and so changes which flows collide).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&PerFlowQueueDisc::m_perturbation),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute(
-                "DropFrom",
-                "Where buffer stealing drops from the longest flow: Head (ns-2 DRR's, "
-                "the default) or Tail.",
-                EnumValue(DROP_HEAD),
-                QDISC_LAB_ENUM_ACCESSOR(PerFlowQueueDisc::DropFrom, &PerFlowQueueDisc::m_dropFrom),
-                MakeEnumChecker(DROP_HEAD, "Head", DROP_TAIL, "Tail"))
-            .AddAttribute("WeightRules",
-                          "Per-flow weights (they scale a flow's share of the service, see "
-                          "Quantum; stealing compares bytes / weight), as rules "
-                          "'field=value ... weight=W' separated by ';', first match wins; fields "
-                          "src, dst (address or prefix), sport, dport (port or LO-HI), proto, "
-                          "dscp. Example: 'dscp=AF11 weight=2; dport=5000 weight=4'. Empty: every "
-                          "flow has DefaultWeight.",
-                          StringValue(""),
-                          MakeStringAccessor(&PerFlowQueueDisc::m_weightRules),
-                          MakeStringChecker())
-            .AddAttribute("DefaultWeight",
-                          "Weight of flows no rule matches, finite and > 0.",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&PerFlowQueueDisc::m_defaultWeight),
-                          MakeDoubleChecker<double>())
-            .AddTraceSource("ActiveFlows",
-                            "Number of backlogged flows",
-                            MakeTraceSourceAccessor(&PerFlowQueueDisc::m_activeFlows),
-                            "ns3::TracedValueCallback::Uint32")
-            .AddTraceSource("FlowEnqueue",
-                            "A packet joined a flow queue: bucket, packet",
-                            MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowEnqueueTrace),
-                            "ns3::PerFlowQueueDisc::FlowItemTracedCallback")
-            .AddTraceSource("FlowDequeue",
-                            "A flow queue sent a packet: bucket, packet",
-                            MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowDequeueTrace),
-                            "ns3::PerFlowQueueDisc::FlowItemTracedCallback")
-            .AddTraceSource("FlowDrop",
-                            "Buffer stealing dropped a packet of a flow: bucket, packet",
-                            MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowDropTrace),
-                            "ns3::PerFlowQueueDisc::FlowItemTracedCallback")
-            .AddTraceSource("Deficit",
-                            "A flow's deficit counter after it sent a packet: bucket, bytes",
-                            MakeTraceSourceAccessor(&PerFlowQueueDisc::m_deficitTrace),
-                            "ns3::PerFlowQueueDisc::DeficitTracedCallback");
+        TypeId("ns3::PerFlowQueueDisc").SetParent<QueueDisc>().SetGroupName("QdiscLab");
     return tid;
+}
+
+TypeId
+PerFlowQueueDisc::AddSharedAttributes(TypeId tid)
+{
+    return tid
+        .AddAttribute("MaxSize",
+                      "The shared buffer pool (ns-2 DRR's blimit_), in bytes ('25000B') or "
+                      "packets ('100p'). Bytes: at least one MTU (the device's, else 1500 B); "
+                      "packets: at least 1. Default: ns-2 DRR's 25000 B.",
+                      QueueSizeValue(QueueSize("25000B")),
+                      MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                      MakeQueueSizeChecker())
+        .AddAttribute("Buckets",
+                      "Number of per-flow queues flows are hashed into (ns-2 DRR's buckets_), "
+                      "1 .. 16777216. Default: ns-2 DRR's 10.",
+                      UintegerValue(10),
+                      MakeUintegerAccessor(&PerFlowQueueDisc::m_buckets),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("Mask",
+                      "What identifies a flow (ns-2 DRR's mask_): FiveTuple (addresses, "
+                      "ports, protocol; ns-2 mask_ 0, the default) or AddressPair (mask_ 1).",
+                      EnumValue(FlowIdentifier::FIVE_TUPLE),
+                      QDISC_LAB_ENUM_ACCESSOR(FlowIdentifier::Mask, &PerFlowQueueDisc::m_mask),
+                      MakeEnumChecker(FlowIdentifier::FIVE_TUPLE,
+                                      "FiveTuple",
+                                      FlowIdentifier::ADDRESS_PAIR,
+                                      "AddressPair"))
+        .AddAttribute("Perturbation",
+                      "Hash perturbation, any 32-bit value: another value maps flows to "
+                      "buckets differently (and so changes which flows collide).",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&PerFlowQueueDisc::m_perturbation),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute(
+            "DropFrom",
+            "Where buffer stealing drops from the longest flow: Head (ns-2 DRR's, "
+            "the default) or Tail.",
+            EnumValue(DROP_HEAD),
+            QDISC_LAB_ENUM_ACCESSOR(PerFlowQueueDisc::DropFrom, &PerFlowQueueDisc::m_dropFrom),
+            MakeEnumChecker(DROP_HEAD, "Head", DROP_TAIL, "Tail"))
+        .AddAttribute("WeightRules",
+                      "Per-flow weights (they scale a flow's share of the service, see "
+                      "Quantum; stealing compares bytes / weight), as rules "
+                      "'field=value ... weight=W' separated by ';', first match wins; fields "
+                      "src, dst (address or prefix), sport, dport (port or LO-HI), proto, "
+                      "dscp. Example: 'dscp=AF11 weight=2; dport=5000 weight=4'. Empty: every "
+                      "flow has DefaultWeight.",
+                      StringValue(""),
+                      MakeStringAccessor(&PerFlowQueueDisc::m_weightRules),
+                      MakeStringChecker())
+        .AddAttribute("DefaultWeight",
+                      "Weight of flows no rule matches, finite and > 0.",
+                      DoubleValue(1.0),
+                      MakeDoubleAccessor(&PerFlowQueueDisc::m_defaultWeight),
+                      MakeDoubleChecker<double>())
+        .AddTraceSource("ActiveFlows",
+                        "Number of backlogged flows",
+                        MakeTraceSourceAccessor(&PerFlowQueueDisc::m_activeFlows),
+                        "ns3::TracedValueCallback::Uint32")
+        .AddTraceSource("FlowEnqueue",
+                        "A packet joined a flow queue: bucket, packet",
+                        MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowEnqueueTrace),
+                        "ns3::PerFlowQueueDisc::FlowItemTracedCallback")
+        .AddTraceSource("FlowDequeue",
+                        "A flow queue sent a packet: bucket, packet",
+                        MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowDequeueTrace),
+                        "ns3::PerFlowQueueDisc::FlowItemTracedCallback")
+        .AddTraceSource("FlowDrop",
+                        "Buffer stealing dropped a packet of a flow: bucket, packet",
+                        MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowDropTrace),
+                        "ns3::PerFlowQueueDisc::FlowItemTracedCallback")
+        .AddTraceSource("Deficit",
+                        "A flow's deficit counter after it sent a packet: bucket, bytes",
+                        MakeTraceSourceAccessor(&PerFlowQueueDisc::m_deficitTrace),
+                        "ns3::PerFlowQueueDisc::DeficitTracedCallback");
 }
 
 PerFlowQueueDisc::PerFlowQueueDisc(const char* name)

@@ -67,6 +67,19 @@ class PerFlowQueueDisc : public QueueDisc
     static TypeId GetTypeId();
 
     /**
+     * \brief Register the attributes and trace sources every per-flow queue disc shares
+     * (MaxSize, Buckets, Mask, Perturbation, DropFrom, WeightRules, DefaultWeight; ActiveFlows,
+     * FlowEnqueue, FlowDequeue, FlowDrop, Deficit) on a subclass's own TypeId.
+     *
+     * They are registered on each subclass rather than on ns3::PerFlowQueueDisc because
+     * Config::SetDefault and --ns3::X::Attr on the command line look only at X's own
+     * attributes: "ns3::DrrQueueDisc::Buckets" must keep working.
+     * \param tid the subclass's TypeId, its parent set to ns3::PerFlowQueueDisc
+     * \return \p tid with the shared attributes and trace sources
+     */
+    static TypeId AddSharedAttributes(TypeId tid);
+
+    /**
      * \param name the subclass's name, which starts its error messages ("DrrQueueDisc")
      */
     explicit PerFlowQueueDisc(const char* name);

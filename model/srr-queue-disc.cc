@@ -19,10 +19,10 @@ TypeId
 SrrQueueDisc::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::SrrQueueDisc")
-            .SetParent<PerFlowQueueDisc>()
-            .SetGroupName("QdiscLab")
-            .AddConstructor<SrrQueueDisc>()
+        AddSharedAttributes(TypeId("ns3::SrrQueueDisc")
+                                .SetParent<PerFlowQueueDisc>()
+                                .SetGroupName("QdiscLab")
+                                .AddConstructor<SrrQueueDisc>())
             .AddAttribute("Quantum",
                           "Bytes a visit adds to a flow's deficit, >= 1; a flow of weight w is "
                           "visited w times per round, its weight (WeightRules, DefaultWeight) "
