@@ -276,3 +276,21 @@ def test_delay_claims_at_one_buffer_only(tmp_path, monkeypatch):
     assert percent.verdict == "partly"
     assert "12 500 B: -25%–14%; 50 000 B: 50%–66%" in percent.ours
     assert [a.id for a in figures.artifacts] == ["fig4"]
+
+
+def test_comparable_claim_lists_every_per_flow_scheduler(tmp_path):
+    """The full campaign's tcp runs: SRR and Aliquem get DRR's synthetic shares, so the paper's
+    "unlike the per flow queuing schedulers, VD ... regardless of the buffer size" lists all
+    three beside VD (5 % everywhere), each 27 % at 12500 B (|0.02 - 1|, |0.5 - 1| and 0.2 for
+    six flows, over ten) and 0 % above; VD is not closer everywhere, and its 5 % makes it agree."""
+    db = tmp_path / "campaign.sqlite"
+    make_db(db, quick=False, skip=lambda run: run.grid != "fig5" or run.seed > 3)
+    figures = get_reproduction("vertical-dimensioning").make_figures(db, tmp_path / "out")
+    comparable = [c for c in claims_at(figures, "§IV, Fig. 5") if "regardless" in c.paper][0]
+    sizes = ("12 500 B", "25 000 B", "50 000 B", "100 000 B")
+    expected = "mean |throughput / ideal − 1| over the flows, VD: " + ", ".join(
+        f"{s} 5%" for s in sizes)
+    for name in ("DRR", "SRR", "Aliquem"):
+        expected += f"; {name}: 12 500 B 27%, 25 000 B 0%, 50 000 B 0%, 100 000 B 0%"
+    assert comparable.ours == expected
+    assert comparable.verdict == "agree"
