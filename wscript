@@ -72,6 +72,7 @@ def build(bld):
         'test/red-core-test-suite.cc',
         'test/rio-queue-disc-test-suite.cc',
         'test/srr-queue-disc-test-suite.cc',
+        'test/tcp-full-window-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
 

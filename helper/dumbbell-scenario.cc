@@ -165,6 +165,7 @@ DumbbellScenario::AddBulkTcpFlow(uint32_t i, Time start, uint16_t port)
     BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(GetRightAddress(i), port));
     ApplicationContainer sourceApp = source.Install(m_left.Get(i));
     sourceApp.Start(start);
+    qdisclab::GuardBulkSendFullWindow(DynamicCast<BulkSendApplication>(sourceApp.Get(0)), start);
     return DynamicCast<PacketSink>(sinkApp.Get(0));
 }
 

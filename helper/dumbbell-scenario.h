@@ -107,7 +107,10 @@ class DumbbellScenario
     Ptr<NetDevice> GetLeftDevice(uint32_t i) const;
 
     /**
-     * Start a TCP bulk transfer (BulkSendApplication, unlimited) from left i to right i.
+     * Start a TCP bulk transfer (BulkSendApplication, unlimited) from left i to right i. On
+     * ns-3 < 3.44 the sender's socket gets qdisclab::GuardTcpSocketFullWindow, which keeps it
+     * clear of that version's zero-byte-segment crash without changing any run that does not
+     * crash. Call before Simulator::Run.
      * \param i the pair
      * \param start when the sender starts
      * \param port the receiver's port

@@ -21,8 +21,13 @@
  */
 
 #include "ns3/boolean.h"
+#include "ns3/bulk-send-application.h"
+#include "ns3/callback.h"
 #include "ns3/ipv4.h"
+#include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/socket.h"
+#include "ns3/tcp-tx-buffer.h"
 
 #include <string>
 
@@ -46,6 +51,21 @@
 #define QDISC_LAB_ENUM_ACCESSOR(Enum, member) MakeEnumAccessor<Enum>(member)
 #else
 #define QDISC_LAB_ENUM_ACCESSOR(Enum, member) MakeEnumAccessor(member)
+#endif
+
+/**
+ * True when ns-3's TcpTxBuffer::NextSeg offers a zero-byte segment once the sent, unacknowledged
+ * data exactly fills the peer's receive window (it tests m_sentSize <= rWnd; ns-3.44 tests <).
+ * Fixed upstream after ns-3.40 (whose source still has <=); 3.44 is the first release this
+ * module verified. See GuardedReceiveWindow.
+ */
+#define QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG (!QDISC_LAB_NS3_AT_LEAST(3, 44))
+
+#if QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG
+#include "ns3/abort.h"
+#include "ns3/simple-ref-count.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-socket-base.h"
 #endif
 
 namespace ns3
@@ -81,6 +101,158 @@ SetStrongEndSystemModel(Ptr<Ipv4> ipv4, bool strong)
     ipv4->SetAttribute("StrongEndSystemModel", BooleanValue(strong));
 #else
     ipv4->SetAttribute("WeakEsModel", BooleanValue(!strong));
+#endif
+}
+
+#if QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG
+/**
+ * \ingroup qdisc-lab
+ * The receive window a TCP sender's TcpTxBuffer sees, adjusted so that ns-3 < 3.44's NextSeg
+ * decides like 3.44's (see GuardedReceiveWindow).
+ */
+class FullWindowGuard : public SimpleRefCount<FullWindowGuard>
+{
+  public:
+    /**
+     * \param txBuffer the sender's buffer (not owned: it owns this guard through its callback)
+     * \param rWnd the peer's receive window in bytes
+     */
+    FullWindowGuard(const TcpTxBuffer* txBuffer, Callback<uint32_t> rWnd)
+        : m_txBuffer(txBuffer),
+          m_rWnd(rWnd)
+    {
+    }
+
+    /**
+     * \return the receive window in bytes for NextSeg: rWnd - 1 when the sent, unacknowledged
+     * bytes equal a non-zero rWnd, else rWnd
+     */
+    uint32_t RWnd() const
+    {
+        const uint32_t rWnd = m_rWnd();
+        // TcpTxBuffer::BytesInFlight() = sent - SACKed - lost + retransmitted bytes.
+        const uint32_t sent = m_txBuffer->BytesInFlight() + m_txBuffer->GetSacked() +
+                              m_txBuffer->GetLost() - m_txBuffer->GetRetransmitsCount();
+        return (sent == rWnd && rWnd > 0) ? rWnd - 1 : rWnd;
+    }
+
+  private:
+    const TcpTxBuffer* m_txBuffer; //!< the guarded sender's buffer
+    Callback<uint32_t> m_rWnd;     //!< the peer's receive window in bytes
+};
+
+/**
+ * \ingroup qdisc-lab
+ * A TCP socket's receive window (RCV.WND of its peer), followed through its RWND trace source
+ * (TcpSocketBase::GetRWnd is not public).
+ */
+class ReceiveWindowTracker : public SimpleRefCount<ReceiveWindowTracker>
+{
+  public:
+    /**
+     * The RWND trace sink.
+     * \param oldValue the previous window in bytes (unused)
+     * \param newValue the window in bytes
+     */
+    void Changed([[maybe_unused]] uint32_t oldValue, uint32_t newValue)
+    {
+        m_rWnd = newValue;
+    }
+
+    /**
+     * \return the window in bytes
+     */
+    uint32_t Get() const
+    {
+        // NextSeg, the only reader, runs only while the window is open (SendPendingData's
+        // AvailableWindow() > 0), so a zero here means the tracker missed the handshake's window.
+        NS_ABORT_MSG_IF(m_rWnd == 0,
+                        "GuardTcpSocketFullWindow: installed after the socket learnt its peer's "
+                        "receive window; install it before Connect");
+        return m_rWnd;
+    }
+
+  private:
+    uint32_t m_rWnd{0}; //!< the window in bytes
+};
+#endif
+
+/**
+ * \ingroup qdisc-lab
+ * The receive-window callback to give a TCP sender's TcpTxBuffer (TcpTxBuffer::SetRWndCallback)
+ * so that its NextSeg decides like ns-3.44's.
+ *
+ * ns-3 < 3.44 (Debian's 3.37) crashes when the sent, unacknowledged data exactly fills the peer's
+ * receive window and loss recovery has left room in the congestion window (SACKed or lost bytes no
+ * longer count as in flight): TcpTxBuffer::NextSeg's rule (2) tests m_sentSize <= rWnd and offers a
+ * segment of rWnd - m_sentSize = 0 bytes, TcpTxBuffer::CopyFromSequence returns no item for it,
+ * and TcpSocketBase::SendDataPacket dereferences that (SIGSEGV in TcpRateLinux::SkbSent; the
+ * NS_ASSERT that would name it is compiled out of Debian's build). ns-3.44 tests m_sentSize < rWnd
+ * and offers nothing then.
+ *
+ * The window is NextSeg's only use of this callback: "if (sent <= rWnd()) offer at most rWnd() -
+ * sent new bytes". The returned callback answers rWnd - 1 when sent == rWnd, so the test fails and
+ * NextSeg offers nothing, as 3.44's does; otherwise it answers rWnd, so the test and the segment's
+ * size are unchanged. (With rWnd == 0 nothing can be changed, but SendPendingData does not call
+ * NextSeg then.) On ns-3 >= 3.44 it returns \p rWnd itself.
+ * \param txBuffer the sender's buffer
+ * \param rWnd the peer's receive window in bytes
+ * \return the callback for txBuffer->SetRWndCallback
+ */
+inline Callback<uint32_t>
+GuardedReceiveWindow([[maybe_unused]] Ptr<TcpTxBuffer> txBuffer, Callback<uint32_t> rWnd)
+{
+#if QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG
+    return MakeCallback(&FullWindowGuard::RWnd,
+                        Create<FullWindowGuard>(PeekPointer(txBuffer), rWnd));
+#else
+    return rWnd;
+#endif
+}
+
+/**
+ * \ingroup qdisc-lab
+ * Keep a TCP socket clear of ns-3 < 3.44's zero-byte-segment crash (GuardedReceiveWindow): its
+ * TcpTxBuffer gets the guarded window, followed through the socket's RWND trace. A run that does
+ * not crash is unchanged. Does nothing on ns-3 >= 3.44.
+ * \param socket a TCP socket (TcpSocketBase) that has not connected yet
+ */
+inline void
+GuardTcpSocketFullWindow([[maybe_unused]] Ptr<Socket> socket)
+{
+#if QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG
+    Ptr<TcpSocketBase> tcp = DynamicCast<TcpSocketBase>(socket);
+    NS_ABORT_MSG_UNLESS(tcp, "GuardTcpSocketFullWindow: not a TCP socket (TcpSocketBase)");
+    Ptr<ReceiveWindowTracker> tracker = Create<ReceiveWindowTracker>();
+    tcp->TraceConnectWithoutContext("RWND", MakeCallback(&ReceiveWindowTracker::Changed, tracker));
+    Ptr<TcpTxBuffer> txBuffer = tcp->GetTxBuffer();
+    txBuffer->SetRWndCallback(
+        GuardedReceiveWindow(txBuffer, MakeCallback(&ReceiveWindowTracker::Get, tracker)));
+#endif
+}
+
+/**
+ * \ingroup qdisc-lab
+ * GuardTcpSocketFullWindow for a BulkSendApplication's socket, which the application creates and
+ * connects when it starts. Call before Simulator::Run. Does nothing on ns-3 >= 3.44.
+ * \param sender the application
+ * \param start its start time
+ */
+inline void
+GuardBulkSendFullWindow([[maybe_unused]] Ptr<BulkSendApplication> sender,
+                        [[maybe_unused]] Time start)
+{
+#if QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG
+    // The application's own start event, at the same time, is queued when the simulation begins,
+    // so after this one; an event this one schedules for "now" runs after it, when the socket
+    // exists and has sent its SYN, and long before the SYN-ACK brings the peer's window.
+    Simulator::Schedule(start, [sender]() {
+        Simulator::ScheduleNow([sender]() {
+            NS_ABORT_MSG_UNLESS(sender->GetSocket(),
+                                "GuardBulkSendFullWindow: the application has not started");
+            GuardTcpSocketFullWindow(sender->GetSocket());
+        });
+    });
 #endif
 }
 
