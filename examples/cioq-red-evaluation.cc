@@ -251,10 +251,9 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialCwnd));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAckCount));
-    // maxWindow = 0: a receive buffer so large that the window never limits. (ns-3.37 crashes
-    // when a sender's unacknowledged data exactly fills the peer's advertised window, which
-    // ns-3.44 fixed: TcpTxBuffer::NextSeg lets it pick a zero-length segment, and
-    // TcpRateLinux::SkbSent dereferences its null item. Run window-limited settings on 3.44.)
+    // maxWindow = 0: a receive buffer so large that the window never limits. (ns-3 < 3.44
+    // crashes when a sender's unacknowledged data exactly fills the peer's advertised window;
+    // TcpSessionSource guards its sockets against it, see qdisclab::GuardedReceiveWindow.)
     const uint32_t rcvBuf = maxWindow ? maxWindow * segmentSize : (16U << 20);
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));

@@ -10,6 +10,7 @@
 #include "ns3/inet6-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-socket-factory.h"
@@ -139,6 +140,9 @@ TcpSessionSource::StartSession(uint32_t index)
             }));
     socket->SetDataSentCallback(
         [this, index](Ptr<Socket>, uint32_t bytes) { DataSent(index, bytes); });
+    // ns-3 < 3.44 crashes when the sent data exactly fills the peer's window (see
+    // qdisclab::GuardedReceiveWindow); the guard makes it decide like 3.44, before Connect.
+    qdisclab::GuardTcpSocketFullWindow(socket);
     socket->Connect(state.session.peer);
     state.socket = socket;
     state.sending = true;

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Runs the built cioq-red-evaluation example (if present) and checks its metrics report.
 
-The runs use --maxWindow=0 (no receive-window limit): Debian's ns-3.37 crashes when a sender
-exactly fills the receive window (doc/qdisc-lab.rst), and the system build is the one tested.
+Most runs use --maxWindow=0 (no receive-window limit), as they did when Debian's ns-3.37 crashed
+whenever a sender exactly filled the receive window; TcpSessionSource now guards its sockets
+against that ns-3 bug (qdisclab::GuardTcpSocketFullWindow), and the default 20-segment window runs
+too (test_default_window_runs).
 """
 
 import subprocess
@@ -32,6 +34,16 @@ def test_quick_run_accounts_for_every_packet(tmp_path):
     assert m["early_drops"] == 0 and m["ack_path_drops"] == 0
     # Bits delivered to the sinks: at most the sinks' links' capacity; goodput below that.
     assert 0.2 < m["goodput_utilization"] < m["utilization"] <= 1.0
+
+
+def test_default_window_runs(tmp_path):
+    """The paper's 20-segment window (the default), which crashed ns-3.37 before the guard."""
+    for queue in ("DropTail", "CioqRed"):
+        doc = run_example(BINARY, tmp_path, "--quick", f"--queueDisc={queue}")
+        params, m = doc["params"], doc["metrics"]
+        assert params["maxWindow"] == 20
+        assert m["sessions_run"] == m["sessions_started"] == 80
+        assert 0.2 < m["goodput_utilization"] < m["utilization"] <= 1.0
 
 
 def test_cioq_red_with_nu_zero_is_red(tmp_path):
