@@ -113,17 +113,34 @@ def test_test_sources(waf, cmake):
     assert sorted(as_list(tests.source)) == sorted(cmake.get("TEST_SOURCES", []))
 
 
+def cmake_examples() -> dict[str, tuple[list[str], list[str]]]:
+    """examples/CMakeLists.txt's programs: its one build_lib_example call, in a foreach over the
+    list `qdisc_lab_examples`, expanded for each name; name -> (sources, linked modules)."""
+    path = REPO / "examples" / "CMakeLists.txt"
+    text = re.sub(r"#[^\n]*", "", path.read_text())
+    (names,) = re.findall(r"set\(qdisc_lab_examples\s+(.*?)\)", text, re.S)
+    (call,) = cmake_calls(path, "build_lib_example")
+    assert call["NAME"] == ["${example}"], "one build_lib_example call, in the foreach"
+    return {name: (sorted(s.replace("${example}", name) for s in call["SOURCE_FILES"]),
+                   sorted(set(call["LIBRARIES_TO_LINK"]) | {"qdisc-lab"}))
+            for name in names.split()}
+
+
 def test_examples(waf):
-    cmake_examples = {
-        call["NAME"][0]: (sorted(call["SOURCE_FILES"]),
-                          sorted(set(call["LIBRARIES_TO_LINK"]) | {"qdisc-lab"}))
-        for call in cmake_calls(REPO / "examples" / "CMakeLists.txt", "build_lib_example")
-    }
+    cmake_examples_ = cmake_examples()
     waf_examples = {
         program.name: (sorted(as_list(program.source)), sorted(set(program.dependencies)))
         for program in waf.programs
     }
-    assert waf_examples == cmake_examples
+    assert waf_examples == cmake_examples_
+
+
+def test_every_example_is_built():
+    """Each examples/*.cc is a program of its own name, and each listed program has its file."""
+    on_disk = {p.stem for p in (REPO / "examples").glob("*.cc")}
+    listed = cmake_examples()
+    assert set(listed) == on_disk
+    assert all(sources == [f"{name}.cc"] for name, (sources, _) in listed.items())
 
 
 def test_every_listed_file_exists(cmake):
