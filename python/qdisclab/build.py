@@ -109,7 +109,9 @@ def build(flavor: str, clean: bool = False) -> Path:
     if clean and out.exists():
         CONSOLE.print(f"Removing {out}")
         shutil.rmtree(out)
-    env = {"CCACHE_DIR": str(CCACHE_DIR)}
+    # BASEDIR: paths below the clone are hashed relative, so two clones (a CI clone, a
+    # git worktree) share their compiled objects.
+    env = {"CCACHE_DIR": str(CCACHE_DIR), "CCACHE_BASEDIR": str(REPO)}
     CCACHE_DIR.mkdir(parents=True, exist_ok=True)
     if not (out / "build.ninja").exists():
         proc.run(configure_command(flavor), env=env)
