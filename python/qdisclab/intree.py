@@ -660,15 +660,15 @@ def prepare_tree(repo: Path, cache: Path, version: str = DEFAULT_RELEASE, jobs: 
 def example_binaries(ns3dir: Path) -> dict[str, Path]:
     """qdisc-lab's example programs built in the tree, by example name.
 
-    ns-3 names them ``ns<version>-<example>-<profile>`` under
-    ``build/contrib/qdisc-lab/examples``; the name is the part between.
+    ns-3 names them ``ns<version>-<example>`` under ``build/contrib/qdisc-lab/examples``
+    (the release profile adds no ``-<profile>`` suffix, unlike the others).
     """
     out_dir = ns3dir / "build" / "contrib" / MODULE_NAME / "examples"
-    prefix, suffix = f"ns{ns3_version_of(ns3dir)}-", f"-{BUILD_PROFILE}"
+    prefix = f"ns{ns3_version_of(ns3dir)}-"
     found = {}
-    for path in sorted(out_dir.glob(f"{prefix}*{suffix}")) if out_dir.is_dir() else []:
+    for path in sorted(out_dir.glob(f"{prefix}*")) if out_dir.is_dir() else []:
         if path.is_file() and os.access(path, os.X_OK):
-            found[path.name[len(prefix):-len(suffix)]] = path
+            found[path.name[len(prefix):]] = path
     return found
 
 

@@ -148,19 +148,20 @@ def _fake_tree(root: Path, version: str) -> Path:
     (tree / "VERSION").write_text(f"{version}\n")
     examples = tree / "build" / "contrib" / "qdisc-lab" / "examples"
     examples.mkdir(parents=True)
-    for name in (f"ns{version}-red-vs-droptail-release", f"ns{version}-drr-evaluation-release",
-                 f"ns{version}-red-vs-droptail-debug", "CMakeFiles"):
+    (examples / "CMakeFiles").mkdir()
+    for name in (f"ns{version}-red-vs-droptail", f"ns{version}-drr-evaluation", "Makefile"):
         path = examples / name
         path.write_text("#!/bin/sh\n")
         path.chmod(0o755)
+    (examples / f"ns{version}-not-yet-linked").write_text("")  # not executable
     return tree
 
 
-def test_example_binaries_are_the_release_profile_programs_by_name(tmp_path):
+def test_example_binaries_are_the_tree_versions_programs_by_name(tmp_path):
     tree = _fake_tree(tmp_path, "3.48")
     assert intree.example_binaries(tree) == {
-        "drr-evaluation": tree / "build/contrib/qdisc-lab/examples/ns3.48-drr-evaluation-release",
-        "red-vs-droptail": tree / "build/contrib/qdisc-lab/examples/ns3.48-red-vs-droptail-release",
+        "drr-evaluation": tree / "build/contrib/qdisc-lab/examples/ns3.48-drr-evaluation",
+        "red-vs-droptail": tree / "build/contrib/qdisc-lab/examples/ns3.48-red-vs-droptail",
     }
     assert intree.example_binaries(tmp_path / "nothing") == {}
 
