@@ -66,7 +66,6 @@ DEMO_EXAMPLE = "dumbbell-fifo-vs-red"
 DEMO_ARGS = "--simTime=5 --warmup=1"
 
 
-
 @dataclass(frozen=True)
 class DebianSource:
     """An ns-3 release pinned as one Debian source package."""
@@ -299,11 +298,8 @@ def is_ns3_tree(tree: Path) -> bool:
 
 
 def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def fetch_debian_source(src_dir: Path, pin: DebianSource, console=None) -> Path:
