@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""``qdisclab.ns`` and ``qdisc-lab python``: finding and checking the wheel build, and (when it
-is built) qdisc-lab's classes in ns-3's Python bindings, driven by examples/python/weighted-drr.py.
-
-The tests marked ``ns3_import`` import ns-3's bindings in a subprocess, 20-40 s each; they run
-whenever build/wheel is built (`qdisc-lab test --ns3 wheel`, as CI does).
+"""``qdisclab.ns`` and ``qdisc-lab python``: finding and checking the wheel build and running
+a script; and, when build/wheel is built (`qdisc-lab test --ns3 wheel`, as CI does), qdisc-lab's
+classes in ns-3's Python bindings and examples/python/weighted-drr.py's shares, from one
+`qdisc-lab python` run that imports ns-3 (20-40 s).
 """
 
 import json
@@ -166,24 +165,17 @@ def test_python_does_not_build_into_a_directory_named_by_the_user(monkeypatch, c
     assert command == []
 
 
-# ---- qdisc-lab's classes in ns-3's own bindings (a subprocess each: the import takes 20-40 s)
+# ---- qdisc-lab's classes in ns-3's own bindings, then the example, in one `qdisc-lab python`
+# run (importing ns-3 takes 20-40 s, so it is done once).
 
 needs_wheel_build = pytest.mark.skipif(
     not (build_dir("wheel") / ns.LIBRARY).is_file(),
     reason="build/wheel not built (qdisc-lab build --ns3 wheel)",
 )
 
-
-def qdisc_lab_python(*args: str) -> subprocess.CompletedProcess:
-    """Run `qdisc-lab python ARGS` on the checkout's build/wheel."""
-    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
-    env.pop(ns.BUILD_ENV, None)
-    return subprocess.run([sys.executable, "-m", "qdisclab", "python", *args], env=env, cwd=REPO,
-                          capture_output=True, text=True, timeout=600)
-
-
-API_PROBE = """
-import json
+# Prints one JSON line about qdisc-lab's classes, then runs the script given as its argument.
+SESSION = """
+import json, runpy, sys
 from qdisclab.ns import ns
 
 def name(tid):
@@ -201,15 +193,28 @@ print(json.dumps({
     "parent": name(ns.DrrQueueDisc.GetTypeId().GetParent()),
     "helpers": [type(ns.DscpMarkerHelper()).__name__, type(ns.CioqSwitchHelper()).__name__],
     "ns3": name(ns.TypeId.LookupByName("ns3::FqCoDelQueueDisc")),
-}))
+}), flush=True)
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 
-@needs_wheel_build
-def test_qdisc_labs_classes_and_typeids_sit_next_to_ns3s():
-    result = qdisc_lab_python("-c", API_PROBE)
+@pytest.fixture(scope="module")
+def session() -> list[str]:
+    """The stdout lines of `qdisc-lab python -c SESSION weighted-drr.py` on build/wheel."""
+    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    env.pop(ns.BUILD_ENV, None)
+    result = subprocess.run(
+        [sys.executable, "-m", "qdisclab", "python", "-c", SESSION, str(EXAMPLE)],
+        env=env, cwd=REPO, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout.splitlines()[-1]) == {
+    return result.stdout.splitlines()
+
+
+@needs_wheel_build
+def test_qdisc_labs_classes_and_typeids_sit_next_to_ns3s(session):
+    assert json.loads(session[0]) == {
         "typeids": ["ns3::DrrQueueDisc", "ns3::CioqSwitchNetDevice", "ns3::DscpMarkerQueueDisc"],
         "instance": "ns3::DrrQueueDisc",
         "quantum": 1500,
@@ -220,10 +225,8 @@ def test_qdisc_labs_classes_and_typeids_sit_next_to_ns3s():
 
 
 @needs_wheel_build
-def test_weighted_drr_example_shares_follow_the_weights():
-    result = qdisc_lab_python(str(EXAMPLE))
-    assert result.returncode == 0, result.stderr
-    header, *rows = result.stdout.splitlines()
+def test_weighted_drr_example_shares_follow_the_weights(session):
+    header, *rows = session[1:]
     assert header == "dport weight mbps share ideal"
     flows = [dict(zip(header.split(), map(float, row.split()))) for row in rows]
     assert [(f["dport"], f["weight"], f["ideal"]) for f in flows] == [
