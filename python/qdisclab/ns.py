@@ -6,7 +6,7 @@ module adds qdisc-lab's headers and library to it, so ``ns.DrrQueueDisc``,
 ``ns.DscpMarkerHelper``, ``ns.CioqSwitchHelper`` and the module's TypeIds (registered when the
 library loads) sit next to ns-3's classes::
 
-    from qdisclab.ns import ns          # 20-40 s: ns-3's own `from ns import ns`, then ours
+    from qdisclab.ns import ns          # 15-45 s: ns-3's own `from ns import ns`, then ours
 
     tch = ns.TrafficControlHelper()
     tch.SetRootQueueDisc("ns3::DrrQueueDisc", "WeightRules", ns.StringValue("dport=5001 weight=2"))
@@ -28,7 +28,7 @@ from pathlib import Path
 
 #: The environment variable naming the build directory to load (default: build/wheel).
 BUILD_ENV = "QDISC_LAB_BUILD"
-#: The module's library and headers, relative to a build directory (cmake/qdisc-lab-standalone.cmake).
+#: The library and headers in a build directory (see cmake/qdisc-lab-standalone.cmake).
 LIBRARY = Path("lib") / "libns3-qdisc-lab.so"
 INCLUDE_DIR = Path("include")
 MODULE_HEADER = "ns3/qdisc-lab-module.h"
@@ -36,6 +36,7 @@ MODULE_HEADER = "ns3/qdisc-lab-module.h"
 VERSION_HEADER = "ns3/qdisc-lab-version.h"
 #: The PyPI distribution of ns-3's Python bindings.
 NS3_DISTRIBUTION = "ns3"
+
 
 class BuildError(ImportError):
     """The build to load is missing or does not fit this Python's ns-3."""

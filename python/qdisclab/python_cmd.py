@@ -66,7 +66,7 @@ def python_cmd(args: tuple[str, ...]) -> None:
 
     Builds the wheel flavor (build/wheel) first when it is missing or was built against
     another ns-3; after changing the C++, rebuild with `qdisc-lab build --ns3 wheel`.
-    Importing ns-3 takes 20-40 s. Example:
+    Importing ns-3 takes 15-45 s. Example:
 
         qdisc-lab python examples/python/weighted-drr.py
     """

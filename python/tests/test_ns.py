@@ -2,7 +2,7 @@
 """``qdisclab.ns`` and ``qdisc-lab python``: finding and checking the wheel build and running
 a script; and, when build/wheel is built (`qdisc-lab test --ns3 wheel`, as CI does), qdisc-lab's
 classes in ns-3's Python bindings and examples/python/weighted-drr.py's shares, from one
-`qdisc-lab python` run that imports ns-3 (20-40 s).
+`qdisc-lab python` run that imports ns-3 (15-45 s).
 """
 
 import json
@@ -166,7 +166,7 @@ def test_python_does_not_build_into_a_directory_named_by_the_user(monkeypatch, c
 
 
 # ---- qdisc-lab's classes in ns-3's own bindings, then the example, in one `qdisc-lab python`
-# run (importing ns-3 takes 20-40 s, so it is done once).
+# run (importing ns-3 takes 15-45 s, so it is done once).
 
 needs_wheel_build = pytest.mark.skipif(
     not (build_dir("wheel") / ns.LIBRARY).is_file(),
