@@ -13,6 +13,7 @@ import csv
 import functools
 import math
 import re
+import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,8 +127,48 @@ def _cell(value: Any) -> Any:
     return value
 
 
+#: Room a figure title leaves at each side of the figure, as a fraction of its width.
+TITLE_MARGIN = 0.01
+
+
+def _wrap(text: str, ratio: float) -> str:
+    """``text`` re-wrapped to ``ratio`` times its longest line's length (in characters)."""
+    lines = text.split("\n")
+    width = max(8, math.floor(max(map(len, lines)) * ratio))
+    return "\n".join(textwrap.fill(line, width, break_on_hyphens=False) for line in lines)
+
+
+def fit_titles(fig, passes: int = 4) -> None:
+    """Wrap the figure's title into the figure's width and each axes' title into its axes'
+    width, so that no title is clipped (a long title of a figure narrowed to a small
+    ``--quick`` grid) or runs over its neighbour's; the constrained layout then makes room
+    for the extra lines."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)  # a Figure made without pyplot has no renderer of its own
+    for _ in range(passes):
+        fig.draw_without_rendering()  # lays the figure out at its final size
+        margin = TITLE_MARGIN * fig.bbox.width
+        # Figure has no public getter for its title's Text (get_suptitle gives the string).
+        titles = [(getattr(fig, "_suptitle", None), fig.bbox.width - 2 * margin)]
+        titles += [(axis.title, axis.get_window_extent().width) for axis in fig.axes]
+        wrapped = False
+        for title, room in titles:
+            if title is None or not title.get_text():
+                continue
+            extent = title.get_window_extent()
+            if extent.width > room:
+                title.set_text(_wrap(title.get_text(), room / extent.width))
+                wrapped = True
+        if not wrapped:
+            return
+
+
 def save_figure(fig, out_dir: Path, stem: str) -> tuple[Path, Path]:
-    """Write ``<stem>.png`` (150 dpi) and ``<stem>.pdf``; return both paths."""
+    """Write ``<stem>.png`` (150 dpi) and ``<stem>.pdf`` with the titles fitted
+    (:func:`fit_titles`); return both paths."""
+    fit_titles(fig)
     png = out_dir / f"{stem}.png"
     pdf = out_dir / f"{stem}.pdf"
     fig.savefig(png, dpi=150)
