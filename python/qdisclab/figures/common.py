@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from qdisclab.campaign.spec import CampaignError, loads_campaign
+from qdisclab.campaign.spec import stored_campaign
 from qdisclab.campaign.store import ResultStore, RunRecord
 from qdisclab.figures import Artifact
 
@@ -92,18 +92,13 @@ def load_campaign_runs(db_path: Path) -> tuple[dict[str, str], list[RunRecord]]:
     """
     with ResultStore(db_path) as store:
         meta = store.meta()
-        keys = None
-        if meta.get("campaign_toml"):
-            try:
-                campaign = loads_campaign(
-                    meta["campaign_toml"],
-                    name=meta.get("campaign"),
-                    quick=meta.get("mode") == "quick",
-                )
-                keys = [run.key for run in campaign.runs()]
-            except CampaignError:
-                keys = None
-        return meta, store.runs(status="ok", keys=keys)
+        return meta, store.runs(status="ok", keys=campaign_keys(meta))
+
+
+def campaign_keys(meta: dict[str, str]) -> list[str] | None:
+    """The run keys of the campaign stored in a database's ``meta``; None without one."""
+    campaign = stored_campaign(meta)
+    return None if campaign is None else [run.key for run in campaign.runs()]
 
 
 def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
