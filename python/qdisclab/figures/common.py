@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Shared pieces of the figures modules: confidence intervals, results loading, file output,
-notes, parameter parsing.
+"""Shared pieces of the figures modules: confidence intervals, results loading and the
+campaign's state, file output (titles fitted into their figures), notes, parameter parsing.
 
 Confidence intervals are over seeds (RngRun replications): the mean of the ``n``
 per-seed values ± ``t(0.975, n-1) · s / √n`` (Student t, ``s`` the sample standard
@@ -14,6 +14,7 @@ import functools
 import math
 import re
 import textwrap
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,9 +23,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from qdisclab.campaign.spec import stored_campaign
-from qdisclab.campaign.store import ResultStore, RunRecord
-from qdisclab.figures import Artifact
+from qdisclab.campaign.spec import Run, stored_campaign
+from qdisclab.campaign.store import STATUSES, ResultStore, RunRecord
+from qdisclab.figures import Artifact, CampaignState
 
 CONFIDENCE = 0.95
 
@@ -99,6 +100,32 @@ def campaign_keys(meta: dict[str, str]) -> list[str] | None:
     """The run keys of the campaign stored in a database's ``meta``; None without one."""
     campaign = stored_campaign(meta)
     return None if campaign is None else [run.key for run in campaign.runs()]
+
+
+def campaign_state(db_path: Path) -> CampaignState:
+    """Counts and provenance of the runs of the campaign stored in ``db_path`` (every stored
+    run without a stored campaign file). A failed run is named by its parameters and seed,
+    not by its command line, which holds the paths of the machine that ran it."""
+    with ResultStore(db_path) as store:
+        meta = store.meta()
+        keys = campaign_keys(meta)
+        runs = store.runs(keys=keys)
+        sweeps = store.sweeps()
+    counts = Counter(run.status for run in runs)
+    return CampaignState(
+        campaign=meta.get("campaign", db_path.parent.name),
+        mode=meta.get("mode", "quick" if "quick" in db_path.name else "full"),
+        program=meta.get("program", ""),
+        planned=None if keys is None else len(keys),
+        counts={status: counts.get(status, 0) for status in STATUSES},
+        seeds=sorted({run.seed for run in runs}),
+        ns3_versions=sorted({run.ns3_version for run in runs if run.ns3_version}),
+        git_revs=sorted({run.git_rev for run in runs if run.git_rev}),
+        sweep_wall_s=sum(s["wall_time_s"] or 0.0 for s in sweeps),
+        run_time_s=sum(run.wall_time_s or 0.0 for run in runs),
+        failures=[(Run(run.run_key, run.program, run.params, run.seed, run.grid or "").label(),
+                   run.reason or run.status) for run in runs if run.status != "ok"][:20],
+    )
 
 
 def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
