@@ -209,9 +209,13 @@ def write_netcdf(db: str | Path, path: str | Path) -> dict[str, int]:
     tree = xr.DataTree.from_dict(
         {"/": root, **{_group(name): ds for name, ds in datasets.items()}}
     )
+    # Compressed (zlib): the metrics of runs not made are NaN, and seeds repeat values.
+    encoding = {_group(name): {variable: {"zlib": True, "complevel": 4}
+                               for variable in ds.data_vars}
+                for name, ds in datasets.items()}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tree.to_netcdf(path, engine="netcdf4")
+    tree.to_netcdf(path, engine="netcdf4", encoding=encoding)
     return {name: ds.attrs["runs"] for name, ds in datasets.items()}
 
 
