@@ -365,7 +365,11 @@ def write_report(results: Path = RESULTS_DIR, out: Path | None = None,
 @click.option("--redraw", is_flag=True,
               help="Draw every figure again, even when the database has not changed.")
 def report_cmd(results: Path, output: Path | None, redraw: bool) -> None:
-    """Write an HTML report of every reproduction under results/, figures beside the paper."""
+    """Write an HTML report of every reproduction under results/, figures beside the paper.
+
+    A directory without a database is reported from its recorded figures (figures.json),
+    so `--results doc/results` renders the recorded reproductions without running them.
+    """
     with CONSOLE.status("Writing the report…"):
         path = write_report(results, output, redraw)
     CONSOLE.print(f"Report: {path.resolve()}", markup=False, highlight=False, soft_wrap=True)
