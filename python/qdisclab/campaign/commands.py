@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""``qdisc-lab sweep`` and ``qdisc-lab export``."""
+"""``qdisc-lab sweep`` and ``qdisc-lab export`` (CSV, and Parquet and NetCDF: :mod:`.export`)."""
 
 from __future__ import annotations
 
@@ -122,9 +122,37 @@ def _export(db: Path, csv_path: Path) -> None:
 @click.command("export")
 @click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
-    "--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+    "--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="CSV file to write: one row per run, one column per parameter and metric.",
 )
-def export_cmd(db: Path, csv_path: Path) -> None:
-    """Export a campaign database's runs to CSV."""
-    _export(db, csv_path)
+@click.option(
+    "--parquet", "parquet_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Parquet file to write for pandas: one row per run, typed columns.",
+)
+@click.option(
+    "--netcdf", "netcdf_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="NetCDF-4 file to write for xarray: per sub-grid, one Dataset over its factors and"
+    " seeds.",
+)
+def export_cmd(db: Path, csv_path: Path | None, parquet_path: Path | None,
+               netcdf_path: Path | None) -> None:
+    """Export a campaign database's runs to CSV, Parquet (pandas) and/or NetCDF (xarray)."""
+    if not (csv_path or parquet_path or netcdf_path):
+        raise click.UsageError("give at least one of --csv, --parquet, --netcdf")
+    if csv_path is not None:
+        _export(db, csv_path)
+    from qdisclab.campaign.export import write_netcdf, write_parquet
+    from qdisclab.campaign.spec import CampaignError
+
+    if parquet_path is not None:
+        count = write_parquet(db, parquet_path)
+        CONSOLE.print(f"Exported {count} runs to {parquet_path}", markup=False, highlight=False,
+                      soft_wrap=True)
+    if netcdf_path is not None:
+        try:
+            runs = write_netcdf(db, netcdf_path)
+        except CampaignError as exc:
+            raise click.ClickException(str(exc)) from exc
+        grids = ", ".join(f"{name} ({count} runs)" for name, count in runs.items())
+        CONSOLE.print(f"Exported {grids} to {netcdf_path}", markup=False, highlight=False,
+                      soft_wrap=True)
