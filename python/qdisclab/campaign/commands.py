@@ -133,3 +133,24 @@ def _export(db: Path, csv_path: Path) -> None:
 def export_cmd(db: Path, csv_path: Path) -> None:
     """Export a campaign database's runs to CSV."""
     _export(db, csv_path)
+
+
+@click.command("salvage")
+@click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def salvage_cmd(db: Path) -> None:
+    """Rebuild a damaged campaign database from the rows SQLite can still read.
+
+    The damaged file is kept as DB.damaged; a new DB holds every readable run,
+    and the next sweep runs only what is missing.
+    """
+    from qdisclab.campaign.store import StoreError, salvage
+
+    try:
+        copied = salvage(db)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    CONSOLE.print(
+        f"Salvaged {copied['runs']} runs and {copied['sweeps']} sweep records into {db};"
+        f" the damaged file is {db}.damaged.",
+        markup=False, highlight=False,
+    )

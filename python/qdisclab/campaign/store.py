@@ -148,18 +148,11 @@ class StoreError(CampaignError):
 
 
 def _damaged(path: Path, problem: str) -> StoreError:
-    wal = Path(f"{path}-wal")
     return StoreError(
         f"{path} is damaged ({problem}); it was left as it is.\n"
-        "To keep the runs it still holds, copy them to a new database with the sqlite3 tool,"
-        " put that in its place and run the sweep again (it runs only what is missing):\n"
-        f"  sqlite3 {shlex.quote(str(path))} .recover"
-        f" | sqlite3 {shlex.quote(f'{path}.recovered')}\n"
-        f"  mv {shlex.quote(str(path))} {shlex.quote(f'{path}.damaged')}"
-        + (f"; mv {shlex.quote(str(wal))} {shlex.quote(f'{path}.damaged-wal')}"
-           if wal.exists() else "")
-        + f"; rm -f {shlex.quote(f'{path}-shm')}"
-        + f"; mv {shlex.quote(f'{path}.recovered')} {shlex.quote(str(path))}"
+        f"To keep the runs it still holds, run `qdisc-lab salvage {shlex.quote(str(path))}`"
+        f" (it moves the file to {path.name}.damaged and copies every row SQLite can still"
+        f" read into a new {path.name}), then run the sweep again: it runs only what is missing."
     )
 
 
@@ -457,6 +450,73 @@ def exclusive_writer(path: str | Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+#: Tables :func:`salvage` copies (``runs_flat`` is a view the next sweep recreates).
+_TABLES = ("runs", "meta", "sweeps")
+
+
+def _readable_rows(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[tuple]]:
+    """A table's columns and the rows SQLite can read: from the start up to damage, then
+    from the end back to it (what the sqlite3 tool's ``.dump`` does)."""
+    rows: dict[int, tuple] = {}
+    columns: list[str] = []
+    for order in ("ASC", "DESC"):
+        try:
+            cursor = conn.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid {order}")
+            columns = [d[0] for d in cursor.description[1:]]
+            for row in cursor:
+                rows.setdefault(row[0], tuple(row)[1:])
+        except sqlite3.DatabaseError:
+            continue
+    return columns, [rows[rowid] for rowid in sorted(rows)]
+
+
+def salvage(path: str | Path) -> dict[str, int]:
+    """Replace the damaged database ``path`` by a new one holding every row still readable.
+
+    The damaged file (and its ``-wal``) is moved to ``<path>.damaged`` (``-wal``) and
+    kept; nothing is deleted. Returns the number of rows copied per table.
+    """
+    path = Path(path)
+    damaged = Path(f"{path}.damaged")
+    moves = [(path, damaged), (Path(f"{path}-wal"), Path(f"{damaged}-wal"))]
+    if not path.is_file():
+        raise StoreError(f"{path} does not exist")
+    if damaged.exists():
+        raise StoreError(f"{damaged} exists: move it away first (it may be an earlier salvage)")
+    copied = dict.fromkeys(_TABLES, 0)
+    with exclusive_writer(path):
+        for source, target in moves:
+            if source.exists():
+                source.rename(target)
+        Path(f"{path}-shm").unlink(missing_ok=True)
+        try:
+            old = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
+            # Read the tables even when an index's root page is lost (read-only: no writes).
+            old.execute("PRAGMA writable_schema = ON")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {damaged}: {exc}") from exc
+        try:
+            with ResultStore(path) as new:
+                for table in _TABLES:
+                    try:
+                        columns, rows = _readable_rows(old, table)
+                    except sqlite3.Error:  # the schema itself is unreadable
+                        continue
+                    if not rows:
+                        continue
+                    names = ", ".join(_quote(c) for c in columns)
+                    marks = ", ".join("?" for _ in columns)
+                    with new.conn:
+                        new.conn.execute("BEGIN")
+                        # OR IGNORE: a damaged page can yield a row that breaks a constraint.
+                        copied[table] = new.conn.executemany(
+                            f"INSERT OR IGNORE INTO {table} ({names}) VALUES ({marks})", rows
+                        ).rowcount
+        finally:
+            old.close()
+    return copied
 
 
 def _sql_path(name: str) -> str:
