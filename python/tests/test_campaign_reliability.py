@@ -8,7 +8,6 @@ Every test runs real subprocesses (the fake program, and the driver itself as
 import io
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile

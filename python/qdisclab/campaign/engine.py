@@ -11,7 +11,8 @@ committed to SQLite before the next is read.
 Nothing outlives a sweep on the embedded cluster: Ctrl-C, SIGTERM and SIGHUP stop
 it the same way (kill the runs, keep the finished ones, remove the scratch
 directories); after ``kill -9`` the kernel kills the runs (see
-:mod:`~qdisclab.campaign.runner`) and the next sweep removes their directories.
+:func:`~qdisclab.campaign.runner.death_signal_launcher`) and the next sweep removes
+their directories.
 One sweep at a time writes a database (:func:`~qdisclab.campaign.store.exclusive_writer`).
 """
 
@@ -45,7 +46,7 @@ from rich.text import Text
 
 from qdisclab.campaign import children, runner
 from qdisclab.campaign.spec import Campaign, CampaignError, Run
-from qdisclab.campaign.store import ResultStore, StoreError, exclusive_writer, iso_time
+from qdisclab.campaign.store import ResultStore, exclusive_writer, iso_time
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.metrics import MetricsError, parse_metrics
 
@@ -482,6 +483,12 @@ def _execute(
         # In-process workers track their children (for Ctrl-C); remote ones get a copy.
         task = detached_task() if cluster else runner.execute_run
         track = not cluster
+        launcher = [] if cluster else runner.death_signal_launcher()
+        if not cluster and not launcher:
+            console.print(
+                "[yellow]setpriv --pdeathsig (util-linux 2.33 or later) is missing: runs"
+                " outlive this sweep if it is killed with SIGKILL.[/]"
+            )
         by_key = {}
         sweep_started = time.monotonic()
         for run in todo:
@@ -492,6 +499,7 @@ def _execute(
                 extra_env,
                 runner.TAIL_CHARS,
                 track,
+                launcher,
                 key=f"qdisclab-run-{run.key}",
                 retries=0,
             )
