@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "report": "qdisclab.report:report_cmd",
     "bench": "qdisclab.bench:bench_cmd",
     "factorial": "qdisclab.factorial:factorial_cmd",
+    "python": "qdisclab.python_cmd:python_cmd",
 }
 
 
