@@ -96,8 +96,10 @@ def run_sweep(
 def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary, flavor):
     """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
 
-    Interrupt it at any time: finished runs are kept, and running it again does
-    only what is missing. Exits 1 when a run of the campaign failed or timed out.
+    Interrupt it at any time (Ctrl-C, SIGTERM): finished runs are kept, and
+    running it again does only what is missing. One sweep at a time writes a
+    database. Exits 1 when a run of the campaign failed or timed out, 128 + the
+    signal's number when interrupted.
     """
     result = run_sweep(
         campaign, quick=quick, jobs=jobs, cluster=cluster, db=db,
@@ -106,16 +108,19 @@ def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary
     if csv_path is not None:
         _export(result.db_path, csv_path)
     if result.interrupted:
-        sys.exit(130)
+        sys.exit(128 + result.stop_signal)
     if result.failed or result.timeout or result.skipped_failed:
         sys.exit(1)
 
 
 def _export(db: Path, csv_path: Path) -> None:
-    from qdisclab.campaign.store import ResultStore
+    from qdisclab.campaign.store import ResultStore, StoreError
 
-    with ResultStore(db) as store:
-        count = store.export_csv(csv_path)
+    try:
+        with ResultStore(db) as store:
+            count = store.export_csv(csv_path)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
     CONSOLE.print(f"Exported {count} runs to {csv_path}", markup=False, highlight=False)
 
 
@@ -156,3 +161,24 @@ def export_cmd(db: Path, csv_path: Path | None, parquet_path: Path | None,
         grids = ", ".join(f"{name} ({count} runs)" for name, count in runs.items())
         CONSOLE.print(f"Exported {grids} to {netcdf_path}", markup=False, highlight=False,
                       soft_wrap=True)
+
+
+@click.command("salvage")
+@click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def salvage_cmd(db: Path) -> None:
+    """Rebuild a damaged campaign database from the rows SQLite can still read.
+
+    The damaged file is kept as DB.damaged; a new DB holds every readable run,
+    and the next sweep runs only what is missing.
+    """
+    from qdisclab.campaign.store import StoreError, salvage
+
+    try:
+        copied = salvage(db)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    CONSOLE.print(
+        f"Salvaged {copied['runs']} runs and {copied['sweeps']} sweep records into {db};"
+        f" the damaged file is {db}.damaged.",
+        markup=False, highlight=False,
+    )
