@@ -85,8 +85,13 @@ function(qdisc_lab_apply_compat name)
   configure_file(${QDISC_LAB_CMAKE_DIR}/qdisc-lab-version.h.in ${header} @ONLY)
 
   set(lib ${lib${name}})
-  # Installed with the other public headers (by ns-3's install rules in-tree, ours standalone).
-  set_property(TARGET ${lib} APPEND PROPERTY PUBLIC_HEADER ${header})
+  # Installed with the other public headers: standalone by cmake/qdisc-lab-install.cmake, from
+  # PUBLIC_HEADER; in-tree, ns-3's build_lib has already read that property into its rule.
+  if(QDISC_LAB_STANDALONE)
+    set_property(TARGET ${lib} APPEND PROPERTY PUBLIC_HEADER ${header})
+  else()
+    install(FILES ${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
+  endif()
   if(TARGET ${lib}-obj) # ns-3's in-tree build compiles sources in an object library
     target_compile_definitions(${lib}-obj PRIVATE NS3_LOG_ENABLE NS3_ASSERT_ENABLE)
   else()
