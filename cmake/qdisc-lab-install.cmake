@@ -56,17 +56,18 @@ function(qdisc_lab_ns3_link_closure target var)
   set(${var} ${closure} PARENT_SCOPE)
 endfunction()
 
-# pkg-config file, in the style of Debian's ns3-*.pc. Where pkg-config's ns3-<module>.pc files
-# describe the ns-3 the module was built against (Debian's), it Requires them. Otherwise (the
-# PyPI wheel ships .pc files naming its build machine's paths) Cflags and Libs name that ns-3's
-# include directory and libraries themselves, with an RPATH to them, and the C++ standard; only
-# the include directory, without the defines (HAVE_BOOST...) that make ns-3's headers include
+# ns-3's part of the pkg-config file (in the style of Debian's ns3-*.pc). Where pkg-config's
+# ns3-<module>.pc files describe the ns-3 the module was built against (Debian's), it Requires
+# them. Otherwise (the PyPI wheel ships .pc files naming its build machine's paths) Cflags and
+# Libs name that ns-3's include directory and libraries themselves, with an RPATH to them: the
+# include directory only, without the defines (HAVE_BOOST...) that make ns-3's headers include
 # the Boost copy the wheel bundles.
 function(qdisc_lab_pkg_config_ns3 requires cflags libs)
   qdisc_lab_ns3_link_closure(${libqdisc-lab} targets)
   find_package(PkgConfig QUIET)
-  set(modules "")
   set(by_pkg_config ${PKG_CONFIG_FOUND})
+  set(libdirs "")
+  set(names "")
   foreach(target ${targets})
     get_target_property(location ${target} IMPORTED_LOCATION_RELEASE)
     if(NOT location)
@@ -86,7 +87,6 @@ function(qdisc_lab_pkg_config_ns3 requires cflags libs)
     endif()
     get_filename_component(name ${location} NAME)
     string(REGEX REPLACE "^lib(.*)\\.so.*$" "\\1" name ${name})
-    list(APPEND modules ${module})
     list(APPEND libdirs ${dir})
     list(APPEND names -l${name})
   endforeach()
