@@ -38,24 +38,6 @@ install(FILES ${CMAKE_BINARY_DIR}/qdisc-lab-config.cmake
               ${QDISC_LAB_CMAKE_DIR}/qdisc-lab-ns3-targets.cmake
         DESTINATION ${package_dir})
 
-# The ns-3 libraries a program using the module links: the ns-3 targets `target` links, and
-# theirs, as "var" names of imported targets.
-function(qdisc_lab_ns3_link_closure target var)
-  set(closure "")
-  set(pending ${target})
-  while(pending)
-    list(POP_FRONT pending current)
-    get_target_property(links ${current} INTERFACE_LINK_LIBRARIES)
-    foreach(item ${links})
-      if(item MATCHES "^ns3::" AND TARGET ${item} AND NOT item IN_LIST closure)
-        list(APPEND closure ${item})
-        list(APPEND pending ${item})
-      endif()
-    endforeach()
-  endwhile()
-  set(${var} ${closure} PARENT_SCOPE)
-endfunction()
-
 # ns-3's part of the pkg-config file (in the style of Debian's ns3-*.pc). Where pkg-config's
 # ns3-<module>.pc files describe the ns-3 the module was built against (Debian's), it Requires
 # them. Otherwise (the PyPI wheel ships .pc files naming its build machine's paths) Cflags and
@@ -63,7 +45,7 @@ endfunction()
 # include directory only, without the defines (HAVE_BOOST...) that make ns-3's headers include
 # the Boost copy the wheel bundles.
 function(qdisc_lab_pkg_config_ns3 requires cflags libs)
-  qdisc_lab_ns3_link_closure(${libqdisc-lab} targets)
+  qdisc_lab_ns3_link_closure(targets ${libqdisc-lab})
   find_package(PkgConfig QUIET)
   set(by_pkg_config ${PKG_CONFIG_FOUND})
   set(libdirs "")
