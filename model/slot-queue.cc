@@ -7,8 +7,6 @@
 #include "ns3/abort.h"
 #include "ns3/queue-disc.h"
 
-#include <utility>
-
 namespace ns3
 {
 
@@ -90,7 +88,7 @@ SlotQueue::Put(uint32_t slot, Ptr<QueueDiscItem> item, uint32_t size)
         m_items.resize(slot + 1);
     }
     // Queue::DoEnqueue's steps after its limit check (store, count, trace).
-    m_items[slot] = std::move(item);
+    m_items[slot] = item;
     m_nBytes += size;
     m_nTotalReceivedBytes += size;
     m_nPackets++;
@@ -101,7 +99,8 @@ SlotQueue::Put(uint32_t slot, Ptr<QueueDiscItem> item, uint32_t size)
 Ptr<QueueDiscItem>
 SlotQueue::Take(uint32_t slot, uint32_t size)
 {
-    Ptr<QueueDiscItem> item = std::move(m_items[slot]);
+    Ptr<QueueDiscItem> item = m_items[slot];
+    m_items[slot] = nullptr; // ns-3's Ptr has no move: let the packet go explicitly
     // Queue::DoDequeue's steps after it unlinked the item.
     m_nBytes -= size;
     m_nPackets--;
