@@ -10,8 +10,8 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/packet-filter.h"
 #include "ns3/packet.h"
-#include "ns3/slot-queue.h"
 #include "ns3/simulator.h"
+#include "ns3/slot-queue.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -28,8 +28,8 @@ using qdisclab::test::FromHost;
 using qdisclab::test::Ipv4UdpPacket;
 using qdisclab::test::Ipv6UdpPacket;
 using qdisclab::test::NonIpItem;
-using qdisclab::test::Uid;
 using qdisclab::test::RecordSojourn;
+using qdisclab::test::Uid;
 
 /**
  * \param attributes name/value pairs
@@ -283,12 +283,10 @@ class SlotQueueTestCase : public TestCase
         auto queue = CreateObject<SlotQueue>();
         std::vector<uint64_t> enqueued;
         std::vector<uint64_t> dequeued;
-        queue->TraceConnectWithoutContext(
-            "Enqueue",
-            MakeBoundCallback(&SlotQueueTestCase::Record, &enqueued));
-        queue->TraceConnectWithoutContext(
-            "Dequeue",
-            MakeBoundCallback(&SlotQueueTestCase::Record, &dequeued));
+        queue->TraceConnectWithoutContext("Enqueue",
+                                          MakeBoundCallback(&SlotQueueTestCase::Record, &enqueued));
+        queue->TraceConnectWithoutContext("Dequeue",
+                                          MakeBoundCallback(&SlotQueueTestCase::Record, &dequeued));
         Ptr<QueueDiscItem> a = FromHost(1, 100);
         Ptr<QueueDiscItem> b = FromHost(2, 300);
         Ptr<QueueDiscItem> c = FromHost(3, 500);
@@ -313,10 +311,9 @@ class SlotQueueTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(queue->IsEmpty(), true, "empty");
         NS_TEST_ASSERT_MSG_EQ(queue->GetNBytes(), 0, "no bytes");
         NS_TEST_ASSERT_MSG_EQ(queue->GetTotalReceivedPackets(), 4, "four puts");
-        NS_TEST_ASSERT_MSG_EQ(
-            (dequeued == std::vector<uint64_t>{Uid(c), Uid(a), Uid(a), Uid(b)}),
-            true,
-            "Dequeue fired per take, in order");
+        NS_TEST_ASSERT_MSG_EQ((dequeued == std::vector<uint64_t>{Uid(c), Uid(a), Uid(a), Uid(b)}),
+                              true,
+                              "Dequeue fired per take, in order");
         NS_TEST_ASSERT_MSG_EQ(a->GetReferenceCount(), 1, "the queue let a go");
         queue->Reset();
         queue->Dispose();
