@@ -242,7 +242,7 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
      */
     Ptr<QueueDiscItem> Sent(const FlowPacket& p)
     {
-        Ptr<QueueDiscItem> item = m_queues->Take(p.slot);
+        Ptr<QueueDiscItem> item = m_queues->Take(p.slot, p.size);
         m_activeFlows.Set(m_scheduler.GetActiveFlows());
         if (!m_flowDequeueTrace.IsEmpty())
         {
@@ -276,7 +276,7 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
 
         // 2. Queue it; an idle flow joins the scheduler's lists with that weight.
         const uint32_t slot = m_scheduler.Arrive(f, size, weight);
-        m_queues->Put(slot, item);
+        m_queues->Put(slot, item, size);
         m_activeFlows.Set(m_scheduler.GetActiveFlows());
         if (!m_flowEnqueueTrace.IsEmpty())
         {
@@ -312,7 +312,7 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
             // (Only here: Simulator::Now costs ~100 instructions a packet.)
             arrival->SetTimeStamp(Simulator::Now());
         }
-        Ptr<QueueDiscItem> item = m_queues->Take(p.slot);
+        Ptr<QueueDiscItem> item = m_queues->Take(p.slot, p.size);
         NS_LOG_DEBUG("buffer full: drop "
                      << p.size << " B from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")
                      << " of bucket " << p.flow << " (" << m_scheduler.GetBytes(p.flow)

@@ -20,10 +20,13 @@ namespace ns3
  *
  * The queue disc's scheduler (DrrScheduler, AliquemScheduler, SrrScheduler, VdRounds) keeps the
  * order of the packets and gives each queued packet a slot number; this queue holds the packets
- * themselves, in arrival order, and finds a packet by its slot in O(1), so no object exists per
- * flow or per round. Being a single ns-3 Queue, it feeds ns-3's queue disc accounting (packets,
- * bytes, sojourn times) as any internal queue does. Use Put and Take; the generic Enqueue,
- * Dequeue and Remove stop the program.
+ * themselves in a vector indexed by slot, so no object exists per flow or per round and nothing
+ * is allocated per packet. Being a single ns-3 Queue, it feeds ns-3's queue disc accounting
+ * (packets, bytes, sojourn times): Put and Take update the queue's counters and fire its Enqueue
+ * and Dequeue trace sources exactly as Queue's DoEnqueue and DoDequeue do, without their limit
+ * check (the queue disc enforces its own MaxSize; this queue has none) and without a list node
+ * per packet. Use Put and Take; the generic Enqueue, Dequeue, Remove and Peek stop the program
+ * (the packets have no order here: the scheduler has it).
  */
 class SlotQueue : public Queue<QueueDiscItem>
 {
@@ -39,26 +42,28 @@ class SlotQueue : public Queue<QueueDiscItem>
 
     /**
      * \param slot a slot number, not in use
-     * \param item a packet, appended to the queue under that slot
+     * \param item a packet, queued under that slot
+     * \param size its size, item->GetSize() (the caller has it already)
      */
-    void Put(uint32_t slot, Ptr<QueueDiscItem> item);
+    void Put(uint32_t slot, Ptr<QueueDiscItem> item, uint32_t size);
 
     /**
      * \param slot a slot number in use
+     * \param size the size its packet had when Put
      * \return its packet, removed (the slot is free again)
      */
-    Ptr<QueueDiscItem> Take(uint32_t slot);
+    Ptr<QueueDiscItem> Take(uint32_t slot, uint32_t size);
 
     bool Enqueue(Ptr<QueueDiscItem> item) override;
     Ptr<QueueDiscItem> Dequeue() override;
     Ptr<QueueDiscItem> Remove() override;
     Ptr<const QueueDiscItem> Peek() const override;
 
-  private:
-    using Base = Queue<QueueDiscItem>;    //!< the ns-3 queue
-    using Iterator = Base::ConstIterator; //!< a position in the queue's list
+  protected:
+    void DoDispose() override;
 
-    std::vector<Iterator> m_positions; //!< where each slot's packet is
+  private:
+    std::vector<Ptr<QueueDiscItem>> m_items; //!< each slot's packet (null when free)
 };
 
 } // namespace ns3

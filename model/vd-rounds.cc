@@ -218,6 +218,9 @@ VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round, uint3
     PushBack(record, SlotOf(pos));
     // (13)-(14)
     Flow& g = m_flows[index];
+    NS_ABORT_MSG_IF(g.bytes > UINT32_MAX - size,
+                    "VdRounds: flow " << g.id << " would queue more than 4294967295 bytes, the "
+                                      << "most an ns-3 queue counts");
     g.bytes += size;
     ++g.packets;
     m_bytes += size;

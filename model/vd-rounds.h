@@ -471,15 +471,16 @@ class VdRounds
     /// An index into m_flows or m_records that points nowhere.
     static constexpr uint32_t NIL = UINT32_MAX;
 
-    /// Per-flow state, f[i] of Fig. 2.
+    /// Per-flow state, f[i] of Fig. 2: 32 bytes. bytes_i has 32 bits, as ns-3's byte counts of
+    /// a queue and a queue disc have (Enqueue stops the program if a flow's would pass them).
     struct Flow
     {
         FlowId id = 0;        //!< i
         uint32_t packets = 0; //!< packets queued
-        uint64_t bytes = 0;   //!< bytes_i: bytes queued
+        uint32_t bytes = 0;   //!< bytes_i: bytes queued
+        uint32_t quantum = 0; //!< w_i L_M
         int64_t deficit = 0;  //!< deficit_i: what i may still send in round round_i, - w_i L_M
         uint64_t round = 0;   //!< round_i: the last round in which i was credited
-        uint32_t quantum = 0; //!< w_i L_M
     };
 
     /// A queued packet.

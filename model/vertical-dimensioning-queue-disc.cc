@@ -364,7 +364,7 @@ VerticalDimensioningQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         DropBeforeEnqueue(item, BEYOND_LAST_ROUND_DROP);
         return false;
     }
-    m_q->Put(slot, item);
+    m_q->Put(slot, item, size);
     m_activeFlows.Set(m_vd.GetActiveFlows());
     if (!m_placementTrace.IsEmpty())
     {
@@ -400,7 +400,7 @@ VerticalDimensioningQueueDisc::DropTail(const Ptr<QueueDiscItem>& arrival, uint3
         // that SojournTime sample would be the absolute time.
         arrival->SetTimeStamp(Simulator::Now());
     }
-    Ptr<QueueDiscItem> item = m_q->Take(p.slot);
+    Ptr<QueueDiscItem> item = m_q->Take(p.slot, p.size);
     NS_LOG_DEBUG("buffer over " << GetMaxSize() << ": drop the tail of round " << p.round << ", "
                                 << p.size << " B of bucket " << p.flow);
     m_activeFlows.Set(m_vd.GetActiveFlows());
@@ -434,7 +434,7 @@ VerticalDimensioningQueueDisc::DoDequeue()
     }
     // Fig. 2 dequeue: the head of q[current].
     const VdRounds::Packet p = m_vd.Dequeue();
-    Ptr<QueueDiscItem> item = m_q->Take(p.slot);
+    Ptr<QueueDiscItem> item = m_q->Take(p.slot, p.size);
     m_currentRound.Set(m_vd.GetCurrent());
     m_activeFlows.Set(m_vd.GetActiveFlows());
     if (m_bucketCounters)

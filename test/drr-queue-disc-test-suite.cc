@@ -5,13 +5,17 @@
 #include "qdisc-lab-test-packets.h"
 
 #include "ns3/drr-queue-disc.h"
+#include "ns3/flow-identifier.h"
+#include "ns3/hash.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/packet-filter.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/slot-queue.h"
 #include "ns3/test.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 using namespace ns3;
@@ -20,10 +24,12 @@ namespace
 {
 
 using qdisclab::test::DrainUids;
+using qdisclab::test::FromHost;
 using qdisclab::test::Ipv4UdpPacket;
 using qdisclab::test::Ipv6UdpPacket;
 using qdisclab::test::NonIpItem;
 using qdisclab::test::RecordSojourn;
+using qdisclab::test::Uid;
 
 /**
  * \param attributes name/value pairs
@@ -259,6 +265,139 @@ class DrrClassificationTestCase : public TestCase
 
 /**
  * \ingroup qdisc-lab-tests
+ * SlotQueue keeps a queue's books as ns-3's Queue does (packets, bytes, totals received, the
+ * Enqueue and Dequeue trace sources a queue disc's accounting listens to), gives each packet
+ * back by its slot in any order, and reuses slots.
+ */
+class SlotQueueTestCase : public TestCase
+{
+  public:
+    SlotQueueTestCase()
+        : TestCase("SlotQueue: packets by slot, with Queue's counters and traces")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto queue = CreateObject<SlotQueue>();
+        std::vector<uint64_t> enqueued;
+        std::vector<uint64_t> dequeued;
+        queue->TraceConnectWithoutContext("Enqueue",
+                                          MakeBoundCallback(&SlotQueueTestCase::Record, &enqueued));
+        queue->TraceConnectWithoutContext("Dequeue",
+                                          MakeBoundCallback(&SlotQueueTestCase::Record, &dequeued));
+        Ptr<QueueDiscItem> a = FromHost(1, 100);
+        Ptr<QueueDiscItem> b = FromHost(2, 300);
+        Ptr<QueueDiscItem> c = FromHost(3, 500);
+        queue->Put(5, a, a->GetSize());
+        queue->Put(0, b, b->GetSize());
+        queue->Put(2, c, c->GetSize());
+        NS_TEST_ASSERT_MSG_EQ(queue->GetNPackets(), 3, "three queued");
+        NS_TEST_ASSERT_MSG_EQ(queue->GetNBytes(), 900, "their bytes");
+        NS_TEST_ASSERT_MSG_EQ(queue->GetTotalReceivedPackets(), 3, "received");
+        NS_TEST_ASSERT_MSG_EQ(queue->GetTotalReceivedBytes(), 900, "received bytes");
+        NS_TEST_ASSERT_MSG_EQ((enqueued == std::vector<uint64_t>{Uid(a), Uid(b), Uid(c)}),
+                              true,
+                              "Enqueue fired per packet, in order");
+
+        NS_TEST_ASSERT_MSG_EQ(queue->Take(2, 500), c, "slot 2's packet");
+        NS_TEST_ASSERT_MSG_EQ(queue->Take(5, 100), a, "slot 5's packet");
+        NS_TEST_ASSERT_MSG_EQ(queue->GetNPackets(), 1, "one left");
+        NS_TEST_ASSERT_MSG_EQ(queue->GetNBytes(), 300, "its bytes");
+        queue->Put(2, a, 100);
+        NS_TEST_ASSERT_MSG_EQ(queue->Take(2, 100), a, "slot 2 reused");
+        NS_TEST_ASSERT_MSG_EQ(queue->Take(0, 300), b, "slot 0's packet");
+        NS_TEST_ASSERT_MSG_EQ(queue->IsEmpty(), true, "empty");
+        NS_TEST_ASSERT_MSG_EQ(queue->GetNBytes(), 0, "no bytes");
+        NS_TEST_ASSERT_MSG_EQ(queue->GetTotalReceivedPackets(), 4, "four puts");
+        NS_TEST_ASSERT_MSG_EQ((dequeued == std::vector<uint64_t>{Uid(c), Uid(a), Uid(a), Uid(b)}),
+                              true,
+                              "Dequeue fired per take, in order");
+        NS_TEST_ASSERT_MSG_EQ(a->GetReferenceCount(), 1, "the queue let a go");
+        queue->Reset();
+        queue->Dispose();
+    }
+
+    /**
+     * \param uids where the packet's uid goes
+     * \param item a packet a trace source reported
+     */
+    static void Record(std::vector<uint64_t>* uids, Ptr<const QueueDiscItem> item)
+    {
+        uids->push_back(Uid(item));
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
+ * FlowIdentifier::Hash is ns-3's Hash32 (murmur3) of perturbation | src | dst [| srcPort |
+ * dstPort | protocol], addresses 4 or 16 bytes: the bytes and the function that decide every
+ * bucket, so that a faster path to the same hash keeps every result.
+ */
+class FlowHashTestCase : public TestCase
+{
+  public:
+    FlowHashTestCase()
+        : TestCase("FlowIdentifier::Hash is Hash32 of perturbation, addresses, ports, protocol")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlowKey v4;
+        v4.isIp = true;
+        v4.src = {10, 1, 1, 1};
+        v4.dst = {10, 3, 1, 7};
+        v4.srcPort = 49153;
+        v4.dstPort = 5000;
+        v4.protocol = 17;
+        FlowKey v6 = v4;
+        v6.isIpv6 = true;
+        for (uint8_t i = 0; i < 16; ++i)
+        {
+            v6.src[i] = static_cast<uint8_t>(0x20 + i);
+            v6.dst[i] = static_cast<uint8_t>(0xf0 - i);
+        }
+        for (const uint32_t perturbation : {0U, 7U, 0xdeadbeefU})
+        {
+            for (const FlowKey& key : {v4, v6})
+            {
+                for (const auto mask : {FlowIdentifier::FIVE_TUPLE, FlowIdentifier::ADDRESS_PAIR})
+                {
+                    char bytes[41];
+                    const std::size_t address = key.isIpv6 ? 16 : 4;
+                    std::memcpy(bytes, &perturbation, 4);
+                    std::memcpy(bytes + 4, key.src.data(), address);
+                    std::memcpy(bytes + 4 + address, key.dst.data(), address);
+                    std::size_t n = 4 + 2 * address;
+                    if (mask == FlowIdentifier::FIVE_TUPLE)
+                    {
+                        std::memcpy(bytes + n, &key.srcPort, 2);
+                        std::memcpy(bytes + n + 2, &key.dstPort, 2);
+                        bytes[n + 4] = static_cast<char>(key.protocol);
+                        n += 5;
+                    }
+                    NS_TEST_ASSERT_MSG_EQ(FlowIdentifier::Hash(key, mask, perturbation),
+                                          Hash32(bytes, n),
+                                          key.ToString() << " mask " << mask << " perturbation "
+                                                         << perturbation);
+                }
+            }
+        }
+        // Pinned: the value every release of the module has given this key.
+        NS_TEST_ASSERT_MSG_EQ(FlowIdentifier::Hash(v4, FlowIdentifier::FIVE_TUPLE, 0),
+                              PINNED_V4_HASH,
+                              "10.1.1.1:49153 > 10.3.1.7:5000 UDP, perturbation 0");
+    }
+
+    /// Hash of the IPv4 key above (five-tuple, perturbation 0).
+    static constexpr uint32_t PINNED_V4_HASH = 3316295895U;
+};
+
+/**
+ * \ingroup qdisc-lab-tests
  * Packets larger than the quantum: a 1000-byte packet with quantum 100 waits ten rounds, while
  * a flow of 100-byte packets sends one per round.
  */
@@ -361,6 +500,8 @@ class DrrQueueDiscTestSuite : public TestSuite
         AddTestCase(new DrrStealingTestCase());
         AddTestCase(new DrrWeightedStealingTestCase());
         AddTestCase(new DrrClassificationTestCase());
+        AddTestCase(new FlowHashTestCase());
+        AddTestCase(new SlotQueueTestCase());
         AddTestCase(new DrrLargePacketTestCase());
         // Per-bucket counters (GetFlowStats) and the FlowEnqueue, FlowDequeue and FlowDrop traces
         // agree with the packets the test gave and received, on random traffic with stealing

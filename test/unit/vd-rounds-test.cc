@@ -423,6 +423,10 @@ TEST(VdRounds, FlowStateIsReclaimed)
     const std::size_t table = h.vd.GetFlowTableSize();
     EXPECT_EQ(capacity, 1000u);
     EXPECT_EQ(table, 2048u);
+    // 32 bytes of flow state (the pool may have room for a few more) and a 12-byte table slot
+    // (two to four per flow): under 64 bytes per active flow.
+    EXPECT_GE(h.vd.GetFlowStateBytes(), capacity * 32 + table * 12);
+    EXPECT_LE(h.vd.GetFlowStateBytes(), 1000u * 64);
     for (int n = 0; n < 100000; ++n)
     {
         h.Arrive(++id, static_cast<uint32_t>(rng()), 500);
@@ -1146,4 +1150,12 @@ TEST(VdRoundsDeathTest, RejectsBadSizesAndPhantomPackets)
     vd.Reset(2, 1000, 1000);
     EXPECT_DEATH(vd.Dequeue(), "Dequeue with no packet queued");
     EXPECT_DEATH(vd.Drop(), "Drop with no packet queued");
+
+    // A flow's bytes_i is 32-bit, as ns-3's queue byte counts are.
+    uint64_t round = 0;
+    uint32_t slot = 0;
+    vd.Reset(8, 0x80000000U, 100, VdRounds::PACKETS);
+    ASSERT_EQ(vd.Enqueue(7, 0x80000000U, 1.0, &round, &slot), VdRounds::QUEUED);
+    EXPECT_DEATH(vd.Enqueue(7, 0x80000000U, 1.0, &round, &slot),
+                 "flow 7 would queue more than 4294967295 bytes");
 }
