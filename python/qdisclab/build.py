@@ -8,6 +8,12 @@ Two ns-3 flavors are supported:
   CMake through ``-Dns3_DIR``.
 
 Each flavor builds in ``build/<flavor>`` with Ninja, through ccache.
+
+A third, ``optimized``, is for campaigns: ns-3 built from source in its
+``release`` profile (-O3, NS_LOG and NS_ASSERT compiled out), the module in its
+contrib/ -- the very tree ``qdisc-lab intree`` builds and tests, cached under
+``$QDISC_LAB_CACHE``.  ``build/optimized/examples`` links to the tree's example
+programs, so campaigns find them where they find the other flavors'.
 """
 
 import importlib.util
@@ -19,9 +25,14 @@ from pathlib import Path
 import click
 
 from qdisclab import proc
-from qdisclab.context import CCACHE_DIR, CONSOLE, REPO, ensure_cache_dir
+from qdisclab.context import CACHE, CCACHE_DIR, CONSOLE, REPO, ensure_cache_dir
 
-FLAVORS = ("system", "wheel")
+FLAVORS = ("system", "wheel")  #: installed ns-3s: the module's tests run against each
+OPTIMIZED = "optimized"  #: the campaign flavour built from source (qdisclab.intree)
+#: The ns-3 release the optimized flavour builds.  Moving it changes the TCP a campaign
+#: on this flavour simulates: re-record that campaign's results with it.
+OPTIMIZED_RELEASE = "3.37"
+ALL_FLAVORS = (*FLAVORS, OPTIMIZED)
 
 
 def ns3_option(choices: tuple[str, ...] = FLAVORS, default: str | None = "system"):
@@ -69,12 +80,20 @@ def wheel_cmake_dir() -> Path:
     )
 
 
+def optimized_tree() -> Path:
+    """The ns-3 source tree the optimized flavour builds in."""
+    return CACHE / f"ns-{OPTIMIZED_RELEASE}"
+
+
 def runtime_env(flavor: str) -> dict[str, str]:
     """Extra environment needed to run binaries built against ``flavor``."""
-    if flavor != "wheel":
+    if flavor == OPTIMIZED:
+        libdirs = [str(optimized_tree() / "build" / "lib")]
+    elif flavor == "wheel":
+        root = wheel_ns3_root()
+        libdirs = [str(root / d) for d in ("lib64", "lib") if (root / d).is_dir()]
+    else:
         return {}
-    root = wheel_ns3_root()
-    libdirs = [str(root / d) for d in ("lib64", "lib") if (root / d).is_dir()]
     if old := os.environ.get("LD_LIBRARY_PATH"):
         libdirs.append(old)
     return {"LD_LIBRARY_PATH": os.pathsep.join(libdirs)}
@@ -103,12 +122,14 @@ def build(flavor: str, clean: bool = False) -> Path:
 
     Raises ``subprocess.CalledProcessError`` when CMake or the build fails.
     """
-    if flavor not in FLAVORS:
+    if flavor not in ALL_FLAVORS:
         raise ValueError(f"unknown ns-3 flavor {flavor!r}")
     out = build_dir(flavor)
     if clean and out.exists():
         CONSOLE.print(f"Removing {out}")
         shutil.rmtree(out)
+    if flavor == OPTIMIZED:
+        return build_optimized(out)
     # BASEDIR: paths below the clone are hashed relative, so two clones (a CI clone, a
     # git worktree) share their compiled objects.
     env = {"CCACHE_DIR": str(ensure_cache_dir(CCACHE_DIR)), "CCACHE_BASEDIR": str(REPO)}
@@ -118,8 +139,30 @@ def build(flavor: str, clean: bool = False) -> Path:
     return out
 
 
+def build_optimized(out: Path) -> Path:
+    """Build the module in ns-3's source tree (fetched and configured on demand) and link
+    its example programs into ``out/examples``; return ``out``."""
+    from qdisclab import intree
+
+    try:
+        tree = intree.prepare_tree(REPO, CACHE, OPTIMIZED_RELEASE, console=CONSOLE)
+    except (intree.StepFailed, OSError) as exc:
+        raise click.ClickException(f"building the {OPTIMIZED} flavour failed: {exc}") from exc
+    return link_examples(intree.example_binaries(tree), out / "examples").parent
+
+
+def link_examples(binaries: dict[str, Path], examples: Path) -> Path:
+    """Make ``examples`` hold exactly one symlink per binary, named after its example."""
+    if examples.exists():
+        shutil.rmtree(examples)
+    examples.mkdir(parents=True)
+    for name, path in binaries.items():
+        (examples / name).symlink_to(path)
+    return examples
+
+
 @click.command("build")
-@ns3_option()
+@ns3_option(ALL_FLAVORS)
 @click.option("--clean", is_flag=True, help="Delete the build directory first.")
 def build_cmd(flavor: str, clean: bool) -> None:
     """Build the module, its tests and examples into build/<flavor>."""

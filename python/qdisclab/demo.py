@@ -22,7 +22,7 @@ import click
 from rich.table import Table
 
 from qdisclab import proc
-from qdisclab.build import build, ns3_option, runtime_env
+from qdisclab.build import ALL_FLAVORS, build, ns3_option, runtime_env
 from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.metrics import load_metrics, run_label
 
@@ -119,7 +119,7 @@ def metrics_table(docs: list[dict], demo: Demo = DEMOS["fifo-vs-red"]) -> Table:
 
 @click.command("demo")
 @click.argument("which", type=click.Choice(sorted(DEMOS)), default="fairness")
-@ns3_option()
+@ns3_option(ALL_FLAVORS)
 @click.option("--full", is_flag=True, help="Run the full-length simulations instead of --quick.")
 def demo_cmd(which: str, flavor: str, full: bool) -> None:
     """Build, run a quick demo and plot it into results/demo/.

@@ -7,9 +7,12 @@ modules qdisc-lab needs (examples and tests on, but only qdisc-lab's own
 examples and tests are compiled), built with ccache, then the module's test
 suites run through ``./test.py`` and the demo example through ``./ns3 run``.
 
-Only ns-3.37 can be fetched (``apt-get source ns3`` on Debian bookworm); for any
-other version pass ``ns3_src=`` or set ``QDISC_LAB_NS3_SRC`` to an existing
-ns-3 source tree, which is then used in place.
+The releases that can be fetched are pinned in :data:`DEBIAN_SOURCES`: ns-3.37
+from Debian bookworm and the newest release from Debian unstable (sid), each by
+its exact Debian version and the SHA-256 of its orig tarball (``apt-get source
+ns3=<version>``). For any other version pass ``ns3_src=`` or set
+``QDISC_LAB_NS3_SRC`` to an existing ns-3 source tree, which is then used in
+place.
 
 Repeat runs are cheap: the source tree, the ccache directory and the build
 directory all live under ``cache``; the module copy only rewrites files whose
@@ -18,6 +21,7 @@ content changed, and ``./ns3 configure`` runs only when its arguments changed.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -51,21 +55,65 @@ NS3_MODULES: tuple[str, ...] = (
     "stats",
 )
 
+# ns-3's `release` profile: -O3, NS_LOG and NS_ASSERT compiled out (NS3_LOG=OFF,
+# NS3_ASSERT=OFF).  Not `optimized`, which is the same plus -march=native -mtune=native:
+# binaries (and ccache objects) tied to the build machine's CPU, and floating-point
+# results that may change with it (FMA contraction).  The tree doubles as the
+# `optimized` campaign flavour (qdisclab.build): tests compiled in do not slow a run.
+BUILD_PROFILE = "release"
+
 DEMO_EXAMPLE = "dumbbell-fifo-vs-red"
 DEMO_ARGS = "--simTime=5 --warmup=1"
 
-# Versions that `apt-get source ns3` provides (Debian bookworm).
-DEBIAN_NS3_VERSIONS = ("3.37",)
+
+@dataclass(frozen=True)
+class DebianSource:
+    """An ns-3 release pinned as one Debian source package."""
+
+    release: str  #: ns-3 release, e.g. "3.48" (the tarball holds ns-allinone-<release>/ns-<release>)
+    suite: str  #: the Debian suite whose deb-src index lists it
+    version: str  #: the exact Debian version `apt-get source ns3=<version>` fetches
+    orig: str  #: the upstream tarball's file name
+    sha256: str  #: of `orig`, checked after every download
+
+
+# The one place that says which ns-3 source trees the in-tree mode fetches.  To move
+# a pin (e.g. sid moves to 3.49-1): add the suite's deb-src entry (`qdisc-lab intree`
+# writes it), `apt-get update`, then `apt-cache showsrc ns3` prints each Version with
+# its Checksums-Sha256 block; copy the version and the orig tarball's name and sha256
+# here, and point NEWEST_RELEASE at it.  A Debian version that left the archive
+# (superseded in sid) is no longer served: move the pin then.
+DEBIAN_SOURCES: dict[str, DebianSource] = {
+    s.release: s
+    for s in (
+        DebianSource("3.37", "bookworm", "3.37-2", "ns3_3.37.orig.tar.bz2",
+                     "dfa5ca1994ff3dbe1d4b23cef54e05e6079f5707a2ed6055f717bdd5b458c38d"),
+        DebianSource("3.48", "sid", "3.48-1", "ns3_3.48.orig.tar.bz2",
+                     "5700ceecef2c9bc862502914b2237fe798d4c7ae07652247050e300e49407c4d"),
+    )
+}
+DEFAULT_RELEASE = "3.37"  #: Debian stable's, the same as the `system` flavour
+NEWEST_RELEASE = "3.48"  #: `--ns3-version newest`
 SRC_ENV_VAR = "QDISC_LAB_NS3_SRC"
 
-DEB_SRC_FILE = Path("/etc/apt/sources.list.d/qdisc-lab-src.sources")
+DEB_SRC_DIR = Path("/etc/apt/sources.list.d")
 DEB_SRC_ENTRY = """\
 Types: deb-src
 URIs: http://deb.debian.org/debian
-Suites: bookworm
+Suites: {suite}
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 """
+
+
+def resolve_release(name: str) -> str:
+    """``newest``/``default`` to the pinned release they stand for; other names unchanged."""
+    return {"newest": NEWEST_RELEASE, "default": DEFAULT_RELEASE}.get(name, name)
+
+
+def deb_src_file(suite: str) -> Path:
+    """The apt source file this tool writes for ``suite``'s deb-src entry."""
+    return DEB_SRC_DIR / f"qdisc-lab-src-{suite}.sources"
 
 # Not copied into contrib/qdisc-lab: anywhere in the tree ...
 EXCLUDE_ANYWHERE = frozenset({".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
@@ -170,8 +218,32 @@ def apt_update(console=None) -> None:
             console=console)
 
 
-def has_deb_src(apt_dir: Path = Path("/etc/apt")) -> bool:
-    """True if some apt source already enables deb-src entries."""
+def deb_src_suites(text: str) -> set[str]:
+    """The suites an apt source file (one-line or deb822 format) enables deb-src entries for."""
+    suites: set[str] = set()
+    for line in text.splitlines():  # one-line format: deb-src [opts] URI SUITE COMPONENT...
+        words = line.split("#", 1)[0].split()
+        if words[:1] == ["deb-src"]:
+            rest = words[1:]
+            if rest and rest[0].startswith("["):  # [ arch=amd64 signed-by=... ]
+                while rest and not rest[0].endswith("]"):
+                    rest = rest[1:]
+                rest = rest[1:]
+            if len(rest) >= 2:
+                suites.add(rest[1])
+    for stanza in re.split(r"\n\s*\n", text):  # deb822: Types / Suites fields
+        fields = {}
+        for line in stanza.splitlines():
+            key, sep, value = line.partition(":")
+            if sep and not line.startswith((" ", "\t", "#")):
+                fields[key.strip().lower()] = value.split()
+        if "deb-src" in fields.get("types", []) and fields.get("enabled", ["yes"]) != ["no"]:
+            suites.update(fields.get("suites", []))
+    return suites
+
+
+def has_deb_src(suite: str, apt_dir: Path = Path("/etc/apt")) -> bool:
+    """True if some apt source already enables deb-src entries for ``suite``."""
     candidates = [apt_dir / "sources.list"]
     candidates += sorted((apt_dir / "sources.list.d").glob("*.list"))
     candidates += sorted((apt_dir / "sources.list.d").glob("*.sources"))
@@ -180,24 +252,25 @@ def has_deb_src(apt_dir: Path = Path("/etc/apt")) -> bool:
             text = path.read_text(errors="replace")
         except OSError:
             continue
-        for line in text.splitlines():
-            line = line.strip()
-            if line.startswith("deb-src "):
-                return True
-            if line.lower().startswith("types:") and "deb-src" in line.split(":", 1)[1].split():
-                return True
+        if suite in deb_src_suites(text):
+            return True
     return False
 
 
-def ensure_deb_src(console=None) -> bool:
-    """Add the bookworm deb-src entry if no deb-src source exists; True if added."""
-    if has_deb_src():
+def ensure_deb_src(suite: str, console=None) -> bool:
+    """Add a deb-src entry for ``suite`` if no apt source has one; True if added.
+
+    A deb-src entry only lists source packages: it never changes which binary
+    packages apt installs or upgrades, so adding sid's is safe on bookworm.
+    """
+    if has_deb_src(suite):
         return False
-    _say(console, f"adding {DEB_SRC_FILE}")
-    if os.access(DEB_SRC_FILE.parent, os.W_OK):
-        DEB_SRC_FILE.write_text(DEB_SRC_ENTRY)
+    path, entry = deb_src_file(suite), DEB_SRC_ENTRY.format(suite=suite)
+    _say(console, f"adding {path}")
+    if os.access(path.parent, os.W_OK):
+        path.write_text(entry)
     else:  # not root: write it through sudo
-        script = f"printf '%s' {shlex.quote(DEB_SRC_ENTRY)} > {shlex.quote(str(DEB_SRC_FILE))}"
+        script = f"printf '%s' {shlex.quote(entry)} > {shlex.quote(str(path))}"
         run_cmd(_privileged(["sh", "-c", script]), console=console)
     return True
 
@@ -224,31 +297,36 @@ def is_ns3_tree(tree: Path) -> bool:
     return (tree / "ns3").is_file() and (tree / "test.py").is_file() and (tree / "src" / "core").is_dir()
 
 
-def find_orig_tarball(src_dir: Path, version: str) -> Path | None:
-    hits = sorted(src_dir.glob(f"ns3_{version}.orig.tar.*"))
-    return hits[0] if hits else None
+def sha256_of(path: Path) -> str:
+    with path.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def fetch_debian_source(src_dir: Path, version: str, console=None) -> Path:
-    """Download (not unpack) Debian's ns3 source package into src_dir; return the orig tarball."""
-    tarball = find_orig_tarball(src_dir, version)
-    if tarball is not None:
-        return tarball
-    src_dir.mkdir(parents=True, exist_ok=True)
-    added = ensure_deb_src(console)
-    if added:
-        apt_update(console)
-    cmd = ["apt-get", "source", "--download-only", "ns3"]
-    proc = run_cmd(cmd, cwd=src_dir, console=console, check=False)
-    if proc.returncode != 0 and not added:
-        apt_update(console)  # the deb-src entry may be there without its index
+def fetch_debian_source(src_dir: Path, pin: DebianSource, console=None) -> Path:
+    """Download (not unpack) the pinned ns3 source package into src_dir; return the
+    orig tarball, its SHA-256 checked against the pin."""
+    tarball = src_dir / pin.orig
+    if not tarball.is_file():
+        src_dir.mkdir(parents=True, exist_ok=True)
+        added = ensure_deb_src(pin.suite, console)
+        if added:
+            apt_update(console)
+        # The exact version: with several deb-src suites, a bare `ns3` means the highest.
+        cmd = ["apt-get", "source", "--download-only", f"ns3={pin.version}"]
         proc = run_cmd(cmd, cwd=src_dir, console=console, check=False)
-    if proc.returncode != 0:
-        raise StepFailed("apt-get source ns3 failed")
-    tarball = find_orig_tarball(src_dir, version)
-    if tarball is None:
-        got = ", ".join(p.name for p in src_dir.glob("ns3_*.orig.tar.*")) or "nothing"
-        raise StepFailed(f"Debian's ns3 source is not version {version} (got {got})")
+        if proc.returncode != 0 and not added:
+            apt_update(console)  # the deb-src entry may be there without its index
+            proc = run_cmd(cmd, cwd=src_dir, console=console, check=False)
+        if proc.returncode != 0 or not tarball.is_file():
+            raise StepFailed(
+                f"apt-get source ns3={pin.version} ({pin.suite}) did not give {pin.orig}: "
+                f"the Debian mirror does not serve it (when sid moved on, move the pin in "
+                f"DEBIAN_SOURCES), or set {SRC_ENV_VAR} to an ns-{pin.release} source tree"
+            )
+    got = sha256_of(tarball)
+    if got != pin.sha256:
+        raise StepFailed(f"{tarball}: SHA-256 {got}, but the pin for ns3 {pin.version} says "
+                         f"{pin.sha256}; delete the file to fetch it again")
     return tarball
 
 
@@ -286,12 +364,13 @@ def ensure_ns3_source(cache: Path, version: str, console=None, ns3_src: Path | N
     if is_ns3_tree(tree) and ns3_version_of(tree) == version:
         _say(console, f"reusing {tree}")
         return tree
-    if version not in DEBIAN_NS3_VERSIONS:
+    pin = DEBIAN_SOURCES.get(version)
+    if pin is None:
         raise StepFailed(
-            f"ns-{version} cannot be fetched (Debian has {', '.join(DEBIAN_NS3_VERSIONS)}); "
+            f"ns-{version} cannot be fetched (pinned: {', '.join(DEBIAN_SOURCES)}); "
             f"set {SRC_ENV_VAR} to an ns-{version} source tree"
         )
-    tarball = fetch_debian_source(cache / "src", version, console)
+    tarball = fetch_debian_source(cache / "src", pin, console)
     return extract_ns3(tarball, tree, version, console)
 
 
@@ -391,7 +470,7 @@ def ns3_env(cache: Path) -> dict[str, str]:
     return env
 
 
-def configure_args(modules: Sequence[str] = NS3_MODULES, profile: str = "release") -> list[str]:
+def configure_args(modules: Sequence[str] = NS3_MODULES, profile: str = BUILD_PROFILE) -> list[str]:
     """Arguments after `./ns3 configure`."""
     args = [
         "-d", profile,
@@ -549,8 +628,48 @@ def check_module(repo: Path) -> None:
         raise StepFailed(f"{repo} is not a complete qdisc-lab module (missing {', '.join(missing)})")
 
 
-def run_intree(repo: Path, cache: Path, version: str = "3.37", jobs: int | None = None, console=None,
-               *, ns3_src: Path | None = None, keep_going: bool = False) -> bool:
+def prepare_tree(repo: Path, cache: Path, version: str = DEFAULT_RELEASE, jobs: int | None = None,
+                 console=None, *, ns3_src: Path | None = None) -> Path:
+    """Fetch (or reuse) the ns-3 source tree, copy the module into contrib/, configure
+    and build it; return the tree.  Raises StepFailed (or OSError) on failure."""
+    repo, cache = Path(repo).resolve(), Path(cache).expanduser().resolve()
+    version = resolve_release(version)
+    check_module(repo)
+    cache.mkdir(parents=True, exist_ok=True)
+    env = ns3_env(cache)
+    with _step(console, "tools"):
+        ensure_tools(console)
+    with _step(console, f"ns-{version} source"):
+        ns3dir = ensure_ns3_source(cache, version, console, ns3_src)
+        _say(console, f"ns-3 source tree: {ns3dir}")
+    with _step(console, f"copy module to contrib/{MODULE_NAME}"):
+        stats = sync_tree(repo, ns3dir / "contrib" / MODULE_NAME)
+        _say(console, f"{len(stats.written)} written, {len(stats.removed)} removed, "
+                      f"{stats.unchanged} unchanged")
+    with _step(console, "configure"):
+        configure(ns3dir, configure_args(), env, console)
+    with _step(console, "build"):
+        build(ns3dir, env, jobs or default_jobs(), console)
+    return ns3dir
+
+
+def example_binaries(ns3dir: Path) -> dict[str, Path]:
+    """qdisc-lab's example programs built in the tree, by example name.
+
+    ns-3 names them ``ns<version>-<example>`` under ``build/contrib/qdisc-lab/examples``
+    (the release profile adds no ``-<profile>`` suffix, unlike the others).
+    """
+    out_dir = ns3dir / "build" / "contrib" / MODULE_NAME / "examples"
+    prefix = f"ns{ns3_version_of(ns3dir)}-"
+    found = {}
+    for path in sorted(out_dir.glob(f"{prefix}*")) if out_dir.is_dir() else []:
+        if path.is_file() and os.access(path, os.X_OK):
+            found[path.name[len(prefix):]] = path
+    return found
+
+
+def run_intree(repo: Path, cache: Path, version: str = DEFAULT_RELEASE, jobs: int | None = None,
+               console=None, *, ns3_src: Path | None = None, keep_going: bool = False) -> bool:
     """Build qdisc-lab inside ns-3, run its test suites and demo; True if all succeeded.
 
     With keep_going, the demo still runs after a failing test suite (the
@@ -561,22 +680,8 @@ def run_intree(repo: Path, cache: Path, version: str = "3.37", jobs: int | None 
     t_start = time.monotonic()
     failures: list[str] = []
     try:
-        check_module(repo)
-        cache.mkdir(parents=True, exist_ok=True)
+        ns3dir = prepare_tree(repo, cache, version, jobs, console, ns3_src=ns3_src)
         env = ns3_env(cache)
-        with _step(console, "tools"):
-            ensure_tools(console)
-        with _step(console, f"ns-{version} source"):
-            ns3dir = ensure_ns3_source(cache, version, console, ns3_src)
-            _say(console, f"ns-3 source tree: {ns3dir}")
-        with _step(console, f"copy module to contrib/{MODULE_NAME}"):
-            stats = sync_tree(repo, ns3dir / "contrib" / MODULE_NAME)
-            _say(console, f"{len(stats.written)} written, {len(stats.removed)} removed, "
-                          f"{stats.unchanged} unchanged")
-        with _step(console, "configure"):
-            configure(ns3dir, configure_args(), env, console)
-        with _step(console, "build"):
-            build(ns3dir, env, jobs, console)
         try:
             with _step(console, "test suites"):
                 run_module_suites(ns3dir, repo, env, jobs, console)
@@ -604,7 +709,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2])
     parser.add_argument("--cache", type=Path, default=Path("~/.cache/qdisc-lab"))
-    parser.add_argument("--ns3-version", default="3.37")
+    parser.add_argument("--ns3-version", default=DEFAULT_RELEASE)
     parser.add_argument("--ns3-src", type=Path, default=None)
     parser.add_argument("-j", "--jobs", type=int, default=None)
     parser.add_argument("--keep-going", action="store_true")

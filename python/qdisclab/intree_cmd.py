@@ -19,7 +19,9 @@ from qdisclab.context import CACHE, CONSOLE, REPO
     "version",
     default="3.37",
     show_default=True,
-    help="ns-3 release whose source tree hosts the module.",
+    help="ns-3 release whose source tree hosts the module: a release pinned in "
+    "qdisclab.intree.DEBIAN_SOURCES (fetched with apt-get source), `newest` for the newest "
+    "pinned one, or any release whose tree QDISC_LAB_NS3_SRC names.",
 )
 @click.option(
     "--jobs",

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from qdisclab.build import ns3_option
+from qdisclab.build import ALL_FLAVORS, ns3_option
 from qdisclab.campaign.commands import cluster_option, jobs_option
 from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reproduction
@@ -90,7 +90,7 @@ NAME_ARGUMENT = click.argument("name", type=click.Choice(sorted(REPRODUCTIONS)))
 @jobs_option
 @cluster_option
 @click.option("--retry-failed", is_flag=True, help="Rerun runs stored as failed or timed out.")
-@ns3_option(default=None)
+@ns3_option(ALL_FLAVORS, default=None)
 def reproduce_cmd(name, quick, jobs, cluster, retry_failed, flavor):
     """Build, run the paper's campaign and draw its figures into results/NAME/.
 

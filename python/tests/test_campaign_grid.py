@@ -252,7 +252,7 @@ def test_unknown_campaign_name_lists_known_ones():
 
 
 def test_campaign_names_its_ns3_build(tmp_path):
-    """`ns3` chooses the build a campaign runs on; anything but system/wheel is an error."""
+    """`ns3` chooses the build a campaign runs on; anything but a flavour is an error."""
     from qdisclab.campaign.spec import CampaignError, load_campaign
 
     good = tmp_path / "good.toml"
@@ -261,7 +261,11 @@ def test_campaign_names_its_ns3_build(tmp_path):
     default = tmp_path / "default.toml"
     default.write_text('program = "p"\n[factors]\nx = [1]\n')
     assert load_campaign(str(default)).ns3 == "system"
+    optimized = tmp_path / "optimized.toml"
+    optimized.write_text('program = "p"\nns3 = "optimized"\n[factors]\nx = [1]\n')
+    assert load_campaign(str(optimized)).ns3 == "optimized"
     bad = tmp_path / "bad.toml"
     bad.write_text('program = "p"\nns3 = "3.44"\n[factors]\nx = [1]\n')
-    with pytest.raises(CampaignError, match="ns3"):
+    with pytest.raises(CampaignError, match=r'ns3: expected one of "system", "wheel", '
+                                            r'"optimized", got \'3.44\''):
         load_campaign(str(bad))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from qdisclab.build import ns3_option
+from qdisclab.build import ALL_FLAVORS, ns3_option
 from qdisclab.context import CONSOLE
 
 
@@ -92,7 +92,7 @@ def run_sweep(
     "--binary", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
     help="Run this executable instead of build/<flavor>/examples/<program>.",
 )
-@ns3_option(default=None)
+@ns3_option(ALL_FLAVORS, default=None)
 def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary, flavor):
     """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
 

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from qdisclab.build import ALL_FLAVORS
 from qdisclab.context import REPO
 
 CAMPAIGNS_DIR = REPO / "campaigns"
@@ -177,7 +178,8 @@ class Campaign:
     metrics: tuple[str, ...] = ()
     description: str = ""
     quick: bool = False
-    #: The ns-3 build the campaign runs on unless ``--ns3`` says otherwise ("system", "wheel").
+    #: The ns-3 build the campaign runs on unless ``--ns3`` says otherwise: a flavour of
+    #: :data:`qdisclab.build.ALL_FLAVORS` ("system", "wheel", "optimized").
     ns3: str = "system"
     source: Path | None = None
     text: str = ""
@@ -465,8 +467,9 @@ def parse_campaign(
 
     description = data.get("description", "")
     ns3 = data.get("ns3", "system")
-    if ns3 not in ("system", "wheel"):
-        raise CampaignError(f"{where}.ns3: expected \"system\" or \"wheel\", got {ns3!r}")
+    if ns3 not in ALL_FLAVORS:
+        expected = ", ".join(f'"{f}"' for f in ALL_FLAVORS)
+        raise CampaignError(f"{where}.ns3: expected one of {expected}, got {ns3!r}")
     return Campaign(
         name=campaign_name,
         program=program,

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The in-tree mode's release pins, deb-src handling and the optimized flavour's wiring,
+with apt, ns-3 and the network replaced by recordings."""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from qdisclab import build as build_mod
+from qdisclab import intree
+from qdisclab.campaign.engine import program_binary
+
+
+# --------------------------------------------------------------------------- pins
+
+
+def test_every_pin_names_its_release_and_a_sha256():
+    assert intree.DEFAULT_RELEASE == "3.37"
+    assert {intree.DEFAULT_RELEASE, intree.NEWEST_RELEASE} <= intree.DEBIAN_SOURCES.keys()
+    for release, pin in intree.DEBIAN_SOURCES.items():
+        assert pin.release == release
+        assert pin.version.startswith(f"{release}-")  # a Debian revision of that release
+        assert pin.orig.startswith(f"ns3_{release}.orig.tar.")
+        assert len(pin.sha256) == 64 and int(pin.sha256, 16) >= 0
+    assert intree.DEBIAN_SOURCES["3.37"].suite == "bookworm"
+    assert intree.DEBIAN_SOURCES[intree.NEWEST_RELEASE].suite == "sid"
+
+
+def test_newest_and_default_resolve_to_the_pins():
+    assert intree.resolve_release("newest") == intree.NEWEST_RELEASE == "3.48"
+    assert intree.resolve_release("default") == "3.37"
+    assert intree.resolve_release("3.44") == "3.44"
+
+
+def test_an_unpinned_release_is_refused_with_the_pinned_list(tmp_path, monkeypatch):
+    monkeypatch.delenv(intree.SRC_ENV_VAR, raising=False)
+    with pytest.raises(intree.StepFailed, match=r"ns-3\.44 cannot be fetched \(pinned: 3\.37, 3\.48\); "
+                                                r"set QDISC_LAB_NS3_SRC"):
+        intree.ensure_ns3_source(tmp_path, "3.44")
+
+
+# --------------------------------------------------------------------------- deb-src
+
+
+def test_deb_src_suites_reads_both_apt_formats():
+    one_line = (
+        "deb http://deb.debian.org/debian bookworm main\n"
+        "deb-src [arch=amd64 signed-by=/k.gpg] http://deb.debian.org/debian sid main\n"
+        "# deb-src http://deb.debian.org/debian trixie main\n"
+        "deb-src http://deb.debian.org/debian bookworm-updates main\n"
+    )
+    assert intree.deb_src_suites(one_line) == {"sid", "bookworm-updates"}
+    deb822 = (
+        "Types: deb\nURIs: http://deb.debian.org/debian\nSuites: experimental\nComponents: main\n"
+        "\n"
+        "Types: deb deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm bookworm-updates\n"
+        "Components: main\n"
+        "\n"
+        "Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: sid\nEnabled: no\n"
+    )
+    assert intree.deb_src_suites(deb822) == {"bookworm", "bookworm-updates"}
+    assert intree.deb_src_suites(intree.DEB_SRC_ENTRY.format(suite="sid")) == {"sid"}
+
+
+def test_has_deb_src_is_per_suite(tmp_path):
+    """A bookworm deb-src line does not make sid's source fetchable, nor the reverse."""
+    (tmp_path / "sources.list.d").mkdir()
+    (tmp_path / "sources.list.d" / "qdisc-lab-src.sources").write_text(
+        intree.DEB_SRC_ENTRY.format(suite="bookworm"))
+    assert intree.has_deb_src("bookworm", tmp_path)
+    assert not intree.has_deb_src("sid", tmp_path)
+
+
+def test_ensure_deb_src_writes_one_file_per_suite(tmp_path, monkeypatch):
+    monkeypatch.setattr(intree, "DEB_SRC_DIR", tmp_path)
+    monkeypatch.setattr(intree, "has_deb_src", lambda suite: suite == "bookworm")
+    assert intree.ensure_deb_src("bookworm") is False
+    assert intree.ensure_deb_src("sid") is True
+    assert [p.name for p in tmp_path.iterdir()] == ["qdisc-lab-src-sid.sources"]
+    assert intree.deb_src_suites((tmp_path / "qdisc-lab-src-sid.sources").read_text()) == {"sid"}
+
+
+# --------------------------------------------------------------------------- fetch
+
+
+@pytest.fixture
+def apt(monkeypatch):
+    """apt-get replaced: `apt-get source` writes `content` as the pinned orig tarball."""
+    state = {"calls": [], "suites": [], "content": b"tarball", "returncode": 0}
+
+    def fake_run(cmd, *, cwd=None, console=None, check=True, **kwargs):
+        state["calls"].append(list(cmd))
+        if cmd[:2] == ["apt-get", "source"] and state["returncode"] == 0:
+            pin = next(p for p in intree.DEBIAN_SOURCES.values() if cmd[-1] == f"ns3={p.version}")
+            (Path(cwd) / pin.orig).write_bytes(state["content"])
+        return subprocess.CompletedProcess(cmd, state["returncode"])
+
+    monkeypatch.setattr(intree, "run_cmd", fake_run)
+    monkeypatch.setattr(intree, "apt_update", lambda console=None: state["calls"].append(["update"]))
+    monkeypatch.setattr(intree, "ensure_deb_src",
+                        lambda suite, console=None: state["suites"].append(suite) or True)
+    return state
+
+
+def _pin_for(content: bytes, release: str = "3.48") -> intree.DebianSource:
+    import hashlib
+    from dataclasses import replace
+
+    return replace(intree.DEBIAN_SOURCES[release], sha256=hashlib.sha256(content).hexdigest())
+
+
+def test_fetch_asks_apt_for_the_exact_pinned_version_of_its_suite(apt, tmp_path):
+    pin = _pin_for(b"tarball")
+    got = intree.fetch_debian_source(tmp_path, pin)
+    assert got == tmp_path / "ns3_3.48.orig.tar.bz2"
+    assert apt["suites"] == ["sid"]
+    assert apt["calls"] == [["update"], ["apt-get", "source", "--download-only", "ns3=3.48-1"]]
+    # A second call reuses the file (checked again) without apt.
+    apt["calls"].clear()
+    assert intree.fetch_debian_source(tmp_path, pin) == got and apt["calls"] == []
+
+
+def test_fetch_refuses_a_tarball_whose_checksum_differs(apt, tmp_path):
+    pin = _pin_for(b"what the pin was made from")
+    with pytest.raises(intree.StepFailed, match=rf"ns3_3\.48\.orig\.tar\.bz2: SHA-256 [0-9a-f]{{64}}, "
+                                                rf"but the pin for ns3 3\.48-1 says {pin.sha256}"):
+        intree.fetch_debian_source(tmp_path, pin)
+
+
+def test_fetch_says_what_to_do_when_the_mirror_lacks_the_version(apt, tmp_path):
+    apt["returncode"] = 100
+    with pytest.raises(intree.StepFailed, match=r"apt-get source ns3=3\.48-1 \(sid\) did not give "
+                                                r"ns3_3\.48\.orig\.tar\.bz2: .*move the pin in "
+                                                r"DEBIAN_SOURCES.*QDISC_LAB_NS3_SRC"):
+        intree.fetch_debian_source(tmp_path, intree.DEBIAN_SOURCES["3.48"])
+
+
+# --------------------------------------------------------------------------- the tree
+
+
+def _fake_tree(root: Path, version: str) -> Path:
+    tree = root / f"ns-{version}"
+    (tree / "src" / "core").mkdir(parents=True)
+    for name in ("ns3", "test.py"):
+        (tree / name).write_text("")
+    (tree / "VERSION").write_text(f"{version}\n")
+    examples = tree / "build" / "contrib" / "qdisc-lab" / "examples"
+    examples.mkdir(parents=True)
+    (examples / "CMakeFiles").mkdir()
+    for name in (f"ns{version}-red-vs-droptail", f"ns{version}-drr-evaluation", "Makefile"):
+        path = examples / name
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o755)
+    (examples / f"ns{version}-not-yet-linked").write_text("")  # not executable
+    return tree
+
+
+def test_example_binaries_are_the_tree_versions_programs_by_name(tmp_path):
+    tree = _fake_tree(tmp_path, "3.48")
+    assert intree.example_binaries(tree) == {
+        "drr-evaluation": tree / "build/contrib/qdisc-lab/examples/ns3.48-drr-evaluation",
+        "red-vs-droptail": tree / "build/contrib/qdisc-lab/examples/ns3.48-red-vs-droptail",
+    }
+    assert intree.example_binaries(tmp_path / "nothing") == {}
+
+
+def test_configure_uses_the_portable_release_profile():
+    args = intree.configure_args()
+    assert args[args.index("-d") + 1] == "release"
+    assert "--filter-module-examples-and-tests=qdisc-lab" in args
+
+
+# --------------------------------------------------------------------------- optimized flavour
+
+
+def test_optimized_flavour_builds_the_tree_and_links_its_examples(tmp_path, monkeypatch):
+    tree = _fake_tree(tmp_path / "cache", build_mod.OPTIMIZED_RELEASE)
+    calls = []
+
+    def prepare_tree(repo, cache, version, jobs=None, console=None, **kwargs):
+        calls.append((repo, cache, version))
+        return tree
+
+    monkeypatch.setattr(build_mod, "REPO", tmp_path / "repo")
+    monkeypatch.setattr(build_mod, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(intree, "prepare_tree", prepare_tree)
+    stale = tmp_path / "repo" / "build" / "optimized" / "examples" / "gone"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("")
+
+    out = build_mod.build("optimized")
+    assert out == tmp_path / "repo" / "build" / "optimized"
+    assert calls == [(tmp_path / "repo", tmp_path / "cache", build_mod.OPTIMIZED_RELEASE)]
+    assert sorted(p.name for p in (out / "examples").iterdir()) == ["drr-evaluation", "red-vs-droptail"]
+    assert os.readlink(out / "examples" / "red-vs-droptail") == str(
+        intree.example_binaries(tree)["red-vs-droptail"])
+    monkeypatch.setattr(build_mod, "build_dir", lambda flavor: tmp_path / "repo" / "build" / flavor)
+    assert program_binary("drr-evaluation", "optimized") == out / "examples" / "drr-evaluation"
+    assert build_mod.runtime_env("optimized")["LD_LIBRARY_PATH"].split(os.pathsep)[0] == str(
+        tmp_path / "cache" / f"ns-{build_mod.OPTIMIZED_RELEASE}" / "build" / "lib")
+
+
+def test_optimized_flavour_reports_a_failed_tree_build(tmp_path, monkeypatch):
+    import click
+
+    def prepare_tree(*args, **kwargs):
+        raise intree.StepFailed("./ns3 configure failed")
+
+    monkeypatch.setattr(build_mod, "REPO", tmp_path / "repo")
+    monkeypatch.setattr(intree, "prepare_tree", prepare_tree)
+    with pytest.raises(click.ClickException, match="optimized flavour failed: ./ns3 configure failed"):
+        build_mod.build("optimized")
