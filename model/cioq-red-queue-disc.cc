@@ -4,6 +4,8 @@
 
 #include "cioq-red-queue-disc.h"
 
+#include "qdisc-lab-config.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -50,7 +52,7 @@ CioqRedQueueDisc::GetTypeId()
                           "The output queue's limit, packets or bytes (bytes: byte mode). "
                           "Default 20p (the paper's output buffer).",
                           QueueSizeValue(QueueSize("20p")),
-                          MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                          qdisclab::MakeMaxSizeAccessor(),
                           MakeQueueSizeChecker())
             .AddAttribute("QW",
                           "w_q, the weight of the EWMA average, in (0, 1]. Default 0.004 (the "
@@ -276,6 +278,7 @@ CioqRedQueueDisc::CheckConfig()
         return p;
     }());
     NS_ABORT_MSG_UNLESS(problem.empty(), "CioqRedQueueDisc: " << problem);
+    qdisclab::WarnThresholdsAboveMaxSize(*this, "", m_minTh, m_maxTh);
     return true;
 }
 
