@@ -267,16 +267,14 @@ CioqRedQueueDisc::CheckConfig()
                                                                      QueueSizeValue(GetMaxSize())));
     }
     NS_ABORT_MSG_IF(GetNInternalQueues() != 1, "CioqRedQueueDisc needs exactly one internal queue");
-    const std::string problem = RedCore::Check([this]() {
-        RedCore::Params p;
-        p.minTh = m_minTh;
-        p.maxTh = m_maxTh;
-        p.maxP = 1.0 / m_lInterm;
-        p.qW = m_qW;
-        p.meanPktSize = m_meanPktSize;
-        p.linkBandwidth = static_cast<double>(m_linkBandwidth.GetBitRate());
-        return p;
-    }());
+    RedCore::Params p;
+    p.minTh = m_minTh;
+    p.maxTh = m_maxTh;
+    p.maxP = 1.0 / m_lInterm;
+    p.qW = m_qW;
+    p.meanPktSize = m_meanPktSize;
+    p.linkBandwidth = static_cast<double>(m_linkBandwidth.GetBitRate());
+    const std::string problem = RedCore::Check(p, "", "QW");
     NS_ABORT_MSG_UNLESS(problem.empty(), "CioqRedQueueDisc: " << problem);
     qdisclab::WarnThresholdsAboveMaxSize(*this, "", m_minTh, m_maxTh);
     return true;
