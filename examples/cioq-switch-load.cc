@@ -64,6 +64,10 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_UNLESS(load > 0 && load <= 100, "--load=" << load << " is out of range (0, 100]");
     NS_ABORT_MSG_UNLESS(duration > 0 && std::isfinite(duration),
                         "--duration=" << duration << " must be finite and > 0 seconds");
+    NS_ABORT_MSG_UNLESS(fabric == "Paper" || fabric == "Islip",
+                        "--fabric must be Paper or Islip, got '" << fabric << "'");
+    NS_ABORT_MSG_UNLESS(queueing == "Voq" || queueing == "Fifo",
+                        "--queueing must be Voq or Fifo, got '" << queueing << "'");
     qdisclab::LookupTypeId(qdisc, QueueDisc::GetTypeId(), "--qdisc");
 
     NodeContainer hosts;

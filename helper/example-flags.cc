@@ -10,9 +10,39 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <type_traits>
+#include <utility>
 
 namespace ns3
 {
+
+namespace
+{
+
+/// Whether CommandLine::AddValue takes a Callback<bool, Arg> (ns-3 changed Arg across releases).
+template <typename Arg, typename = void>
+struct TakesCallbackOf : std::false_type
+{
+};
+
+/// \copydoc TakesCallbackOf
+template <typename Arg>
+struct TakesCallbackOf<
+    Arg,
+    std::void_t<decltype(std::declval<CommandLine&>().AddValue(std::string(),
+                                                               std::string(),
+                                                               std::declval<Callback<bool, Arg>>(),
+                                                               std::string()))>> : std::true_type
+{
+};
+
+/// The callback a flag's value goes through: Callback<bool, std::string> up to ns-3.37,
+/// Callback<bool, const std::string&> in later releases.
+using FlagCallback = std::conditional_t<TakesCallbackOf<const std::string&>::value,
+                                        Callback<bool, const std::string&>,
+                                        Callback<bool, std::string>>;
+
+} // namespace
 
 ExampleFlags::ExampleFlags(CommandLine& cmd)
     : m_cmd(cmd)
@@ -27,14 +57,13 @@ ExampleFlags::AddUnsigned(const std::string& name,
                           uint32_t max)
 {
     uint32_t* target = &value;
-    m_cmd.AddValue(
-        name,
-        help + " [" + std::to_string(min) + ", " + std::to_string(max) + "]",
-        Callback<bool, std::string>([name, target, min, max](std::string text) {
-            *target = ParseUnsigned(name, text, min, max);
-            return true;
-        }),
-        std::to_string(value));
+    m_cmd.AddValue(name,
+                   help + " [" + std::to_string(min) + ", " + std::to_string(max) + "]",
+                   FlagCallback([name, target, min, max](const std::string& text) {
+                       *target = ParseUnsigned(name, text, min, max);
+                       return true;
+                   }),
+                   std::to_string(value));
 }
 
 void
@@ -43,7 +72,7 @@ ExampleFlags::AddRate(const std::string& name, const std::string& help, std::str
     std::string* target = &value;
     m_cmd.AddValue(name,
                    help + " (> 0)",
-                   Callback<bool, std::string>([name, target](std::string text) {
+                   FlagCallback([name, target](const std::string& text) {
                        ParseRate(name, text);
                        *target = text;
                        return true;
