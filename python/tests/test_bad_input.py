@@ -55,13 +55,15 @@ def row(program: str, args: str, outcome: str, *words: str | tuple[str, ...]) ->
     return Row(program, tuple(shlex.split(args)), outcome, words)
 
 
+LOAD, VDE = "cioq-switch-load", "vertical-dimensioning-evaluation"
+
 # A short cioq-switch-load run: two hosts, one simulated second.
 SHORT = "--ports=2 --duration=1"
 
 
 def switch(qdisc: str, override: str, outcome: str, *words: str | tuple[str, ...]) -> Row:
     """A cioq-switch-load row with ``qdisc`` on the outputs and one attribute override."""
-    return row("cioq-switch-load", f"{SHORT} --qdisc=ns3::{qdisc} --ns3::{override}", outcome,
+    return row(LOAD, f"{SHORT} --qdisc=ns3::{qdisc} --ns3::{override}", outcome,
                *words)
 
 
@@ -133,42 +135,45 @@ DEVICE = "CioqSwitchNetDevice"
 
 ROWS = [
     # --- The issue's cases -------------------------------------------------------------------
-    row("cioq-switch-load", "--lineRate=0bps", FAIL, "--lineRate=0bps must be > 0 bit/s"),
-    row("cioq-switch-load", "--load=0", FAIL, "--load=0 is out of range (0, 100]"),
-    row("cioq-switch-load", "--load=-1", FAIL, "--load=-1 is out of range (0, 100]"),
-    row("cioq-switch-load", "--load=nan", FAIL, "Invalid command-line argument: --load=nan"),
-    row("cioq-switch-load", "--payload=70000", FAIL, "--payload=70000 is out of range [0, 1472]"),
-    row("cioq-switch-load", "--payload=-1", FAIL, "--payload=-1 is out of range [0, 1472]"),
-    row("cioq-switch-load", "--ports=1", FAIL, "--ports=1 is out of range [2, 1024]"),
-    row("cioq-switch-load", "--duration=0", FAIL, "--duration=0 must be finite and > 0 seconds"),
-    row("cioq-switch-load", "--qdisc=ns3::Bogus", FAIL,
+    row(LOAD, "--lineRate=0bps", FAIL, "--lineRate=0bps must be > 0 bit/s"),
+    row(LOAD, "--load=0", FAIL, "--load=0 is out of range (0, 100]"),
+    row(LOAD, "--load=-1", FAIL, "--load=-1 is out of range (0, 100]"),
+    row(LOAD, "--load=nan", FAIL, "Invalid command-line argument: --load=nan"),
+    row(LOAD, "--payload=70000", FAIL, "--payload=70000 is out of range [0, 1472]"),
+    row(LOAD, "--payload=-1", FAIL, "--payload=-1 is out of range [0, 1472]"),
+    row(LOAD, "--ports=1", FAIL, "--ports=1 is out of range [2, 1024]"),
+    row(LOAD, "--duration=0", FAIL, "--duration=0 must be finite and > 0 seconds"),
+    row(LOAD, "--qdisc=ns3::Bogus", FAIL,
         "--qdisc = 'ns3::Bogus': no such TypeId (expected a ns3::QueueDisc)"),
-    row("cioq-switch-load", "--qdisc=ns3::Node", FAIL, "--qdisc = 'ns3::Node' is not a ns3::QueueDisc"),
-    row("cioq-switch-load", "--qdisc=ns3::PerFlowQueueDisc", FAIL,
+    row(LOAD, "--qdisc=ns3::Node", FAIL, "--qdisc = 'ns3::Node' is not a ns3::QueueDisc"),
+    row(LOAD, "--qdisc=ns3::PerFlowQueueDisc", FAIL,
         "--qdisc = 'ns3::PerFlowQueueDisc' has no constructor"),
     row(GTEST, "--gtest_filter=CioqSwitchBadInputDeathTest.PortsAndAttributesAreNamed", PASS,
         "[  PASSED  ] 1 test."),  # GetPortStats(past the last), FrameOverhead=100000, null disc
-    *[row("vertical-dimensioning-evaluation", f"--queueDisc={s} --weights=1e9,1 --simTime=3 "
+    *[row(VDE, f"--queueDisc={s} --weights=1e9,1 --simTime=3 "
           "--warmup=1", FAIL, "--weights: weight 1e+09 x --cbrRateUnit=125kbps = 1.25e+14 bit/s "
           "is out of range [1 bit/s, --accessRate=100Mbps]") for s in ("VD", "SRR", "Aliquem")],
-    row("vertical-dimensioning-evaluation", "--weights=1e-9,1", FAIL,
+    row(VDE, "--weights=1e-9,1", FAIL,
         "--weights: weight 1e-09 x --cbrRateUnit=125kbps = 0.000125 bit/s is out of range"),
-    row("vertical-dimensioning-evaluation", "--weights=1,x", FAIL, "--weights: 'x' is not a number > 0"),
-    row("vertical-dimensioning-evaluation", "--quantum=0", FAIL,
+    row(VDE, "--weights=1,x", FAIL, "--weights: 'x' is not a number > 0"),
+    row(VDE, "--quantum=0", FAIL,
         "--quantum=0 is out of range [1, 65535]"),
-    row("vertical-dimensioning-evaluation", "--maxSize=0p", FAIL,
+    row(VDE, "--maxSize=0p", FAIL,
         "ns3::VerticalDimensioningQueueDisc: MaxSize = 0p is out of range"),
-    row("vertical-dimensioning-evaluation", "--queueDisc=DRR --maxSize=0B", FAIL,
+    row(VDE, "--queueDisc=DRR --maxSize=0B", FAIL,
         "ns3::DrrQueueDisc: MaxSize = 0B is out of range"),
-    row("vertical-dimensioning-evaluation", "--hops=-1", FAIL, "--hops=-1 is out of range [1, 84]"),
-    row("vertical-dimensioning-evaluation", "--coreRate=0bps", FAIL, "--coreRate=0bps must be > 0"),
+    row(VDE, "--hops=-1", FAIL, "--hops=-1 is out of range [1, 84]"),
+    row(VDE, "--coreRate=0bps", FAIL, "--coreRate=0bps must be > 0"),
     row("drr-evaluation", "--quantum=-1", FAIL, "--quantum=-1 is out of range [1, 4294967295]"),
     row("drr-evaluation", "--quantum=1.5", FAIL, "--quantum=1.5 is not an integer"),
     row("drr-evaluation", "--maxSize=0B", FAIL, "ns3::DrrQueueDisc: MaxSize = 0B is out of range"),
     row("drr-evaluation", "--nFlows=0", FAIL, "--nFlows=0 is out of range [1, 254]"),
-    row("drr-evaluation", "--bottleneckRate=-1Mbps", FAIL, "--bottleneckRate=-1Mbps is not a rate"),
-    row("rio-assured-service", "--queueLimit=0", FAIL, "--queueLimit=0 is out of range [1, 1000000]"),
-    row("rio-assured-service", "--nBestEffort=-1", FAIL, "--nBestEffort=-1 is out of range [0, 254]"),
+    row("drr-evaluation", "--bottleneckRate=-1Mbps", FAIL,
+        "--bottleneckRate=-1Mbps is not a rate"),
+    row("rio-assured-service", "--queueLimit=0", FAIL,
+        "--queueLimit=0 is out of range [1, 1000000]"),
+    row("rio-assured-service", "--nBestEffort=-1", FAIL,
+        "--nBestEffort=-1 is out of range [0, 254]"),
     row("cioq-red-evaluation", "--outputBuffer=-1", FAIL,
         "--outputBuffer=-1 is out of range [1, 1000000]"),
     row("cioq-red-evaluation", "--lineRate=0bps", FAIL, "--lineRate=0bps must be > 0 bit/s"),
@@ -177,21 +182,23 @@ ROWS = [
         "ns3::DscpMarkerQueueDisc: MaxSize = 0p is out of range"),
     row("dumbbell-fifo-vs-red", "--queueLimit=-1", FAIL,
         "--queueLimit=-1 is out of range [1, 1000000]"),
-    row("red-vs-droptail", "--queueSize=-1", FAIL, "--queueSize=-1 is out of range [1, 4294967295]"),
+    row("red-vs-droptail", "--queueSize=-1", FAIL,
+        "--queueSize=-1 is out of range [1, 4294967295]"),
     row("red-vs-droptail", "--udpRate=0bps", FAIL, "--udpRate=0bps must be > 0 bit/s"),
     # --- Legal but suspicious: rc 0, metrics, one warning ------------------------------------
     switch("CioqRedQueueDisc", "CioqRedQueueDisc::MaxTh=25", WARN,
            "qdisc-lab warning: ns3::CioqRedQueueDisc MaxTh=25 packets exceeds MaxSize=20p: the "
-           "buffer overflows before the average reaches it; raise MaxSize or lower the thresholds"),
-    row("cioq-switch-load", f"{SHORT} --qdisc=ns3::RioQueueDisc --ns3::RioQueueDisc::InMaxTh=900 "
+           "buffer overflows before the average reaches it; raise MaxSize or lower the "
+           "thresholds"),
+    row(LOAD, f"{SHORT} --qdisc=ns3::RioQueueDisc --ns3::RioQueueDisc::InMaxTh=900 "
         "--ns3::RioQueueDisc::MaxSize=500p", WARN,
         "qdisc-lab warning: ns3::RioQueueDisc InMaxTh=900 packets exceeds MaxSize=500p"),
-    row("cioq-switch-load", f"{SHORT} --qdisc=ns3::RiPlusOQueueDisc "
+    row(LOAD, f"{SHORT} --qdisc=ns3::RiPlusOQueueDisc "
         "--ns3::RioQueueDisc::MaxSize=25p", WARN,
         "qdisc-lab warning: ns3::RiPlusOQueueDisc InMinTh=60 packets exceeds MaxSize=25p: the "
         "buffer overflows before the average reaches it, RED never drops early",
         "qdisc-lab warning: ns3::RiPlusOQueueDisc OutMaxTh=30 packets exceeds MaxSize=25p"),
-    row("cioq-switch-load", f"{SHORT} --queueing=Fifo --ns3::{DEVICE}::VoqMaxSize=5p", WARN,
+    row(LOAD, f"{SHORT} --queueing=Fifo --ns3::{DEVICE}::VoqMaxSize=5p", WARN,
         f"qdisc-lab warning: {DEVICE} VoqMaxSize=5p with InputQueueing=Fifo: there are no VOQs"),
     # --- One out-of-range value per attribute ------------------------------------------------
     *per_flow("Drr", "DrrQueueDisc: Quantum must be >= 1 byte, got 0"),
@@ -199,7 +206,8 @@ ROWS = [
     *per_flow("Aliquem", "AliquemQueueDisc: Quantum must be >= 1 byte"),
     switch("AliquemQueueDisc", "AliquemQueueDisc::ScalingFactor=0", FAIL,
            "ScalingFactor = 0 is out of range [1, 1024]"),
-    invalid("VerticalDimensioningQueueDisc", "VerticalDimensioningQueueDisc::BucketCounters=maybe"),
+    invalid("VerticalDimensioningQueueDisc",
+            "VerticalDimensioningQueueDisc::BucketCounters=maybe"),
     switch("VerticalDimensioningQueueDisc", "VerticalDimensioningQueueDisc::Buckets=0", FAIL,
            "VerticalDimensioningQueueDisc: Buckets = 0 is out of range [1, 16777216]"),
     switch("VerticalDimensioningQueueDisc", "VerticalDimensioningQueueDisc::DefaultWeight=-1",
@@ -260,9 +268,9 @@ ROWS = [
     switch("FifoQueueDisc", f"{DEVICE}::Mtu=0", FAIL,
            "CioqSwitchNetDevice: Mtu = 0 is out of range [68, 65535] bytes"),
     invalid("FifoQueueDisc", f"{DEVICE}::OutputFull=Bogus"),
-    row("cioq-switch-load", "--speedup=0.5", FAIL, "Speedup = 0.5 is out of range [1, N]"),
-    row("cioq-switch-load", "--fabric=Bogus", FAIL, "--fabric must be Paper or Islip, got 'Bogus'"),
-    row("cioq-switch-load", "--queueing=Lifo", FAIL, "--queueing must be Voq or Fifo, got 'Lifo'"),
+    row(LOAD, "--speedup=0.5", FAIL, "Speedup = 0.5 is out of range [1, N]"),
+    row(LOAD, "--fabric=Bogus", FAIL, "--fabric must be Paper or Islip, got 'Bogus'"),
+    row(LOAD, "--queueing=Lifo", FAIL, "--queueing must be Voq or Fifo, got 'Lifo'"),
 ]
 
 
@@ -286,7 +294,7 @@ def run(path: Path, r: Row, env: dict[str, str] | None = None) -> tuple[str, str
     if result.returncode in CRASHES:
         return "crash", f"signal {-result.returncode}: {out[-500:]}"
     missing = [w for w in r.words
-               if not any(alternative in out for alternative in (w if isinstance(w, tuple) else (w,)))]
+               if not any(a in out for a in (w if isinstance(w, tuple) else (w,)))]
     if r.outcome == FAIL:
         if result.returncode == 0:
             return "rc 0", out[-500:]
