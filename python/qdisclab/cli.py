@@ -23,11 +23,13 @@ COMMANDS: dict[str, str] = {
     "intree": "qdisclab.intree_cmd:intree_cmd",
     "sweep": "qdisclab.campaign.commands:sweep_cmd",
     "export": "qdisclab.campaign.commands:export_cmd",
+    "salvage": "qdisclab.campaign.commands:salvage_cmd",
     "figures": "qdisclab.reproduce:figures_cmd",
     "reproduce": "qdisclab.reproduce:reproduce_cmd",
     "report": "qdisclab.report:report_cmd",
     "bench": "qdisclab.bench:bench_cmd",
     "factorial": "qdisclab.factorial:factorial_cmd",
+    "python": "qdisclab.python_cmd:python_cmd",
 }
 
 

@@ -31,7 +31,10 @@ def test_first_build_configures_then_builds(recorded, tmp_path):
         "cmake", "-S", str(tmp_path / "repo"), "-B", str(out), "-G", "Ninja",
         "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache",
     ]  # fmt: skip
-    assert configure_kwargs["env"] == {"CCACHE_DIR": str(tmp_path / "cache" / "ccache")}
+    assert configure_kwargs["env"] == {
+        "CCACHE_DIR": str(tmp_path / "cache" / "ccache"),
+        "CCACHE_BASEDIR": str(tmp_path / "repo"),
+    }
     assert compile_ == ["cmake", "--build", str(out)]
 
 
