@@ -237,7 +237,6 @@ main(int argc, char* argv[])
         sessions = std::max<uint32_t>(1, sessions / 10);
     }
 
-    NS_ABORT_MSG_UNLESS(ports >= 2 && ports <= 256, "--ports must be in [2, 256]");
     NS_ABORT_MSG_UNLESS(queueDisc == "DropTail" || queueDisc == "Red" || queueDisc == "CioqRed",
                         "--queueDisc must be DropTail, Red or CioqRed, got '" << queueDisc << "'");
     NS_ABORT_MSG_UNLESS(speedup >= 1 && speedup <= ports,
@@ -249,15 +248,8 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(voqSize.GetValue() == 0 && inputSize.GetValue() == 0,
                     "--inputBuffer and --voqLimit cannot both be 0");
     NS_ABORT_MSG_UNLESS(maxP > 0 && maxP <= 1, "--maxP must be in (0, 1]");
-    NS_ABORT_MSG_UNLESS(outputBuffer >= 1, "--outputBuffer must be >= 1 packet");
-    NS_ABORT_MSG_UNLESS(hostQueue >= 1, "--hostQueue must be >= 1 packet");
     NS_ABORT_MSG_UNLESS(simTime > 0 && warmup >= 0 && warmup < simTime,
                         "need simTime > 0 and warmup in [0, simTime)");
-    NS_ABORT_MSG_UNLESS(segmentSize >= 1 && segmentSize <= 1400,
-                        "--segmentSize must be in [1, 1400] bytes");
-    NS_ABORT_MSG_UNLESS(initialCwnd >= 1 && delAckCount >= 1,
-                        "--initialCwnd and --delAckCount must be >= 1");
-    NS_ABORT_MSG_IF(maxWindow > 65535, "--maxWindow must be in [0, 65535] segments");
     NS_ABORT_MSG_UNLESS(minRto > 0, "--minRto must be > 0 seconds");
 
     // TCP as ns-2's agents of the time: one congestion control for all, no SACK or timestamps

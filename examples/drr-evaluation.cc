@@ -291,7 +291,6 @@ main(int argc, char* argv[])
                         "--dropFrom must be Head or Tail, got '" << dropFrom << "'");
     NS_ABORT_MSG_UNLESS(flowMapping == "sequential" || flowMapping == "hash",
                         "--flowMapping must be sequential or hash, got '" << flowMapping << "'");
-    NS_ABORT_MSG_UNLESS(nFlows >= 1 && nFlows <= 254, "--nFlows must be in [1, 254]");
     NS_ABORT_MSG_UNLESS(packetSizeMin >= 40 && packetSizeMin <= packetSizeMax &&
                             packetSizeMax <= 65535,
                         "packet sizes must satisfy 40 <= packetSizeMin <= packetSizeMax <= 65535");

@@ -60,8 +60,6 @@ main(int argc, char* argv[])
         simTime = 5;
     }
     NS_ABORT_MSG_UNLESS(simTime > 1, "--simTime must be > 1 s");
-    NS_ABORT_MSG_UNLESS(packetSize >= 12 && packetSize <= 1472,
-                        "--packetSize must be in [12, 1472] bytes");
 
     DumbbellScenario scenario;
     scenario.SetLeafCount(4);

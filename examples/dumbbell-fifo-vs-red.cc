@@ -81,8 +81,6 @@ main(int argc, char* argv[])
     }
     NS_ABORT_MSG_UNLESS(queueDisc == "Fifo" || queueDisc == "Red",
                         "--queueDisc must be Fifo or Red, got '" << queueDisc << "'");
-    NS_ABORT_MSG_IF(nTcp == 0, "--nTcp must be >= 1");
-    NS_ABORT_MSG_IF(queueLimit == 0, "--queueLimit must be >= 1 packet");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));

@@ -97,9 +97,6 @@ main(int argc, char* argv[])
     }
     NS_ABORT_MSG_UNLESS(queueDisc == "DropTail" || queueDisc == "Red",
                         "--queueDisc must be DropTail or Red, got '" << queueDisc << "'");
-    NS_ABORT_MSG_IF(window == 0, "--window must be > 0 bytes");
-    NS_ABORT_MSG_IF(queueSize == 0, "--queueSize must be > 0 bytes");
-    NS_ABORT_MSG_IF(nTcp == 0, "--nTcp must be >= 1");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
     if (queueDisc == "Red")
     {

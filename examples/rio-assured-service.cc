@@ -382,9 +382,6 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_UNLESS(nFlows >= 1 && nFlows <= 254,
                         "AS plus best-effort flows must be in [1, 254], got " << nFlows);
     NS_ABORT_MSG_UNLESS(bucketKbit > 0, "--bucketKbit must be > 0");
-    NS_ABORT_MSG_UNLESS(segmentSize >= 100 && segmentSize <= 1460,
-                        "--segmentSize must be in [100, 1460] bytes");
-    NS_ABORT_MSG_UNLESS(delAckCount >= 1, "--delAckCount must be >= 1");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
     NS_ABORT_MSG_UNLESS(startJitter >= 0 && startJitter <= warmup,
                         "--startJitter must be in [0, warmup]");

@@ -347,9 +347,6 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_UNLESS(packetSizeMin >= 40 && packetSizeMin <= packetSizeMax &&
                             packetSizeMax <= 1500,
                         "packet sizes must satisfy 40 <= packetSizeMin <= packetSizeMax <= 1500");
-    NS_ABORT_MSG_UNLESS(tcpPacketSize > IP_TCP_HEADERS && tcpPacketSize <= 1500,
-                        "--tcpPacketSize must be in [" << IP_TCP_HEADERS + 1 << ", 1500]");
-    NS_ABORT_MSG_UNLESS(buckets >= 1 && buckets <= 65536, "--buckets must be in [1, 65536]");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
     NS_ABORT_MSG_IF(drainTime < 0, "--drainTime must be >= 0");
     NS_ABORT_MSG_IF(startJitter < 0 || startJitter > simTime,
