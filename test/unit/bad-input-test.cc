@@ -42,6 +42,21 @@ FromFactory(const std::string& type, const std::string& name, const std::string&
 }
 
 /**
+ * \param hosts number of hosts (ports)
+ * \param queueing the switch's InputQueueing
+ * \return the switch of a star of \p hosts point-to-point hosts
+ */
+Ptr<CioqSwitchNetDevice>
+StarSwitch(uint32_t hosts, const std::string& queueing = "Voq")
+{
+    NodeContainer nodes;
+    nodes.Create(hosts);
+    CioqSwitchHelper helper;
+    helper.SetDeviceAttribute("InputQueueing", StringValue(queueing));
+    return helper.InstallStar(CreateObject<Node>(), nodes).device;
+}
+
+/**
  * Build a star switch with one attribute set (and an InputQueueing) and initialize it.
  * \param hosts number of hosts (ports)
  * \param name a switch attribute
@@ -54,13 +69,9 @@ InitializeSwitch(uint32_t hosts,
                  const AttributeValue& value,
                  const std::string& queueing = "Voq")
 {
-    NodeContainer nodes;
-    nodes.Create(hosts);
-    CioqSwitchHelper helper;
-    helper.SetDeviceAttribute("InputQueueing", StringValue(queueing));
-    CioqSwitchHelper::Star star = helper.InstallStar(CreateObject<Node>(), nodes);
-    star.device->SetAttribute(name, value);
-    star.device->Initialize();
+    Ptr<CioqSwitchNetDevice> device = StarSwitch(hosts, queueing);
+    device->SetAttribute(name, value);
+    device->Initialize();
     Simulator::Destroy();
 }
 
@@ -133,33 +144,12 @@ TEST(LookupTypeIdDeathTest, OnlyConstructibleQueueDiscsPass)
 
 TEST(CioqSwitchBadInputDeathTest, PortsAndAttributesAreNamed)
 {
-    EXPECT_DEATH(
-        {
-            NodeContainer nodes;
-            nodes.Create(3);
-            CioqSwitchHelper::Star star =
-                CioqSwitchHelper().InstallStar(CreateObject<Node>(), nodes);
-            star.device->GetPortStats(3);
-        },
-        "CioqSwitchNetDevice::GetPortStats: port 3 out of range \\[0, 3\\)");
-    EXPECT_DEATH(
-        {
-            NodeContainer nodes;
-            nodes.Create(2);
-            CioqSwitchHelper::Star star =
-                CioqSwitchHelper().InstallStar(CreateObject<Node>(), nodes);
-            star.device->GetAverageOutputPackets(7);
-        },
-        "GetAverageOutputPackets: port 7 out of range \\[0, 2\\)");
-    EXPECT_DEATH(
-        {
-            NodeContainer nodes;
-            nodes.Create(2);
-            CioqSwitchHelper::Star star =
-                CioqSwitchHelper().InstallStar(CreateObject<Node>(), nodes);
-            star.device->SetOutputQueueDisc(1, nullptr);
-        },
-        "SetOutputQueueDisc: port 1: no queue disc \\(a null pointer\\)");
+    EXPECT_DEATH(StarSwitch(3)->GetPortStats(3),
+                 "CioqSwitchNetDevice::GetPortStats: port 3 out of range \\[0, 3\\)");
+    EXPECT_DEATH(StarSwitch(2)->GetAverageOutputPackets(7),
+                 "GetAverageOutputPackets: port 7 out of range \\[0, 2\\)");
+    EXPECT_DEATH(StarSwitch(2)->SetOutputQueueDisc(1, nullptr),
+                 "SetOutputQueueDisc: port 1: no queue disc \\(a null pointer\\)");
     EXPECT_DEATH(InitializeSwitch(2, "Mtu", UintegerValue(0)),
                  "CioqSwitchNetDevice: Mtu = 0 is out of range \\[68, 65535\\] bytes");
     EXPECT_DEATH(InitializeSwitch(2, "FrameOverhead", UintegerValue(100000)),
