@@ -193,15 +193,16 @@ CioqSwitchNetDevice::GetTypeId()
                           QueueSizeValue(QueueSize("20p")),
                           MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_inputBufferSize),
                           MakeQueueSizeChecker())
-            .AddAttribute("VoqMaxSize",
-                          "Limit of each single VOQ, in packets or bytes; 0 = none (only "
-                          "InputBufferSize applies). Setting 20p and a large InputBufferSize "
-                          "gives one 20-packet queue per internal link, as an ns-2 link queue. With "
-                          "InputQueueing = Fifo it caps the packets for each output inside an "
-                          "input's FIFO (a warning says so).",
-                          QueueSizeValue(QueueSize("0p")),
-                          MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_voqMaxSize),
-                          MakeQueueSizeChecker())
+            .AddAttribute(
+                "VoqMaxSize",
+                "Limit of each single VOQ, in packets or bytes; 0 = none (only "
+                "InputBufferSize applies). Setting 20p and a large InputBufferSize "
+                "gives one 20-packet queue per internal link, as an ns-2 link queue. With "
+                "InputQueueing = Fifo it caps the packets for each output inside an "
+                "input's FIFO (a warning says so).",
+                QueueSizeValue(QueueSize("0p")),
+                MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_voqMaxSize),
+                MakeQueueSizeChecker())
             .AddAttribute(
                 "IslipIterations",
                 "iSLIP iterations per match (FabricModel=Islip), >= 1; more than N act as N.",

@@ -113,8 +113,8 @@ LookupTypeId(const std::string& name, TypeId base, const std::string& what)
 {
     TypeId tid;
     NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(name, &tid),
-                        what << " = '" << name << "': no such TypeId (expected a "
-                             << base.GetName() << ")");
+                        what << " = '" << name << "': no such TypeId (expected a " << base.GetName()
+                             << ")");
     NS_ABORT_MSG_UNLESS(tid.IsChildOf(base) || tid == base,
                         what << " = '" << name << "' is not a " << base.GetName());
     NS_ABORT_MSG_UNLESS(tid.HasConstructor(),
