@@ -41,6 +41,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/example-flags.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -137,10 +138,12 @@ main(int argc, char* argv[])
     std::string output;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("ports", "N, the switch size (N sources, N sinks)", ports);
-    cmd.AddValue("sessions",
-                 "TCP sessions over the run (0: the paper's 800 for 4 ports, 6400 for 16)",
-                 sessions);
+    ExampleFlags flags(cmd);
+    flags.AddUnsigned("ports", "N, the switch size (N sources, N sinks)", ports, 2, 256);
+    flags.AddUnsigned("sessions",
+                      "TCP sessions over the run (0: the paper's 800 for 4 ports, 6400 for 16)",
+                      sessions,
+                      0);
     cmd.AddValue("load",
                  "with --sessions=0: this fraction of the paper's sessions (Figs. 3 and 5 vary "
                  "the load from 0.1 to 1: 80 .. 800 and 640 .. 6400 sessions)",
@@ -163,12 +166,20 @@ main(int argc, char* argv[])
                  "buffer of each switch input, shared by its VOQs (0p: only the VOQ limit)",
                  inputBuffer);
     cmd.AddValue("voqLimit", "limit of each VOQ (0p: only the input buffer)", voqLimit);
-    cmd.AddValue("outputBuffer", "output buffer, packets", outputBuffer);
+    flags.AddUnsigned("outputBuffer", "output buffer, packets", outputBuffer, 1, 1000000);
     cmd.AddValue("fabric", "switch fabric: Paper (N^2 links at s/N) or Islip", fabric);
-    cmd.AddValue("islipIterations", "iSLIP iterations per match (fabric Islip)", islipIterations);
-    cmd.AddValue("lineRate", "rate of every host link", lineRate);
+    flags.AddUnsigned("islipIterations",
+                      "iSLIP iterations per match (fabric Islip)",
+                      islipIterations,
+                      1,
+                      256);
+    flags.AddRate("lineRate", "rate of every host link", lineRate);
     cmd.AddValue("linkDelay", "propagation delay of every host link", linkDelay);
-    cmd.AddValue("hostQueue", "DropTail queue of each source's link, packets", hostQueue);
+    flags.AddUnsigned("hostQueue",
+                      "DropTail queue of each source's link, packets",
+                      hostQueue,
+                      1,
+                      1000000);
     cmd.AddValue("durationMin", "shortest session, seconds", durationMin);
     cmd.AddValue("durationMax",
                  "longest session, seconds (0: the paper's 13 for 4 ports, 53 for 16)",
@@ -178,10 +189,18 @@ main(int argc, char* argv[])
                  simTime);
     cmd.AddValue("warmup", "statistics start, seconds", warmup);
     cmd.AddValue("tcp", "TCP congestion control: NewReno, Cubic, ...", tcp);
-    cmd.AddValue("segmentSize", "TCP segment size, bytes", segmentSize);
-    cmd.AddValue("maxWindow", "receive window, segments (ns-2's window_); 0: no limit", maxWindow);
-    cmd.AddValue("initialCwnd", "initial congestion window, segments", initialCwnd);
-    cmd.AddValue("delAckCount", "segments per delayed ACK (1: an ACK per segment)", delAckCount);
+    flags.AddUnsigned("segmentSize", "TCP segment size, bytes", segmentSize, 1, 1400);
+    flags.AddUnsigned("maxWindow",
+                      "receive window, segments (ns-2's window_); 0: no limit",
+                      maxWindow,
+                      0,
+                      65535);
+    flags.AddUnsigned("initialCwnd", "initial congestion window, segments", initialCwnd, 1, 65535);
+    flags.AddUnsigned("delAckCount",
+                      "segments per delayed ACK (1: an ACK per segment)",
+                      delAckCount,
+                      1,
+                      65535);
     cmd.AddValue("sack", "TCP selective acknowledgements", sack);
     cmd.AddValue("minRto", "TCP minimum retransmission timeout, seconds", minRto);
     cmd.AddValue("quick", "a short run (20 s, a tenth of the sessions) for tests", quick);
@@ -218,7 +237,6 @@ main(int argc, char* argv[])
         sessions = std::max<uint32_t>(1, sessions / 10);
     }
 
-    NS_ABORT_MSG_UNLESS(ports >= 2 && ports <= 256, "--ports must be in [2, 256]");
     NS_ABORT_MSG_UNLESS(queueDisc == "DropTail" || queueDisc == "Red" || queueDisc == "CioqRed",
                         "--queueDisc must be DropTail, Red or CioqRed, got '" << queueDisc << "'");
     NS_ABORT_MSG_UNLESS(speedup >= 1 && speedup <= ports,
@@ -230,15 +248,8 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(voqSize.GetValue() == 0 && inputSize.GetValue() == 0,
                     "--inputBuffer and --voqLimit cannot both be 0");
     NS_ABORT_MSG_UNLESS(maxP > 0 && maxP <= 1, "--maxP must be in (0, 1]");
-    NS_ABORT_MSG_UNLESS(outputBuffer >= 1, "--outputBuffer must be >= 1 packet");
-    NS_ABORT_MSG_UNLESS(hostQueue >= 1, "--hostQueue must be >= 1 packet");
     NS_ABORT_MSG_UNLESS(simTime > 0 && warmup >= 0 && warmup < simTime,
                         "need simTime > 0 and warmup in [0, simTime)");
-    NS_ABORT_MSG_UNLESS(segmentSize >= 1 && segmentSize <= 1400,
-                        "--segmentSize must be in [1, 1400] bytes");
-    NS_ABORT_MSG_UNLESS(initialCwnd >= 1 && delAckCount >= 1,
-                        "--initialCwnd and --delAckCount must be >= 1");
-    NS_ABORT_MSG_IF(maxWindow > 65535, "--maxWindow must be in [0, 65535] segments");
     NS_ABORT_MSG_UNLESS(minRto > 0, "--minRto must be > 0 seconds");
 
     // TCP as ns-2's agents of the time: one congestion control for all, no SACK or timestamps

@@ -16,12 +16,16 @@
 #include "ns3/applications-module.h"
 #include "ns3/cioq-switch-helper.h"
 #include "ns3/core-module.h"
+#include "ns3/example-flags.h"
 #include "ns3/internet-module.h"
 #include "ns3/metrics-report.h"
 #include "ns3/network-module.h"
 #include "ns3/qdisc-lab-compat.h"
+#include "ns3/qdisc-lab-config.h"
+#include "ns3/queue-disc.h"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 
 using namespace ns3;
@@ -41,17 +45,30 @@ main(int argc, char* argv[])
     std::string output;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("ports", "N, hosts and switch ports", ports);
+    ExampleFlags flags(cmd);
+    flags.AddUnsigned("ports", "N, hosts and switch ports", ports, 2, 1024);
     cmd.AddValue("speedup", "Switch speedup s, 1 <= s <= N", speedup);
     cmd.AddValue("fabric", "FabricModel: Paper or Islip", fabric);
     cmd.AddValue("queueing", "InputQueueing: Voq or Fifo", queueing);
     cmd.AddValue("qdisc", "Output queue disc TypeId", qdisc);
-    cmd.AddValue("lineRate", "Line rate of every link", lineRate);
-    cmd.AddValue("load", "Offered load per host, fraction of the line rate", load);
-    cmd.AddValue("payload", "UDP payload, bytes", payload);
-    cmd.AddValue("duration", "Simulated seconds", duration);
+    flags.AddRate("lineRate", "Line rate of every link", lineRate);
+    cmd.AddValue("load", "Offered load per host, fraction of the line rate, in (0, 100]", load);
+    flags.AddUnsigned("payload",
+                      "UDP payload, bytes (one IPv4 packet within the links' 1500-byte MTU)",
+                      payload,
+                      0,
+                      1500 - 28);
+    cmd.AddValue("duration", "Simulated seconds, > 0", duration);
     cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
     cmd.Parse(argc, argv);
+    NS_ABORT_MSG_UNLESS(load > 0 && load <= 100, "--load=" << load << " is out of range (0, 100]");
+    NS_ABORT_MSG_UNLESS(duration > 0 && std::isfinite(duration),
+                        "--duration=" << duration << " must be finite and > 0 seconds");
+    NS_ABORT_MSG_UNLESS(fabric == "Paper" || fabric == "Islip",
+                        "--fabric must be Paper or Islip, got '" << fabric << "'");
+    NS_ABORT_MSG_UNLESS(queueing == "Voq" || queueing == "Fifo",
+                        "--queueing must be Voq or Fifo, got '" << queueing << "'");
+    qdisclab::LookupTypeId(qdisc, QueueDisc::GetTypeId(), "--qdisc");
 
     NodeContainer hosts;
     hosts.Create(ports);

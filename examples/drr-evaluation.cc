@@ -36,6 +36,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/example-flags.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -205,16 +206,22 @@ main(int argc, char* argv[])
     std::string output;
 
     CommandLine cmd(__FILE__);
+    ExampleFlags flags(cmd);
     cmd.AddValue("scenario",
                  "fairness (Fig. 3: on/off sources, DRR's Buckets x MaxSize) or factorial "
                  "(Tables 2-5: P x B x Q); the other defaults depend on it",
                  scenario);
     cmd.AddValue("queueDisc", "Bottleneck queue disc: Drr or DropTail (FifoQueueDisc)", queueDisc);
-    cmd.AddValue("nFlows",
-                 "Number of sources (sender/receiver pairs); flow 0 is the measured flow",
-                 nFlows);
-    cmd.AddValue("buckets", "DRR: Buckets (ns-2 buckets_)", buckets);
-    cmd.AddValue("quantum", "DRR: Quantum in bytes (ns-2 quantum_; ns-2's default 250)", quantum);
+    flags.AddUnsigned("nFlows",
+                      "Number of sources (sender/receiver pairs); flow 0 is the measured flow",
+                      nFlows,
+                      1,
+                      254);
+    flags.AddUnsigned("buckets", "DRR: Buckets (ns-2 buckets_)", buckets, 1, 16777216);
+    flags.AddUnsigned("quantum",
+                      "DRR: Quantum in bytes (ns-2 quantum_; ns-2's default 250)",
+                      quantum,
+                      1);
     cmd.AddValue("maxSize",
                  "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the shared "
                  "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
@@ -232,16 +239,22 @@ main(int argc, char* argv[])
     cmd.AddValue("perturbation",
                  "DRR: hash Perturbation for flowMapping=hash; -1 draws one per run",
                  perturbation);
-    cmd.AddValue("accessRate", "Senders' link rate", accessRate);
+    flags.AddRate("accessRate", "Senders' link rate", accessRate);
     cmd.AddValue("accessDelay", "Senders' link one-way delay", accessDelay);
-    cmd.AddValue("bottleneckRate", "Bottleneck rate (the factorial's B)", bottleneckRate);
+    flags.AddRate("bottleneckRate", "Bottleneck rate (the factorial's B)", bottleneckRate);
     cmd.AddValue("bottleneckDelay", "Bottleneck one-way delay", bottleneckDelay);
-    cmd.AddValue("packetSizeMin",
-                 "Smallest IPv4 packet size in bytes (sizes are uniform integers in "
-                 "[packetSizeMin, packetSizeMax]; the factorial's P: both equal)",
-                 packetSizeMin);
-    cmd.AddValue("packetSizeMax", "Largest IPv4 packet size in bytes", packetSizeMax);
-    cmd.AddValue("onRate", "fairness: sending rate while on", onRate);
+    flags.AddUnsigned("packetSizeMin",
+                      "Smallest IPv4 packet size in bytes (sizes are uniform integers in "
+                      "[packetSizeMin, packetSizeMax]; the factorial's P: both equal)",
+                      packetSizeMin,
+                      40,
+                      65535);
+    flags.AddUnsigned("packetSizeMax",
+                      "Largest IPv4 packet size in bytes",
+                      packetSizeMax,
+                      40,
+                      65535);
+    flags.AddRate("onRate", "fairness: sending rate while on", onRate);
     cmd.AddValue("meanOn", "fairness: mean on period in seconds (exponential)", meanOn);
     cmd.AddValue("meanOff", "fairness: mean off period in seconds (exponential)", meanOff);
     cmd.AddValue("intervalMin",
@@ -278,7 +291,6 @@ main(int argc, char* argv[])
                         "--dropFrom must be Head or Tail, got '" << dropFrom << "'");
     NS_ABORT_MSG_UNLESS(flowMapping == "sequential" || flowMapping == "hash",
                         "--flowMapping must be sequential or hash, got '" << flowMapping << "'");
-    NS_ABORT_MSG_UNLESS(nFlows >= 1 && nFlows <= 254, "--nFlows must be in [1, 254]");
     NS_ABORT_MSG_UNLESS(packetSizeMin >= 40 && packetSizeMin <= packetSizeMax &&
                             packetSizeMax <= 65535,
                         "packet sizes must satisfy 40 <= packetSizeMin <= packetSizeMax <= 65535");

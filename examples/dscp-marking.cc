@@ -24,6 +24,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/example-flags.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -46,8 +47,9 @@ main(int argc, char* argv[])
     std::string output;
 
     CommandLine cmd(__FILE__);
+    ExampleFlags flags(cmd);
     cmd.AddValue("simTime", "Simulated time in seconds", simTime);
-    cmd.AddValue("packetSize", "UDP payload size in bytes", packetSize);
+    flags.AddUnsigned("packetSize", "UDP payload size in bytes", packetSize, 12, 1472);
     cmd.AddValue("scope", "Marker's MeterScope: PerFlow or PerProfile", scope);
     cmd.AddValue("pcap", "Prefix of the pcap of the marked link (empty: none)", pcap);
     cmd.AddValue("quick", "Short run for CI: simTime=5", quick);
@@ -58,8 +60,6 @@ main(int argc, char* argv[])
         simTime = 5;
     }
     NS_ABORT_MSG_UNLESS(simTime > 1, "--simTime must be > 1 s");
-    NS_ABORT_MSG_UNLESS(packetSize >= 12 && packetSize <= 1472,
-                        "--packetSize must be in [12, 1472] bytes");
 
     DumbbellScenario scenario;
     scenario.SetLeafCount(4);

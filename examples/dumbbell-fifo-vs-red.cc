@@ -17,6 +17,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/example-flags.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/qdisc-lab-module.h"
@@ -46,17 +47,26 @@ main(int argc, char* argv[])
     std::string queueTrace;
 
     CommandLine cmd(__FILE__);
+    ExampleFlags flags(cmd);
     cmd.AddValue("queueDisc", "Bottleneck queue disc: Fifo (DropTail) or Red", queueDisc);
-    cmd.AddValue("nTcp", "Number of TCP bulk-transfer flows (one sender/receiver pair each)", nTcp);
+    flags.AddUnsigned("nTcp",
+                      "Number of TCP bulk-transfer flows (one sender/receiver pair each)",
+                      nTcp,
+                      1,
+                      1000);
     cmd.AddValue("simTime", "Simulated time in seconds", simTime);
     cmd.AddValue("warmup", "Seconds excluded from goodput and delay statistics", warmup);
-    cmd.AddValue("bottleneckRate", "Bottleneck link rate", bottleneckRate);
+    flags.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
     cmd.AddValue("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
-    cmd.AddValue("accessRate", "Access link rate", accessRate);
+    flags.AddRate("accessRate", "Access link rate", accessRate);
     cmd.AddValue("accessDelay", "Access link one-way propagation delay", accessDelay);
-    cmd.AddValue("queueLimit", "Queue disc limit in packets (both queue discs)", queueLimit);
+    flags.AddUnsigned("queueLimit",
+                      "Queue disc limit in packets (both queue discs)",
+                      queueLimit,
+                      1,
+                      1000000);
     cmd.AddValue("udpRate", "UDP on/off flow's rate while on (0 disables it)", udpRate);
-    cmd.AddValue("udpPacketSize", "UDP packet size in bytes", udpPacketSize);
+    flags.AddUnsigned("udpPacketSize", "UDP packet size in bytes", udpPacketSize, 12, 1472);
     cmd.AddValue("quick", "Short run for CI and the demo: simTime=15, warmup=3", quick);
     cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
     cmd.AddValue("queueTrace",
@@ -71,8 +81,6 @@ main(int argc, char* argv[])
     }
     NS_ABORT_MSG_UNLESS(queueDisc == "Fifo" || queueDisc == "Red",
                         "--queueDisc must be Fifo or Red, got '" << queueDisc << "'");
-    NS_ABORT_MSG_IF(nTcp == 0, "--nTcp must be >= 1");
-    NS_ABORT_MSG_IF(queueLimit == 0, "--queueLimit must be >= 1 packet");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));

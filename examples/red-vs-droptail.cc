@@ -20,6 +20,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/example-flags.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/qdisc-lab-module.h"
@@ -57,22 +58,27 @@ main(int argc, char* argv[])
     std::string output;
 
     CommandLine cmd(__FILE__);
+    ExampleFlags flags(cmd);
     cmd.AddValue("queueDisc", "Bottleneck queue disc: DropTail or Red", queueDisc);
-    cmd.AddValue("window", "TCP receiver window (receive buffer) in bytes", window);
-    cmd.AddValue("queueSize", "Queue limit in bytes, DropTail and RED alike", queueSize);
-    cmd.AddValue("bottleneckRate", "Bottleneck link rate", bottleneckRate);
+    flags.AddUnsigned("window", "TCP receiver window (receive buffer) in bytes", window, 1);
+    flags.AddUnsigned("queueSize", "Queue limit in bytes, DropTail and RED alike", queueSize, 1);
+    flags.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
     cmd.AddValue("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
-    cmd.AddValue("accessRate", "Access link rate", accessRate);
+    flags.AddRate("accessRate", "Access link rate", accessRate);
     cmd.AddValue("accessDelay", "Access link one-way propagation delay", accessDelay);
     cmd.AddValue("minTh", "RED minimum threshold as a fraction of queueSize, in (0, 1]", minTh);
     cmd.AddValue("maxTh", "RED maximum threshold as a fraction of queueSize, in (minTh, 1]", maxTh);
     cmd.AddValue("wait", "RED: wait between dropping consecutive packets", wait);
     cmd.AddValue("gentle", "RED: gentle mode above the maximum threshold", gentle);
     cmd.AddValue("meanPktSize", "RED: mean packet size in bytes (idle-time estimate)", meanPktSize);
-    cmd.AddValue("nTcp", "Number of TCP senders (one sender/receiver pair each)", nTcp);
-    cmd.AddValue("segmentSize", "TCP segment size in bytes", segmentSize);
-    cmd.AddValue("udpRate", "UDP sender's rate while on", udpRate);
-    cmd.AddValue("udpPacketSize", "UDP packet size in bytes", udpPacketSize);
+    flags.AddUnsigned("nTcp",
+                      "Number of TCP senders (one sender/receiver pair each)",
+                      nTcp,
+                      1,
+                      1000);
+    flags.AddUnsigned("segmentSize", "TCP segment size in bytes", segmentSize, 1, 1460);
+    flags.AddRate("udpRate", "UDP sender's rate while on", udpRate);
+    flags.AddUnsigned("udpPacketSize", "UDP packet size in bytes", udpPacketSize, 12, 1472);
     cmd.AddValue("udpOn", "UDP on time in seconds (constant)", udpOn);
     cmd.AddValue("udpOff", "UDP off time in seconds (constant)", udpOff);
     cmd.AddValue("simTime", "Simulated time in seconds", simTime);
@@ -91,9 +97,6 @@ main(int argc, char* argv[])
     }
     NS_ABORT_MSG_UNLESS(queueDisc == "DropTail" || queueDisc == "Red",
                         "--queueDisc must be DropTail or Red, got '" << queueDisc << "'");
-    NS_ABORT_MSG_IF(window == 0, "--window must be > 0 bytes");
-    NS_ABORT_MSG_IF(queueSize == 0, "--queueSize must be > 0 bytes");
-    NS_ABORT_MSG_IF(nTcp == 0, "--nTcp must be >= 1");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
     if (queueDisc == "Red")
     {

@@ -33,6 +33,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/example-flags.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -294,6 +295,7 @@ main(int argc, char* argv[])
     std::string output;
 
     CommandLine cmd(__FILE__);
+    ExampleFlags flags(cmd);
     cmd.AddValue("queueDisc",
                  "Bottleneck queue disc: Rio, RiPlusO, or Red (one RED on the whole queue with "
                  "the IN+OUT thresholds, markings ignored: the no-differentiation baseline)",
@@ -301,12 +303,12 @@ main(int argc, char* argv[])
     cmd.AddValue("profiles",
                  "AS profile rates in Mb/s, comma-separated (flowsPerProfile flows of each)",
                  profilesText);
-    cmd.AddValue("flowsPerProfile", "AS flows per profile rate", flowsPerProfile);
+    flags.AddUnsigned("flowsPerProfile", "AS flows per profile rate", flowsPerProfile, 0, 254);
     cmd.AddValue("subscription",
                  "If > 0: the subscription level in (0, 1]; each profile gets round(S x "
                  "bottleneckRate / sum(profiles)) flows instead of flowsPerProfile",
                  subscription);
-    cmd.AddValue("nBestEffort", "Best-effort (unmarked) flows", nBestEffort);
+    flags.AddUnsigned("nBestEffort", "Best-effort (unmarked) flows", nBestEffort, 0, 254);
     cmd.AddValue("bucketKbit",
                  "Token bucket depth of every AS marker, kbit (1000 bits)",
                  bucketKbit);
@@ -319,21 +321,26 @@ main(int argc, char* argv[])
     cmd.AddValue("outMinTh", "RI+O OUT min_out, packets", outMinTh);
     cmd.AddValue("outMaxTh", "RI+O OUT max_out, packets", outMaxTh);
     cmd.AddValue("outMaxP", "RI+O OUT P_max_out", outMaxP);
-    cmd.AddValue("queueLimit", "Bottleneck queue limit, packets", queueLimit);
+    flags.AddUnsigned("queueLimit", "Bottleneck queue limit, packets", queueLimit, 1, 1000000);
     cmd.AddValue("queueWeight", "RED averaging weight w_q of the queue averages", queueWeight);
-    cmd.AddValue("bottleneckRate", "Bottleneck link rate", bottleneckRate);
+    flags.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
     cmd.AddValue("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
-    cmd.AddValue("accessRate", "Access links' rate", accessRate);
+    flags.AddRate("accessRate", "Access links' rate", accessRate);
     cmd.AddValue("accessDelay", "Access links' one-way propagation delay", accessDelay);
-    cmd.AddValue("segmentSize",
-                 "TCP segment size, bytes (IPv4 packets are 40 B larger)",
-                 segmentSize);
-    cmd.AddValue("delAckCount",
-                 "Segments per delayed ACK (1: an ACK per segment, as ns-2)",
-                 delAckCount);
-    cmd.AddValue("socketBuffer",
-                 "TCP send and receive buffer, bytes (large: windows are never the limit)",
-                 socketBuffer);
+    flags.AddUnsigned("segmentSize",
+                      "TCP segment size, bytes (IPv4 packets are 40 B larger)",
+                      segmentSize,
+                      100,
+                      1460);
+    flags.AddUnsigned("delAckCount",
+                      "Segments per delayed ACK (1: an ACK per segment, as ns-2)",
+                      delAckCount,
+                      1,
+                      65535);
+    flags.AddUnsigned("socketBuffer",
+                      "TCP send and receive buffer, bytes (large: windows are never the limit)",
+                      socketBuffer,
+                      1);
     cmd.AddValue("sack",
                  "TCP selective acknowledgements. Off, ns-3's loss recovery emulates SACK from "
                  "duplicate ACKs and resends data the receiver has (see "
@@ -375,9 +382,6 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_UNLESS(nFlows >= 1 && nFlows <= 254,
                         "AS plus best-effort flows must be in [1, 254], got " << nFlows);
     NS_ABORT_MSG_UNLESS(bucketKbit > 0, "--bucketKbit must be > 0");
-    NS_ABORT_MSG_UNLESS(segmentSize >= 100 && segmentSize <= 1460,
-                        "--segmentSize must be in [100, 1460] bytes");
-    NS_ABORT_MSG_UNLESS(delAckCount >= 1, "--delAckCount must be >= 1");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
     NS_ABORT_MSG_UNLESS(startJitter >= 0 && startJitter <= warmup,
                         "--startJitter must be in [0, warmup]");

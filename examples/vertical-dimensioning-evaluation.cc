@@ -39,6 +39,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/example-flags.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -246,6 +247,7 @@ main(int argc, char* argv[])
         names << " " << scheduler.name << " (" << scheduler.description << ");";
     }
     CommandLine cmd(__FILE__);
+    ExampleFlags flags(cmd);
     cmd.AddValue("queueDisc",
                  "Scheduler on the core links, by name:" +
                      names.str().substr(0, names.str().size() - 1),
@@ -258,27 +260,37 @@ main(int argc, char* argv[])
                  "Buffer of each core link's scheduler as an ns-3 QueueSize ('12500B'); "
                  "shared by all flows",
                  maxSize);
-    cmd.AddValue("quantum",
-                 "Quantum of a weight-1 flow in bytes (VD's L_M, DRR's Quantum); the paper's "
-                 "1000",
-                 quantum);
-    cmd.AddValue("buckets",
-                 "Per-flow schedulers' Buckets: at least the flows on a link (each flow gets "
-                 "its own)",
-                 buckets);
+    flags.AddUnsigned("quantum",
+                      "Quantum of a weight-1 flow in bytes (VD's L_M, DRR's Quantum); the paper's "
+                      "1000",
+                      quantum,
+                      1,
+                      65535);
+    flags.AddUnsigned("buckets",
+                      "Per-flow schedulers' Buckets: at least the flows on a link (each flow gets "
+                      "its own)",
+                      buckets,
+                      1,
+                      65536);
     cmd.AddValue("weights",
                  "Reference flows' weights, comma-separated; flow i has the i-th (the paper's "
                  "w_i = i)",
                  weightList);
-    cmd.AddValue("cbrRateUnit",
-                 "cbr: reference flow i sends at w_i times this rate (the paper's 125 kb/s)",
-                 cbrRateUnit);
-    cmd.AddValue("mainBackground", "Background flows n0 -> n4 (the paper's 15)", mainBackground);
-    cmd.AddValue("crossBackground",
-                 "Background flows of each hop's cross traffic, n5 -> n6 and n7 -> n8 (the "
-                 "paper's 10)",
-                 crossBackground);
-    cmd.AddValue("backgroundRate", "Background sources' rate while on", backgroundRate);
+    flags.AddRate("cbrRateUnit",
+                  "cbr: reference flow i sends at w_i times this rate (the paper's 125 kb/s)",
+                  cbrRateUnit);
+    flags.AddUnsigned("mainBackground",
+                      "Background flows n0 -> n4 (the paper's 15)",
+                      mainBackground,
+                      0,
+                      10000);
+    flags.AddUnsigned("crossBackground",
+                      "Background flows of each hop's cross traffic, n5 -> n6 and n7 -> n8 (the "
+                      "paper's 10)",
+                      crossBackground,
+                      0,
+                      10000);
+    flags.AddRate("backgroundRate", "Background sources' rate while on", backgroundRate);
     cmd.AddValue("onOff",
                  "Background on and off periods: pareto (ns-2's Pareto source, shape "
                  "paretoShape) or exponential",
@@ -286,18 +298,26 @@ main(int argc, char* argv[])
     cmd.AddValue("paretoShape", "Shape of the Pareto on and off periods, > 1", paretoShape);
     cmd.AddValue("meanOn", "Mean on period in seconds", meanOn);
     cmd.AddValue("meanOff", "Mean off period in seconds", meanOff);
-    cmd.AddValue("packetSizeMin",
-                 "Smallest UDP IPv4 packet size in bytes (uniform integers in [min, max])",
-                 packetSizeMin);
-    cmd.AddValue("packetSizeMax", "Largest UDP IPv4 packet size in bytes", packetSizeMax);
-    cmd.AddValue("tcpPacketSize",
-                 "tcp: IPv4 size of a full TCP segment in bytes (ns-2's packetSize_ 1000)",
-                 tcpPacketSize);
+    flags.AddUnsigned("packetSizeMin",
+                      "Smallest UDP IPv4 packet size in bytes (uniform integers in [min, max])",
+                      packetSizeMin,
+                      40,
+                      1500);
+    flags.AddUnsigned("packetSizeMax",
+                      "Largest UDP IPv4 packet size in bytes",
+                      packetSizeMax,
+                      40,
+                      1500);
+    flags.AddUnsigned("tcpPacketSize",
+                      "tcp: IPv4 size of a full TCP segment in bytes (ns-2's packetSize_ 1000)",
+                      tcpPacketSize,
+                      53,
+                      1500);
     cmd.AddValue("tcp", "tcp: congestion control, an ns-3 TcpSocketBase subclass", tcp);
-    cmd.AddValue("hops", "Core links of the parking lot (Fig. 3: 2)", hops);
-    cmd.AddValue("accessRate", "Hosts' link rate", accessRate);
+    flags.AddUnsigned("hops", "Core links of the parking lot (Fig. 3: 2)", hops, 1, 84);
+    flags.AddRate("accessRate", "Hosts' link rate", accessRate);
     cmd.AddValue("accessDelay", "Hosts' link one-way delay", accessDelay);
-    cmd.AddValue("coreRate", "Core links' rate", coreRate);
+    flags.AddRate("coreRate", "Core links' rate", coreRate);
     cmd.AddValue("coreDelay", "Core links' one-way delay", coreDelay);
     cmd.AddValue("simTime", "Seconds until the sources stop (the paper's 60)", simTime);
     cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
@@ -327,14 +347,27 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_UNLESS(packetSizeMin >= 40 && packetSizeMin <= packetSizeMax &&
                             packetSizeMax <= 1500,
                         "packet sizes must satisfy 40 <= packetSizeMin <= packetSizeMax <= 1500");
-    NS_ABORT_MSG_UNLESS(tcpPacketSize > IP_TCP_HEADERS && tcpPacketSize <= 1500,
-                        "--tcpPacketSize must be in [" << IP_TCP_HEADERS + 1 << ", 1500]");
-    NS_ABORT_MSG_UNLESS(buckets >= 1 && buckets <= 65536, "--buckets must be in [1, 65536]");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
     NS_ABORT_MSG_IF(drainTime < 0, "--drainTime must be >= 0");
     NS_ABORT_MSG_IF(startJitter < 0 || startJitter > simTime,
                     "--startJitter must be in [0, simTime]");
     const std::vector<double> weights = ParseWeights(weightList);
+    if (reference == "cbr")
+    {
+        // Reference flow i sends at w_i x cbrRateUnit, which must be a rate the access link
+        // can carry (a faster source only floods the simulator with events) and at least 1 bit/s.
+        const double unit = DataRate(cbrRateUnit).GetBitRate();
+        const double access = DataRate(accessRate).GetBitRate();
+        for (const double w : weights)
+        {
+            NS_ABORT_MSG_UNLESS(w * unit >= 1 && w * unit <= access,
+                                "--weights: weight " << w << " x --cbrRateUnit=" << cbrRateUnit
+                                                     << " = " << w * unit
+                                                     << " bit/s is out of range [1 bit/s, "
+                                                        "--accessRate="
+                                                     << accessRate << "]");
+        }
+    }
     const auto nReference = static_cast<uint32_t>(weights.size());
     const bool tcpReference = reference == "tcp";
     TypeId tcpType;

@@ -13,6 +13,7 @@
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/qdisc-lab-config.h"
 #include "ns3/queue-disc-container.h"
 
 #include <string>
@@ -70,6 +71,7 @@ class CioqSwitchHelper
     /**
      * Set the queue disc type (and attributes) that every output gets, as
      * TrafficControlHelper::SetRootQueueDisc. Without it, outputs get FifoQueueDisc of 20p.
+     * A \p type that is not a QueueDisc stops the program, naming it.
      * \param type queue disc TypeId name
      * \param args attribute name / value pairs
      */
@@ -144,6 +146,7 @@ template <typename... Args>
 void
 CioqSwitchHelper::SetOutputQueueDisc(const std::string& type, Args&&... args)
 {
+    qdisclab::LookupTypeId(type, QueueDisc::GetTypeId(), "CioqSwitchHelper::SetOutputQueueDisc");
     m_qdiscFactory = ObjectFactory(type, std::forward<Args>(args)...);
     m_qdiscSet = true;
 }

@@ -4,6 +4,8 @@
 
 #include "cioq-red-queue-disc.h"
 
+#include "qdisc-lab-config.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -50,7 +52,7 @@ CioqRedQueueDisc::GetTypeId()
                           "The output queue's limit, packets or bytes (bytes: byte mode). "
                           "Default 20p (the paper's output buffer).",
                           QueueSizeValue(QueueSize("20p")),
-                          MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                          qdisclab::MakeMaxSizeAccessor(),
                           MakeQueueSizeChecker())
             .AddAttribute("QW",
                           "w_q, the weight of the EWMA average, in (0, 1]. Default 0.004 (the "
@@ -265,17 +267,16 @@ CioqRedQueueDisc::CheckConfig()
                                                                      QueueSizeValue(GetMaxSize())));
     }
     NS_ABORT_MSG_IF(GetNInternalQueues() != 1, "CioqRedQueueDisc needs exactly one internal queue");
-    const std::string problem = RedCore::Check([this]() {
-        RedCore::Params p;
-        p.minTh = m_minTh;
-        p.maxTh = m_maxTh;
-        p.maxP = 1.0 / m_lInterm;
-        p.qW = m_qW;
-        p.meanPktSize = m_meanPktSize;
-        p.linkBandwidth = static_cast<double>(m_linkBandwidth.GetBitRate());
-        return p;
-    }());
+    RedCore::Params p;
+    p.minTh = m_minTh;
+    p.maxTh = m_maxTh;
+    p.maxP = 1.0 / m_lInterm;
+    p.qW = m_qW;
+    p.meanPktSize = m_meanPktSize;
+    p.linkBandwidth = static_cast<double>(m_linkBandwidth.GetBitRate());
+    const std::string problem = RedCore::Check(p, "", "QW");
     NS_ABORT_MSG_UNLESS(problem.empty(), "CioqRedQueueDisc: " << problem);
+    qdisclab::WarnThresholdsAboveMaxSize(*this, "", m_minTh, m_maxTh);
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include "cioq-switch-net-device.h"
 
 #include "qdisc-lab-compat.h"
+#include "qdisc-lab-config.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -26,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace ns3
 {
@@ -191,13 +193,16 @@ CioqSwitchNetDevice::GetTypeId()
                           QueueSizeValue(QueueSize("20p")),
                           MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_inputBufferSize),
                           MakeQueueSizeChecker())
-            .AddAttribute("VoqMaxSize",
-                          "Limit of each single VOQ, in packets or bytes; 0 = none (only "
-                          "InputBufferSize applies). Setting 20p and a large InputBufferSize "
-                          "gives one 20-packet queue per internal link, as an ns-2 link queue.",
-                          QueueSizeValue(QueueSize("0p")),
-                          MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_voqMaxSize),
-                          MakeQueueSizeChecker())
+            .AddAttribute(
+                "VoqMaxSize",
+                "Limit of each single VOQ, in packets or bytes; 0 = none (only "
+                "InputBufferSize applies). Setting 20p and a large InputBufferSize "
+                "gives one 20-packet queue per internal link, as an ns-2 link queue. With "
+                "InputQueueing = Fifo it caps the packets for each output inside an "
+                "input's FIFO (a warning says so).",
+                QueueSizeValue(QueueSize("0p")),
+                MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_voqMaxSize),
+                MakeQueueSizeChecker())
             .AddAttribute(
                 "IslipIterations",
                 "iSLIP iterations per match (FabricModel=Islip), >= 1; more than N act as N.",
@@ -213,7 +218,8 @@ CioqSwitchNetDevice::GetTypeId()
             .AddAttribute("FrameOverhead",
                           "Link-layer bytes each packet carries on the ports' links, counted in "
                           "fabric transfer times so that speedup 1 is exactly the line rate: 2 "
-                          "for point-to-point (PPP), 18 for CSMA (Ethernet header and FCS).",
+                          "for point-to-point (PPP), 18 for CSMA (Ethernet header and FCS). "
+                          "Range [0, Mtu].",
                           UintegerValue(2),
                           MakeUintegerAccessor(&CioqSwitchNetDevice::m_frameOverhead),
                           MakeUintegerChecker<uint32_t>())
@@ -224,7 +230,8 @@ CioqSwitchNetDevice::GetTypeId()
                           MakeTimeChecker())
             .AddAttribute(
                 "Mtu",
-                "The MAC-level Maximum Transmission Unit, bytes.",
+                "The MAC-level Maximum Transmission Unit, bytes, 68 .. 65535 (68: IPv4's "
+                "minimum link MTU).",
                 UintegerValue(1500),
                 MakeUintegerAccessor(&CioqSwitchNetDevice::SetMtu, &CioqSwitchNetDevice::GetMtu),
                 MakeUintegerChecker<uint16_t>())
@@ -345,10 +352,22 @@ CioqSwitchNetDevice::GetPort(uint32_t port) const
     return m_ports[port].device;
 }
 
+const CioqSwitchNetDevice::Port&
+CioqSwitchNetDevice::PortAt(uint32_t port, const char* caller) const
+{
+    NS_ABORT_MSG_UNLESS(port < m_ports.size(),
+                        "CioqSwitchNetDevice::" << caller << ": port " << port
+                                                << " out of range [0, " << m_ports.size() << ")");
+    return m_ports[port];
+}
+
 void
 CioqSwitchNetDevice::SetOutputQueueDisc(uint32_t port, Ptr<QueueDisc> qdisc)
 {
     NS_LOG_FUNCTION(this << port << qdisc);
+    NS_ABORT_MSG_UNLESS(qdisc,
+                        "CioqSwitchNetDevice::SetOutputQueueDisc: port "
+                            << port << ": no queue disc (a null pointer)");
     NS_ABORT_MSG_UNLESS(port < m_ports.size(),
                         "CioqSwitchNetDevice::SetOutputQueueDisc: port "
                             << port << " out of range [0, " << m_ports.size()
@@ -393,6 +412,21 @@ CioqSwitchNetDevice::CheckConfig()
     NS_ABORT_MSG_IF(m_inputBufferSize.GetValue() == 0,
                     "CioqSwitchNetDevice: InputBufferSize = "
                         << m_inputBufferSize << ": the input buffer must hold at least 1 packet");
+    NS_ABORT_MSG_UNLESS(m_mtu >= MIN_MTU,
+                        "CioqSwitchNetDevice: Mtu = " << m_mtu << " is out of range [" << MIN_MTU
+                                                      << ", 65535] bytes");
+    NS_ABORT_MSG_UNLESS(m_frameOverhead <= m_mtu,
+                        "CioqSwitchNetDevice: FrameOverhead = "
+                            << m_frameOverhead << " is out of range [0, Mtu] = [0, " << m_mtu
+                            << "] bytes");
+    if (m_inputQueueing == FIFO && m_voqMaxSize.GetValue() > 0)
+    {
+        std::ostringstream text;
+        text << "CioqSwitchNetDevice VoqMaxSize=" << m_voqMaxSize
+             << " with InputQueueing=Fifo: there are no VOQs; it still caps each input's "
+                "packets for one output inside its FIFO";
+        qdisclab::WarnOnce(text.str());
+    }
     NS_ABORT_MSG_IF(m_islipIterations < 1,
                     "CioqSwitchNetDevice: IslipIterations = " << m_islipIterations
                                                               << " is out of range [1, inf)");
@@ -1006,19 +1040,19 @@ CioqSwitchNetDevice::GetVoqPackets(uint32_t input, uint32_t output) const
 uint32_t
 CioqSwitchNetDevice::GetInputPackets(uint32_t input) const
 {
-    return m_ports.at(input).packets;
+    return PortAt(input, "GetInputPackets").packets;
 }
 
 uint64_t
 CioqSwitchNetDevice::GetInputBytes(uint32_t input) const
 {
-    return m_ports.at(input).bytes;
+    return PortAt(input, "GetInputBytes").bytes;
 }
 
 Ptr<const CioqInputBacklog>
 CioqSwitchNetDevice::GetInputBacklog(uint32_t output) const
 {
-    return m_ports.at(output).backlog;
+    return PortAt(output, "GetInputBacklog").backlog;
 }
 
 uint32_t
@@ -1030,13 +1064,13 @@ CioqSwitchNetDevice::GetPacketsInFabric() const
 const CioqSwitchNetDevice::PortStats&
 CioqSwitchNetDevice::GetPortStats(uint32_t port) const
 {
-    return m_ports.at(port).stats;
+    return PortAt(port, "GetPortStats").stats;
 }
 
 double
 CioqSwitchNetDevice::GetAverageInputPackets(uint32_t input) const
 {
-    const Port& in = m_ports.at(input);
+    const Port& in = PortAt(input, "GetAverageInputPackets");
     const Time now = Simulator::Now();
     const double elapsed = (now - m_statsSince).GetSeconds();
     const double integral = in.inputIntegral + in.inputLast * (now - in.inputSince).GetSeconds();
@@ -1046,7 +1080,7 @@ CioqSwitchNetDevice::GetAverageInputPackets(uint32_t input) const
 double
 CioqSwitchNetDevice::GetAverageOutputPackets(uint32_t output) const
 {
-    const Port& out = m_ports.at(output);
+    const Port& out = PortAt(output, "GetAverageOutputPackets");
     const Time now = Simulator::Now();
     const double elapsed = (now - m_statsSince).GetSeconds();
     const double integral =

@@ -94,6 +94,8 @@ class CioqSwitchNetDevice : public NetDevice
         STATIC,   //!< a static port map (AddStaticRoute); unknown unicast is dropped
     };
 
+    /// The smallest Mtu: IPv4's minimum link MTU (RFC 791), bytes.
+    static constexpr uint16_t MIN_MTU = 68;
     /// Input drop reason: the input buffer (or the VOQ) is full.
     static constexpr const char* INPUT_FULL_DROP = "Input buffer full";
     /// Fabric drop reason: no output for a unicast destination (Forwarding=Static).
@@ -352,6 +354,13 @@ class CioqSwitchNetDevice : public NetDevice
      * Validate the configuration, with messages naming the attribute; abort if invalid.
      */
     void CheckConfig();
+
+    /**
+     * \param port a port number
+     * \param caller the public method asking, for the message
+     * \return the port; stops the program, naming \p caller and the range, if there is none
+     */
+    const Port& PortAt(uint32_t port, const char* caller) const;
 
     /**
      * Set up output \p j: default queue disc, backlog object, draining, traces.

@@ -5,6 +5,7 @@
 #include "dscp-marker-queue-disc.h"
 
 #include "qdisc-lab-compat.h"
+#include "qdisc-lab-config.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -37,7 +38,7 @@ DscpMarkerQueueDisc::GetTypeId()
                           "bytes ('150000B'), > 0; with another child, that child's size. "
                           "Default: 1000p, as ns-3's TbfQueueDisc.",
                           QueueSizeValue(QueueSize("1000p")),
-                          MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                          qdisclab::MakeMaxSizeAccessor(),
                           MakeQueueSizeChecker())
             .AddAttribute("Profiles",
                           "The traffic profiles, as rules 'field=value ...' separated by ';', "

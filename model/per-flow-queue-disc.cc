@@ -5,6 +5,7 @@
 #include "per-flow-queue-disc.h"
 
 #include "qdisc-lab-compat.h"
+#include "qdisc-lab-config.h"
 
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -41,7 +42,7 @@ PerFlowQueueDisc::AddSharedAttributes(TypeId tid)
                       "packets ('100p'). Bytes: at least one MTU (the device's, else 1500 B); "
                       "packets: at least 1. Default: ns-2 DRR's 25000 B.",
                       QueueSizeValue(QueueSize("25000B")),
-                      MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                      qdisclab::MakeMaxSizeAccessor(),
                       MakeQueueSizeChecker())
         .AddAttribute("Buckets",
                       "Number of per-flow queues flows are hashed into (ns-2 DRR's buckets_), "
@@ -179,10 +180,7 @@ PerFlowQueueDisc::CheckConfig()
                         m_name << ": MaxSize = " << limit << " is smaller than one MTU (" << mtu
                                << " B); it must be >= " << mtu << "B (or >= 1p in packets)");
     }
-    else
-    {
-        NS_ABORT_MSG_IF(limit.GetValue() == 0, m_name << ": MaxSize must be >= 1p, got 0p");
-    }
+    // MaxSize = 0 never gets here: its accessor (qdisclab::MakeMaxSizeAccessor) refuses it.
     m_weights = FlowWeightRules(m_weightRules, std::string(m_name) + " WeightRules");
     // One internal queue holds every flow's packets; the shared buffer (MaxSize) is the limit.
     m_queues = CreateObject<SlotQueue>();

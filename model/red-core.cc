@@ -12,7 +12,7 @@ namespace ns3
 {
 
 std::string
-RedCore::Check(const Params& p, const std::string& prefix)
+RedCore::Check(const Params& p, const std::string& prefix, const std::string& qWName)
 {
     std::ostringstream why;
     if (!std::isfinite(p.minTh) || p.minTh < 0)
@@ -30,7 +30,7 @@ RedCore::Check(const Params& p, const std::string& prefix)
     }
     else if (!(p.qW > 0 && p.qW <= 1))
     {
-        why << "QueueWeight = " << p.qW << " is out of range (0, 1]";
+        why << qWName << " = " << p.qW << " is out of range (0, 1]";
     }
     else if (p.meanPktSize == 0)
     {

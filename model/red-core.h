@@ -117,11 +117,14 @@ class RedCore
      * Check parameters; the adapters stop the program with the message.
      * \param p the parameters
      * \param prefix the attribute prefix of the thresholds: names are prefix + "MinTh",
-     *        prefix + "MaxTh", prefix + "MaxP"; the others are "QueueWeight", "MeanPktSize"
+     *        prefix + "MaxTh", prefix + "MaxP"; the others are \p qWName, "MeanPktSize"
      *        and "LinkBandwidth"
+     * \param qWName the name of the w_q attribute ("QueueWeight" for RIO, "QW" as ns-3's RED)
      * \return an empty string if valid, else what is wrong, naming the attribute and its range
      */
-    static std::string Check(const Params& p, const std::string& prefix = "");
+    static std::string Check(const Params& p,
+                             const std::string& prefix = "",
+                             const std::string& qWName = "QueueWeight");
 
     RedCore();
 

@@ -4,6 +4,8 @@
 
 #include "ri-plus-o-queue-disc.h"
 
+#include "qdisc-lab-config.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -86,6 +88,7 @@ RiPlusOQueueDisc::CheckConfig()
                         "and Averaging = Coupled (the paper's RIO)");
     RioQueueDisc::CheckConfig();
     CheckParams(MakeParams(m_outMinTh, m_outMaxTh, m_outMaxP), "Out");
+    qdisclab::WarnThresholdsAboveMaxSize(*this, "Out", m_outMinTh, m_outMaxTh);
     return true;
 }
 

@@ -6,6 +6,7 @@
 
 #include "flow-weight-rules.h"
 #include "qdisc-lab-compat.h"
+#include "qdisc-lab-config.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -56,7 +57,7 @@ RioQueueDisc::GetTypeId()
                           "unit sets packet or byte mode (thresholds in the same unit). "
                           "Default: the paper's 200 packets (Fig. 2).",
                           QueueSizeValue(QueueSize("200p")),
-                          MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                          qdisclab::MakeMaxSizeAccessor(),
                           MakeQueueSizeChecker())
             .AddAttribute("Precedences",
                           "Number of drop precedences: 2 (IN and OUT, the paper's RIO, the "
@@ -538,6 +539,12 @@ RioQueueDisc::CheckConfig()
         CheckParams(MakeParams(m_midMinTh, m_midMaxTh, m_midMaxP), "Mid");
     }
     CheckParams(MakeParams(m_totalMinTh, m_totalMaxTh, m_totalMaxP), "Total");
+    qdisclab::WarnThresholdsAboveMaxSize(*this, "In", m_inMinTh, m_inMaxTh);
+    if (m_precedences == 3)
+    {
+        qdisclab::WarnThresholdsAboveMaxSize(*this, "Mid", m_midMinTh, m_midMaxTh);
+    }
+    qdisclab::WarnThresholdsAboveMaxSize(*this, "Total", m_totalMinTh, m_totalMaxTh);
 
     m_indexOf.fill(static_cast<uint8_t>(m_precedences - 1));
     MapDscps("InDscps", m_inDscps, 0);

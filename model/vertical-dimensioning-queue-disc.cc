@@ -5,6 +5,7 @@
 #include "vertical-dimensioning-queue-disc.h"
 
 #include "qdisc-lab-compat.h"
+#include "qdisc-lab-config.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -53,7 +54,7 @@ VerticalDimensioningQueueDisc::GetTypeId()
                           "Default: 25000 B, DrrQueueDisc's (ns-2's blimit_), so the two compare "
                           "at equal buffers.",
                           QueueSizeValue(QueueSize("25000B")),
-                          MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                          qdisclab::MakeMaxSizeAccessor(),
                           MakeQueueSizeChecker())
             .AddAttribute("MaxPacketSize",
                           "L_M in bytes: a flow of weight w may send w x L_M bytes per round. "

@@ -122,5 +122,6 @@ def test_bad_arguments_stop_with_a_message():
     assert "needs 3.5 flows per profile: not a positive integer" in fails(
         "--profiles=2", "--subscription=0.35")
     assert "--subscription must be in (0, 1]" in fails("--subscription=1.5")
-    assert "AS plus best-effort flows must be in [1, 254], got 300" in fails(
-        "--nBestEffort=280")
+    assert "AS plus best-effort flows must be in [1, 254], got 270" in fails(
+        "--nBestEffort=250")
+    assert "--nBestEffort=280 is out of range [0, 254]" in fails("--nBestEffort=280")

@@ -102,13 +102,12 @@ TEST(CioqSwitchConfigDeathTest, ZeroOutputBufferAndBadInputWeight)
             qd->Initialize();
         },
         "InputWeight = -0.5 is out of range \\[0, inf\\)");
-    // ns-3 itself refuses an empty queue disc.
     EXPECT_DEATH(
         {
             auto qd = CreateObject<CioqRedQueueDisc>();
             qd->SetAttribute("MaxSize", StringValue("0p"));
         },
-        "MaxSize");
+        "ns3::CioqRedQueueDisc: MaxSize = 0p is out of range");
 }
 
 TEST(CioqSwitchConfig, ValidEdgesInitialize)

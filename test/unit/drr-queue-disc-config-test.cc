@@ -40,9 +40,9 @@ TEST(DrrQueueDiscConfigDeathTest, OutOfRangeAttributesAreNamed)
     EXPECT_DEATH(InitializeWith("Quantum", UintegerValue(0)), "Quantum must be >= 1 byte");
     EXPECT_DEATH(InitializeWith("MaxSize", StringValue("1000B")),
                  "MaxSize = 1000B is smaller than one MTU \\(1500 B\\)");
-    // ns-3 itself refuses an empty size when the attribute is set.
     EXPECT_DEATH(InitializeWith("MaxSize", StringValue("0p")),
-                 "Attribute name=MaxSize could not be set");
+                 "ns3::DrrQueueDisc: MaxSize = 0p is out of range: a queue disc's buffer holds "
+                 "at least 1p \\(in packets\\) or 1B \\(in bytes\\)");
     EXPECT_DEATH(InitializeWith("DefaultWeight", DoubleValue(0)),
                  "DefaultWeight must be finite and > 0");
     EXPECT_DEATH(InitializeWith("WeightRules", StringValue("dport=80 weight=-2")),

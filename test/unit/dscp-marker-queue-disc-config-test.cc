@@ -85,9 +85,8 @@ TEST(DscpMarkerQueueDiscConfigDeathTest, OutOfRangeAttributesAreNamed)
                  "DscpMarkerQueueDisc Profiles: rule 1.*'cbs=0'.*from 1 to 1073741824");
     EXPECT_DEATH(InitializeWith("Profiles", StringValue("src=10.1.1 cir=1Mbps cbs=10")),
                  "IPv4 address");
-    // ns-3 itself refuses an empty size when the attribute is set.
     EXPECT_DEATH(InitializeWith("MaxSize", StringValue("0p")),
-                 "Attribute name=MaxSize could not be set");
+                 "ns3::DscpMarkerQueueDisc: MaxSize = 0p is out of range");
 }
 
 TEST(DscpMarkerQueueDiscConfigDeathTest, TwoChildrenAreRefused)

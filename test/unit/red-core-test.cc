@@ -369,6 +369,7 @@ TEST(RedCore, CheckNamesTheAttributeAndRange)
     EXPECT_EQ(RedCore::Check(p), "QueueWeight = 0 is out of range (0, 1]");
     p.qW = 1.01;
     EXPECT_EQ(RedCore::Check(p), "QueueWeight = 1.01 is out of range (0, 1]");
+    EXPECT_EQ(RedCore::Check(p, "", "QW"), "QW = 1.01 is out of range (0, 1]") << "ns-3 RED's name";
     p = Plain();
     p.meanPktSize = 0;
     EXPECT_EQ(RedCore::Check(p), "MeanPktSize must be >= 1 byte, got 0");

@@ -44,8 +44,8 @@ TEST(VdQueueDiscConfigDeathTest, OutOfRangeAttributesAreNamed)
     EXPECT_DEATH(Make({{"MaxSize", "1500B"}, {"MaxPacketSize", "2000"}}),
                  "MaxSize = 1500B is smaller than MaxPacketSize \\(L_M = 2000 B\\); it must be "
                  ">= 2000B");
-    // ns-3 itself refuses an empty size when the attribute is set.
-    EXPECT_DEATH(Make({{"MaxSize", "0p"}}), "Attribute name=MaxSize could not be set");
+    EXPECT_DEATH(Make({{"MaxSize", "0B"}}),
+                 "ns3::VerticalDimensioningQueueDisc: MaxSize = 0B is out of range");
     EXPECT_DEATH(Make({{"DefaultWeight", "0"}}), "DefaultWeight must be finite and > 0, got 0");
     EXPECT_DEATH(Make({{"WeightRules", "dport=80 weight=-2"}}),
                  "VerticalDimensioningQueueDisc WeightRules: rule 1.*a finite weight > 0");

@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "example-flags.h"
+
+#include "ns3/abort.h"
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <type_traits>
+#include <utility>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Whether CommandLine::AddValue takes a Callback<bool, Arg> (ns-3 changed Arg across releases).
+template <typename Arg, typename = void>
+struct TakesCallbackOf : std::false_type
+{
+};
+
+/// \copydoc TakesCallbackOf
+template <typename Arg>
+struct TakesCallbackOf<
+    Arg,
+    std::void_t<decltype(std::declval<CommandLine&>().AddValue(std::string(),
+                                                               std::string(),
+                                                               std::declval<Callback<bool, Arg>>(),
+                                                               std::string()))>> : std::true_type
+{
+};
+
+/// The callback a flag's value goes through: Callback<bool, std::string> up to ns-3.37,
+/// Callback<bool, const std::string&> in later releases.
+using FlagCallback = std::conditional_t<TakesCallbackOf<const std::string&>::value,
+                                        Callback<bool, const std::string&>,
+                                        Callback<bool, std::string>>;
+
+} // namespace
+
+ExampleFlags::ExampleFlags(CommandLine& cmd)
+    : m_cmd(cmd)
+{
+}
+
+void
+ExampleFlags::AddUnsigned(const std::string& name,
+                          const std::string& help,
+                          uint32_t& value,
+                          uint32_t min,
+                          uint32_t max)
+{
+    uint32_t* target = &value;
+    m_cmd.AddValue(name,
+                   help + " [" + std::to_string(min) + ", " + std::to_string(max) + "]",
+                   FlagCallback([name, target, min, max](const std::string& text) {
+                       *target = ParseUnsigned(name, text, min, max);
+                       return true;
+                   }),
+                   std::to_string(value));
+}
+
+void
+ExampleFlags::AddRate(const std::string& name, const std::string& help, std::string& value)
+{
+    std::string* target = &value;
+    m_cmd.AddValue(name,
+                   help + " (> 0)",
+                   FlagCallback([name, target](const std::string& text) {
+                       ParseRate(name, text);
+                       *target = text;
+                       return true;
+                   }),
+                   value);
+}
+
+uint32_t
+ExampleFlags::ParseUnsigned(const std::string& name,
+                            const std::string& text,
+                            uint32_t min,
+                            uint32_t max)
+{
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    NS_ABORT_MSG_IF(text.empty() || *end != '\0' || errno == ERANGE,
+                    "--" << name << "=" << text << " is not an integer (range [" << min << ", "
+                         << max << "])");
+    NS_ABORT_MSG_UNLESS(v >= min && v <= max,
+                        "--" << name << "=" << text << " is out of range [" << min << ", " << max
+                             << "]");
+    return static_cast<uint32_t>(v);
+}
+
+uint64_t
+ExampleFlags::ParseRate(const std::string& name, const std::string& text)
+{
+    DataRateValue rate;
+    NS_ABORT_MSG_UNLESS(rate.DeserializeFromString(text, MakeDataRateChecker()),
+                        "--" << name << "=" << text << " is not a rate (e.g. 10Mbps, 125kbps)");
+    NS_ABORT_MSG_UNLESS(rate.Get().GetBitRate() > 0,
+                        "--" << name << "=" << text << " must be > 0 bit/s");
+    return rate.Get().GetBitRate();
+}
+
+} // namespace ns3
