@@ -39,6 +39,7 @@ main(int argc, char* argv[])
     uint32_t payload = 972; // 1000-byte IP packets
     double duration = 100;
     std::string output;
+    bool quick = false;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("ports", "N, hosts and switch ports", ports);
@@ -51,7 +52,12 @@ main(int argc, char* argv[])
     cmd.AddValue("payload", "UDP payload, bytes", payload);
     cmd.AddValue("duration", "Simulated seconds", duration);
     cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
+    cmd.AddValue("quick", "Short run for CI: duration=10", quick);
     cmd.Parse(argc, argv);
+    if (quick)
+    {
+        duration = 10;
+    }
 
     NodeContainer hosts;
     hosts.Create(ports);
