@@ -50,7 +50,10 @@ def build(bld):
         'model/vd-rounds.cc',
         'model/vertical-dimensioning-queue-disc.cc',
     ]
-    # Our code's logging and asserts work whatever ns-3's build profile is.
+    # The ns-3 version, which a CMake build writes into the generated ns3/qdisc-lab-version.h,
+    # is a -D flag here, exported to every program in the tree that uses the module
+    # (model/qdisc-lab-compat.h includes the header only when the flag is absent). Our code's
+    # logging and asserts work whatever ns-3's build profile is.
     module.defines = [
         'QDISC_LAB_NS3_VERSION_MAJOR=%s' % version[0],
         'QDISC_LAB_NS3_VERSION_MINOR=%s' % version[1],

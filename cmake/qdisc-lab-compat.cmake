@@ -12,6 +12,9 @@
 # Our own code always defines NS3_LOG_ENABLE and NS3_ASSERT_ENABLE, so its logging and asserts
 # work whatever ns-3's build profile was.
 
+set(QDISC_LAB_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+include(${QDISC_LAB_CMAKE_DIR}/qdisc-lab-ns3-targets.cmake)
+
 # Finds an installed ns-3 (set ns3_DIR to choose one) and sets lib<module> variables to its
 # imported targets, as ns-3's own build does for in-tree modules.
 macro(qdisc_lab_find_ns3)
@@ -50,86 +53,15 @@ macro(qdisc_lab_find_ns3)
     else()
       message(FATAL_ERROR "qdisc-lab: ns-3 at ${ns3_DIR} has no '${module}' module")
     endif()
-    qdisc_lab_sanitize_imported_target(${lib${module}})
+    list(APPEND QDISC_LAB_NS3_TARGETS ${lib${module}})
   endforeach()
-  get_property(dropped GLOBAL PROPERTY QDISC_LAB_DROPPED_PATHS)
-  if(dropped)
-    list(REMOVE_DUPLICATES dropped)
-    message(STATUS "qdisc-lab: ignoring paths of ns-3's build machine that do not exist here: "
-                   "${dropped}")
-  endif()
+  qdisc_lab_sanitize_ns3_targets(${QDISC_LAB_NS3_TARGETS})
   set(QDISC_LAB_NS3_VERSION ${ns3_VERSION})
   message(STATUS "qdisc-lab: ns-3 ${ns3_VERSION} from ${ns3_DIR}, C++${CMAKE_CXX_STANDARD}")
 endmacro()
 
-# Imported targets of a relocated package (the PyPI wheel) name include directories and
-# libraries of the machine it was built on. Keep what exists here, drop the rest, and say so.
-function(qdisc_lab_sanitize_imported_target target)
-  get_target_property(imported ${target} IMPORTED)
-  if(NOT imported)
-    return()
-  endif()
-  get_target_property(includes ${target} INTERFACE_INCLUDE_DIRECTORIES)
-  if(includes)
-    set(kept "")
-    foreach(dir ${includes})
-      if(IS_DIRECTORY "${dir}/ns3" AND IS_DIRECTORY "${dir}/boost")
-        qdisc_lab_hide_bundled_boost("${dir}" dir)
-        list(APPEND kept "${dir}")
-      elseif(IS_DIRECTORY "${dir}")
-        list(APPEND kept "${dir}")
-      else()
-        list(APPEND dropped "${dir}")
-      endif()
-    endforeach()
-    set_target_properties(${target} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${kept}")
-  endif()
-  get_target_property(links ${target} INTERFACE_LINK_LIBRARIES)
-  if(links)
-    set(kept "")
-    foreach(item ${links})
-      if(item MATCHES "^-" OR TARGET ${item} OR item MATCHES "::" OR EXISTS "${item}")
-        list(APPEND kept "${item}")
-      else()
-        list(APPEND dropped "${item}")
-      endif()
-    endforeach()
-    set_target_properties(${target} PROPERTIES INTERFACE_LINK_LIBRARIES "${kept}")
-  endif()
-  if(dropped)
-    set_property(GLOBAL APPEND PROPERTY QDISC_LAB_DROPPED_PATHS ${dropped})
-  endif()
-  # Recurse into the ns-3 targets this one links, so their paths are filtered too.
-  foreach(item ${links})
-    if(item MATCHES "^ns3::" AND TARGET ${item})
-      get_property(done GLOBAL PROPERTY QDISC_LAB_SANITIZED_${item})
-      if(NOT done)
-        set_property(GLOBAL PROPERTY QDISC_LAB_SANITIZED_${item} ON)
-        qdisc_lab_sanitize_imported_target(${item})
-      endif()
-    endif()
-  endforeach()
-endfunction()
-
-# The PyPI wheel ships Boost 1.66 headers beside ns-3's, which do not compile as C++20 (they use
-# std::allocator members C++20 removed). Expose the package's include directory without them,
-# so the system's Boost is used: a directory of links to everything in it but boost/.
-function(qdisc_lab_hide_bundled_boost dir result)
-  set(shadow ${CMAKE_BINARY_DIR}/ns3-include-without-boost)
-  if(NOT EXISTS ${shadow})
-    file(MAKE_DIRECTORY ${shadow})
-    file(GLOB entries RELATIVE ${dir} ${dir}/*)
-    foreach(entry ${entries})
-      if(NOT entry STREQUAL "boost")
-        file(CREATE_LINK ${dir}/${entry} ${shadow}/${entry} SYMBOLIC)
-      endif()
-    endforeach()
-    message(STATUS "qdisc-lab: using ${dir} without its bundled boost/ headers")
-  endif()
-  set(${result} ${shadow} PARENT_SCOPE)
-endfunction()
-
-# Compile definitions for the module library and everything that links it.
+# The version of the ns-3 being compiled against, as the generated header ns3/qdisc-lab-version.h
+# (see model/qdisc-lab-compat.h); and the compile definitions of the module's own code.
 function(qdisc_lab_apply_compat name)
   if(DEFINED QDISC_LAB_NS3_VERSION)
     set(version ${QDISC_LAB_NS3_VERSION})
@@ -138,13 +70,25 @@ function(qdisc_lab_apply_compat name)
   else()
     file(STRINGS ${PROJECT_SOURCE_DIR}/VERSION version LIMIT_COUNT 1)
   endif()
-  string(REGEX MATCH "^([0-9]+)\\.([0-9]+)" unused "${version}")
-  set(definitions QDISC_LAB_NS3_VERSION_MAJOR=${CMAKE_MATCH_1}
-                  QDISC_LAB_NS3_VERSION_MINOR=${CMAKE_MATCH_2})
+  if(NOT version MATCHES "^([0-9]+)\\.([0-9]+)")
+    message(FATAL_ERROR "qdisc-lab: cannot read a major.minor ns-3 version from '${version}'")
+  endif()
+  set(QDISC_LAB_NS3_VERSION_MAJOR ${CMAKE_MATCH_1})
+  set(QDISC_LAB_NS3_VERSION_MINOR ${CMAKE_MATCH_2})
   set(lib ${lib${name}})
-  target_compile_definitions(${lib} PUBLIC ${definitions})
+  # Written beside the other public headers and installed with them: standalone by
+  # cmake/qdisc-lab-install.cmake, from PUBLIC_HEADER; in-tree, ns-3's build_lib has already
+  # read that property into its install rule, so the header gets its own.
+  if(QDISC_LAB_STANDALONE)
+    set(header ${QDISC_LAB_HEADER_DIR}/ns3/qdisc-lab-version.h)
+    set_property(TARGET ${lib} APPEND PROPERTY PUBLIC_HEADER ${header})
+  else()
+    set(header ${CMAKE_HEADER_OUTPUT_DIRECTORY}/qdisc-lab-version.h) # ns-3's build/include/ns3
+    install(FILES ${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
+  endif()
+  configure_file(${QDISC_LAB_CMAKE_DIR}/qdisc-lab-version.h.in ${header} @ONLY)
   if(TARGET ${lib}-obj) # ns-3's in-tree build compiles sources in an object library
-    target_compile_definitions(${lib}-obj PRIVATE ${definitions} NS3_LOG_ENABLE NS3_ASSERT_ENABLE)
+    target_compile_definitions(${lib}-obj PRIVATE NS3_LOG_ENABLE NS3_ASSERT_ENABLE)
   else()
     target_compile_definitions(${lib} PRIVATE NS3_LOG_ENABLE NS3_ASSERT_ENABLE)
   endif()

@@ -13,6 +13,7 @@
 # Everything that differs between ns-3 versions lives in qdisc-lab-compat.cmake.
 
 set(QDISC_LAB_STANDALONE ON)
+include(GNUInstallDirs)
 include(${CMAKE_CURRENT_LIST_DIR}/qdisc-lab-compat.cmake)
 qdisc_lab_find_ns3()
 
@@ -49,10 +50,12 @@ function(build_lib)
 
   # Public headers, as ns-3 installs them: flat, under ns3/.
   set(module_includes "")
+  set(public_headers "")
   foreach(header ${BLIB_HEADER_FILES})
     get_filename_component(name ${header} NAME)
     configure_file(${header} ${QDISC_LAB_HEADER_DIR}/ns3/${name} COPYONLY)
     string(APPEND module_includes "#include \"ns3/${name}\"\n")
+    list(APPEND public_headers ${QDISC_LAB_HEADER_DIR}/ns3/${name})
   endforeach()
   string(TOUPPER "${BLIB_LIBNAME}" guard)
   string(REPLACE "-" "_" guard "NS3_MODULE_${guard}_H")
@@ -63,10 +66,19 @@ function(build_lib)
                  ${QDISC_LAB_HEADER_DIR}/ns3/${BLIB_LIBNAME}-module.h COPYONLY)
 
   add_library(${lib} SHARED ${BLIB_SOURCE_FILES} ${BLIB_HEADER_FILES})
-  set_target_properties(${lib} PROPERTIES OUTPUT_NAME ns3-${BLIB_LIBNAME})
-  target_include_directories(${lib} PUBLIC ${QDISC_LAB_HEADER_DIR})
+  set_target_properties(
+    ${lib} PROPERTIES OUTPUT_NAME ns3-${BLIB_LIBNAME} EXPORT_NAME ${BLIB_LIBNAME}
+                      PUBLIC_HEADER "${public_headers};${QDISC_LAB_HEADER_DIR}/ns3/${BLIB_LIBNAME}-module.h")
+  target_include_directories(${lib} PUBLIC $<BUILD_INTERFACE:${QDISC_LAB_HEADER_DIR}>
+                                           $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # Programs using the library need ns-3's C++ standard (20 for ns-3 >= 3.41).
+  target_compile_features(${lib} PUBLIC cxx_std_${CMAKE_CXX_STANDARD})
   target_compile_definitions(${lib} PRIVATE NS3_MODULE_COMPILATION)
   target_link_libraries(${lib} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
+  # A program often uses the module only through the TypeIds it registers when loaded
+  # (ObjectFactory, TrafficControlHelper by name), calling none of its functions; a linker run
+  # with --as-needed (Debian's gcc default) would drop it. ns-3's own targets do the same.
+  target_link_options(${lib} INTERFACE LINKER:--no-as-needed)
 
   # The module's ns-3 TestSuites, run by ns-3's own TestRunner; one ctest per suite.
   if(BLIB_TEST_SOURCES)

@@ -36,7 +36,7 @@
  * (--voqLimit, ns-2's queue of each internal link; --inputBuffer=20p --voqLimit=0p shares 20
  * packets among an input's VOQs instead).
  *
- * The choices where the paper is silent are in doc/qdisc-lab.rst ("The CIOQ-RED evaluation").
+ * The choices where the paper is silent are in doc/reproductions/cioq-red.rst.
  */
 
 #include "ns3/applications-module.h"

@@ -31,7 +31,7 @@
  * packets sent in that interval, received before simTime + drainTime (the sources stop at
  * simTime). Flow 0 is the measured flow.
  *
- * The choices where the paper is silent are in doc/qdisc-lab.rst ("The DRR evaluation").
+ * The choices where the paper is silent are in doc/reproductions/drr-evaluation.rst.
  */
 
 #include "ns3/applications-module.h"
@@ -173,8 +173,8 @@ ScenarioArgument(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    // Defaults: the paper's setup for the scenario given (see doc/qdisc-lab.rst for the choices
-    // where the paper is silent).
+    // Defaults: the paper's setup for the scenario given (see
+    // doc/reproductions/drr-evaluation.rst for the choices where the paper is silent).
     std::string scenario = ScenarioArgument(argc, argv);
     const bool fairness = scenario != "factorial";
     std::string queueDisc = "Drr";

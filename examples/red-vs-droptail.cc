@@ -15,7 +15,7 @@
  *              --minTh=0.32 --maxTh=0.64"
  *
  * Differences from the paper's ns-3.24 code, and the choices where the paper is silent, are in
- * doc/qdisc-lab.rst ("The RED-vs-DropTail study").
+ * doc/reproductions/red-vs-droptail.rst.
  */
 
 #include "ns3/applications-module.h"

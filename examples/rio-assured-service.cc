@@ -27,8 +27,8 @@
  *
  * Throughput of a flow is the IPv4 bytes of its packets leaving the bottleneck queue disc
  * between the end of the warm-up and simTime, split into IN and OUT by their DSCP; goodput is
- * what its PacketSink received. The choices where the paper is silent are in doc/qdisc-lab.rst
- * ("The Assured Service reproduction").
+ * what its PacketSink received. The choices where the paper is silent are in
+ * doc/reproductions/rio-assured-service.rst.
  */
 
 #include "ns3/applications-module.h"
@@ -260,7 +260,8 @@ struct AverageSampler
 int
 main(int argc, char* argv[])
 {
-    // Defaults: the paper's Table 1 (see doc/qdisc-lab.rst for the choices where it is silent).
+    // Defaults: the paper's Table 1 (see doc/reproductions/rio-assured-service.rst for the
+    // choices where it is silent).
     std::string queueDisc = "Rio";
     std::string profilesText = "2,1,0.5,0.2,0.1";
     uint32_t flowsPerProfile = 4;
@@ -335,7 +336,8 @@ main(int argc, char* argv[])
                  socketBuffer);
     cmd.AddValue("sack",
                  "TCP selective acknowledgements. Off, ns-3's loss recovery emulates SACK from "
-                 "duplicate ACKs and resends data the receiver has (see doc/qdisc-lab.rst)",
+                 "duplicate ACKs and resends data the receiver has (see "
+                 "doc/reproductions/rio-assured-service.rst)",
                  sack);
     cmd.AddValue("simTime", "Simulated seconds", simTime);
     cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);

@@ -34,7 +34,7 @@
  * between the warm-up and simTime, comparable with the core links' rate; for TCP, the bytes the
  * sink received scaled by tcpPacketSize / segment size. Delays cover the packets sent in that
  * interval, received before simTime + drainTime. The reconstruction and every choice the paper
- * leaves open are in doc/qdisc-lab.rst ("The Vertical Dimensioning evaluation").
+ * leaves open are in doc/reproductions/vertical-dimensioning.rst.
  */
 
 #include "ns3/applications-module.h"
@@ -208,7 +208,8 @@ WeightRules(const std::vector<double>& weights)
 int
 main(int argc, char* argv[])
 {
-    // Defaults: the paper's §IV where it says, the reconstruction otherwise (doc/qdisc-lab.rst).
+    // Defaults: the paper's §IV where it says, the reconstruction otherwise
+    // (doc/reproductions/vertical-dimensioning.rst).
     std::string queueDisc = "VD";
     std::string reference = "cbr";
     std::string maxSize = "50000B";

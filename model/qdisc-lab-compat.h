@@ -10,8 +10,11 @@
  * \ingroup qdisc-lab
  * The one place where qdisc-lab's C++ code bends to differences between ns-3 versions.
  *
- * The build (cmake/qdisc-lab-compat.cmake) defines QDISC_LAB_NS3_VERSION_MAJOR and
- * QDISC_LAB_NS3_VERSION_MINOR for the ns-3 it compiles against, in-tree or installed.
+ * QDISC_LAB_NS3_VERSION_MAJOR and QDISC_LAB_NS3_VERSION_MINOR name the ns-3 the module was
+ * built against. A CMake build (standalone or in an ns-3 tree) writes them into the generated
+ * header ns3/qdisc-lab-version.h (cmake/qdisc-lab-compat.cmake), installed with the others, so a
+ * program including the module's headers needs no flags; the waf build (wscript) passes them as
+ * -D flags to the module and everything in the tree that uses it.
  *
  * Differences between 3.37 and 3.44 that the module avoids rather than wraps (see
  * doc/qdisc-lab.rst, "Supported ns-3 versions"):
@@ -31,9 +34,8 @@
 
 #include <string>
 
-#ifndef QDISC_LAB_NS3_VERSION_MAJOR
-#error                                                                                             \
-    "QDISC_LAB_NS3_VERSION_MAJOR is not defined: build qdisc-lab with its CMakeLists.txt or wscript"
+#ifndef QDISC_LAB_NS3_VERSION_MAJOR // waf passes it as a -D flag; CMake generates the header
+#include "ns3/qdisc-lab-version.h"
 #endif
 
 /**

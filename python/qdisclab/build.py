@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 
 from qdisclab import proc
-from qdisclab.context import CCACHE_DIR, CONSOLE, REPO
+from qdisclab.context import CCACHE_DIR, CONSOLE, REPO, ensure_cache_dir
 
 FLAVORS = ("system", "wheel")
 
@@ -136,8 +136,7 @@ def build(flavor: str, clean: bool = False, sanitize: bool = False) -> Path:
         shutil.rmtree(out)
     # BASEDIR: paths below the clone are hashed relative, so two clones (a CI clone, a
     # git worktree) share their compiled objects.
-    env = {"CCACHE_DIR": str(CCACHE_DIR), "CCACHE_BASEDIR": str(REPO)}
-    CCACHE_DIR.mkdir(parents=True, exist_ok=True)
+    env = {"CCACHE_DIR": str(ensure_cache_dir(CCACHE_DIR)), "CCACHE_BASEDIR": str(REPO)}
     if not (out / "build.ninja").exists():
         proc.run(configure_command(flavor, sanitize), env=env)
     proc.run(["cmake", "--build", str(out)], env=env)
@@ -152,6 +151,7 @@ def build_cmd(flavor: str, sanitize: bool, clean: bool) -> None:
     """Build the module, its tests and examples into build/<flavor>."""
     from qdisclab.provision import ensure_setup
 
+    ensure_cache_dir(CCACHE_DIR)  # before anything is installed: a clear error
     ensure_setup(wheel=flavor == "wheel")
     out = build(flavor, clean=clean, sanitize=sanitize)
     CONSOLE.print(f"[green]Built[/] {out}")

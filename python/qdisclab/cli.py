@@ -18,16 +18,19 @@ from qdisclab.context import CONSOLE
 COMMANDS: dict[str, str] = {
     "setup": "qdisclab.provision:setup_cmd",
     "build": "qdisclab.build:build_cmd",
+    "install": "qdisclab.install:install_cmd",
     "test": "qdisclab.testing:test_cmd",
     "demo": "qdisclab.demo:demo_cmd",
     "intree": "qdisclab.intree_cmd:intree_cmd",
     "sweep": "qdisclab.campaign.commands:sweep_cmd",
     "export": "qdisclab.campaign.commands:export_cmd",
+    "salvage": "qdisclab.campaign.commands:salvage_cmd",
     "figures": "qdisclab.reproduce:figures_cmd",
     "reproduce": "qdisclab.reproduce:reproduce_cmd",
     "report": "qdisclab.report:report_cmd",
     "bench": "qdisclab.bench:bench_cmd",
     "factorial": "qdisclab.factorial:factorial_cmd",
+    "python": "qdisclab.python_cmd:python_cmd",
 }
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
+from qdisclab.figures.common import save_figure
 from qdisclab.metrics import run_label
 
 QUEUE_TRACE_HEADER = ("time_s", "packets", "bytes")
@@ -133,9 +134,7 @@ def plot_demo(
     artifacts = DemoArtifacts(
         png=out_dir / f"{stem}.png", pdf=out_dir / f"{stem}.pdf", csv=out_dir / f"{stem}.csv"
     )
-    fig = demo_figure(docs, traces)
-    fig.savefig(artifacts.png, dpi=150)
-    fig.savefig(artifacts.pdf)
+    save_figure(demo_figure(docs, traces), out_dir, stem)
     write_metrics_csv(docs, artifacts.csv)
     return artifacts
 
@@ -211,9 +210,7 @@ def plot_fairness_demo(docs: Sequence[dict], out_dir: Path,
     artifacts = DemoArtifacts(
         png=out_dir / f"{stem}.png", pdf=out_dir / f"{stem}.pdf", csv=out_dir / f"{stem}.csv"
     )
-    fig = fairness_figure(docs)
-    fig.savefig(artifacts.png, dpi=150)
-    fig.savefig(artifacts.pdf)
+    save_figure(fairness_figure(docs), out_dir, stem)
     with open(artifacts.csv, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(FAIRNESS_HEADER)

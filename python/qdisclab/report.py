@@ -7,8 +7,17 @@ revisions; sweep time) and, for a registered reproduction (see
 :mod:`qdisclab.figures`), its figures and tables — drawn again from the database,
 images embedded — beside the paper's numbers, and a table of the paper's
 statements with ours and a verdict. The full campaign is shown when its database
-has successful runs, else the ``--quick`` one (marked as such). CSV and PDF files
-are linked by relative paths.
+has successful runs, else the ``--quick`` one (marked as such).
+
+A directory without a database but with a saved figure set (``figures.json``, as
+in the recorded results of ``doc/results/``) is reported from those files alone:
+its figures, tables, claims and the campaign state the figure set recorded when it
+was drawn (figure sets saved before they recorded it: the runs their first note
+names). A compact database committed beside them takes over as above.
+
+The page is portable: CSV, PDF and database files are linked by paths relative to
+the page, no path of the machine that ran the campaign is shown, and a verdict drawn
+from a campaign with runs missing or failed says so in its cell.
 """
 
 from __future__ import annotations
@@ -16,37 +25,35 @@ from __future__ import annotations
 import base64
 import html
 import os
+import re
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from qdisclab.campaign.spec import CampaignError, loads_campaign
 from qdisclab.campaign.store import ResultStore
-from qdisclab.context import CONSOLE, RESULTS_DIR
-from qdisclab.figures import MANIFEST, REPRODUCTIONS, Artifact, FigureSet, Reproduction
+from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
+from qdisclab.figures import (
+    MANIFEST,
+    REPRODUCTIONS,
+    Artifact,
+    CampaignState,
+    FigureSet,
+    Reproduction,
+)
+from qdisclab.figures.common import campaign_state
 
-DATABASES = (("campaign.sqlite", "full"), ("campaign-quick.sqlite", "quick"))
+#: The databases a results directory may hold: the full campaign's, then the quick one's.
+DATABASES = ("campaign.sqlite", "campaign-quick.sqlite")
 
-
-@dataclass
-class CampaignState:
-    """What a results database says about its campaign."""
-
-    db: Path
-    mode: str
-    campaign: str
-    program: str
-    planned: int | None
-    counts: dict[str, int]
-    seeds: list[int]
-    ns3_versions: list[str]
-    git_revs: list[str]
-    sweep_wall_s: float
-    run_time_s: float
-    failures: list[tuple[str, str]] = field(default_factory=list)
+#: The first note of a figure set saved before figure sets recorded their campaign
+#: (:func:`qdisclab.figures.common.runs_note`): "12300 successful runs (full campaign),
+#: 3 seed(s) (1, 2, 3)…" (or "…, seeds 1, 2, 3." or "…, 3 seed(s): 1, 2, 3."; a list
+#: cut short by "…" is not taken).
+_RUNS_NOTE = re.compile(r"(\d+) successful runs \((full|quick) campaign\)"
+                        r"(?:, (?:\d+ )?seeds?(?:\(s\))?:? \(?((?:\d+, )*\d+)(?![\d,…]))?")
 
 
 @dataclass
@@ -54,53 +61,20 @@ class Section:
     """One ``results/<name>/`` directory in the report."""
 
     name: str
-    state: CampaignState
+    state: CampaignState | None
+    db: Path | None = None  # None: reported from the recorded figure set alone
     reproduction: Reproduction | None = None
     figures: FigureSet | None = None
     error: str = ""
 
 
-def campaign_state(db: Path, mode: str) -> CampaignState:
-    """Read counts and provenance from a results database."""
-    with ResultStore(db) as store:
-        meta = store.meta()
-        keys = None
-        planned = None
-        if meta.get("campaign_toml"):
-            try:
-                campaign = loads_campaign(meta["campaign_toml"], name=meta.get("campaign"),
-                                          quick=meta.get("mode") == "quick")
-                keys = [run.key for run in campaign.runs()]
-                planned = len(keys)
-            except CampaignError:
-                pass
-        runs = store.runs(keys=keys)
-        sweeps = store.sweeps()
-    counts = Counter(run.status for run in runs)
-    return CampaignState(
-        db=db,
-        mode=meta.get("mode", mode),
-        campaign=meta.get("campaign", db.parent.name),
-        program=meta.get("program", ""),
-        planned=planned,
-        counts={status: counts.get(status, 0) for status in ("ok", "failed", "timeout")},
-        seeds=sorted({run.seed for run in runs}),
-        ns3_versions=sorted({run.ns3_version for run in runs if run.ns3_version}),
-        git_revs=sorted({run.git_rev for run in runs if run.git_rev}),
-        sweep_wall_s=sum(s["wall_time_s"] or 0.0 for s in sweeps),
-        run_time_s=sum(run.wall_time_s or 0.0 for run in runs),
-        failures=[(run.command or run.run_key, run.reason or run.status)
-                  for run in runs if run.status != "ok"][:20],
-    )
-
-
-def _pick_database(directory: Path) -> tuple[Path, str] | None:
+def _pick_database(directory: Path) -> Path | None:
     """The full campaign's database if it has successful runs, else the quick one."""
-    found = [(directory / file, mode) for file, mode in DATABASES if (directory / file).is_file()]
-    for db, mode in found:
+    found = [directory / file for file in DATABASES if (directory / file).is_file()]
+    for db in found:
         with ResultStore(db) as store:
             if store.counts()["ok"]:
-                return db, mode
+                return db
     return found[0] if found else None
 
 
@@ -110,39 +84,77 @@ def _database_mtime(db: Path) -> float:
     return max(f.stat().st_mtime for f in files if f.exists())
 
 
-def _figures(reproduction: Reproduction, db: Path, out_dir: Path, redraw: bool) -> FigureSet:
-    """The saved figure set when it is newer than the database, else drawn afresh."""
+def _figures(reproduction: Reproduction, db: Path, state: CampaignState, out_dir: Path,
+             redraw: bool) -> FigureSet:
+    """The saved figure set when it is newer than the database or was drawn from the
+    campaign state the database has now (a database and figures committed together:
+    a checkout's file times say nothing), else drawn afresh."""
     manifest = out_dir / MANIFEST
-    if not redraw and manifest.is_file() and manifest.stat().st_mtime >= _database_mtime(db):
+    if not redraw and manifest.is_file():
         try:
             figures = FigureSet.load(out_dir)
-            if all(a.csv.is_file() for a in figures.artifacts):
+            current = (manifest.stat().st_mtime >= _database_mtime(db)
+                       or figures.campaign == state)
+            if current and all(a.csv.is_file() for a in figures.artifacts):
                 return figures
         except (OSError, ValueError, KeyError, TypeError):
             pass
     return reproduction.make_figures(db, out_dir)
 
 
-def collect(results: Path = RESULTS_DIR, redraw: bool = False) -> list[Section]:
-    """Every results directory with a campaign database, with figures for reproductions.
+def _recorded_state(figures: FigureSet, name: str) -> CampaignState | None:
+    """The campaign state a recorded figure set saved, else what its first note says."""
+    if figures.campaign is not None:
+        return figures.campaign
+    match = next(filter(None, map(_RUNS_NOTE.search, figures.notes)), None)
+    if match is None:
+        return None
+    return CampaignState(
+        campaign=name, mode=match.group(2), program="", planned=None,
+        counts={"ok": int(match.group(1)), "failed": 0, "timeout": 0},
+        seeds=[int(seed) for seed in (match.group(3) or "").split(", ") if seed],
+        ns3_versions=[], git_revs=[], sweep_wall_s=None, run_time_s=None,
+    )
 
-    Figures are drawn again unless those saved (``figures.json``) are newer than the
-    database; ``redraw`` always draws them.
+
+def _recorded(directory: Path) -> Section | None:
+    """A section from the figure set saved in ``directory`` (or its ``quick/``), if any."""
+    for out_dir in (directory, directory / "quick"):
+        if (out_dir / MANIFEST).is_file():
+            section = Section(directory.name, None,
+                              reproduction=REPRODUCTIONS.get(directory.name))
+            try:
+                section.figures = FigureSet.load(out_dir)
+                section.state = _recorded_state(section.figures, directory.name)
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                section.error = f"reading the recorded {MANIFEST} failed: {exc!r}"
+            return section
+    return None
+
+
+def collect(results: Path = RESULTS_DIR, redraw: bool = False) -> list[Section]:
+    """Every results directory with a campaign database or a saved figure set, with figures
+    for reproductions.
+
+    Figures are drawn again from a database unless those saved (``figures.json``) are
+    newer than it or record its present state; ``redraw`` always draws them. Without a
+    database, the saved figure set is the section.
     """
     sections = []
     if not results.is_dir():
         return sections
     for directory in sorted(p for p in results.iterdir() if p.is_dir()):
-        picked = _pick_database(directory)
-        if picked is None:
+        db = _pick_database(directory)
+        if db is None:
+            if (section := _recorded(directory)) is not None:
+                sections.append(section)
             continue
-        db, mode = picked
-        section = Section(directory.name, campaign_state(db, mode))
-        section.reproduction = REPRODUCTIONS.get(directory.name)
+        state = campaign_state(db)
+        section = Section(directory.name, state, db, REPRODUCTIONS.get(directory.name))
         if section.reproduction is not None:
-            out_dir = directory / "quick" if section.state.mode == "quick" else directory
+            out_dir = directory / "quick" if state.mode == "quick" else directory
             try:
-                section.figures = _figures(section.reproduction, db, out_dir, redraw)
+                section.figures = _figures(section.reproduction, db, state, out_dir, redraw)
             except Exception as exc:  # noqa: BLE001 - one broken section must not hide the rest
                 section.error = f"drawing the figures failed: {exc!r}"
         sections.append(section)
@@ -166,6 +178,7 @@ figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #ddd
 figcaption { font-size: 0.9em; color: #444; }
 .files a { margin-right: 1em; } .note { color: #555; font-size: 0.9em; }
 .quick { background: #fdf5d8; padding: 0.2em 0.5em; border-radius: 3px; }
+.incomplete { font-weight: bold; white-space: nowrap; }
 code { background: #f4f4f4; padding: 0 0.2em; }
 """
 
@@ -174,9 +187,20 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
+def _portable(text: str) -> str:
+    """``text`` without the paths of this machine: its checkout as ``<repo>``, home as ``~``."""
+    for path, name in ((REPO, "<repo>"), (Path.home(), "~")):
+        text = text.replace(str(path), name)
+    return text
+
+
+def _href(path: Path, base: Path) -> str:
+    """``path`` relative to the page's directory ``base``, in URL form."""
+    return _e(Path(os.path.relpath(path.resolve(), base)).as_posix())
+
+
 def _link(path: Path, base: Path) -> str:
-    relative = os.path.relpath(path, base)
-    return f'<a href="{_e(Path(relative).as_posix())}">{_e(path.suffix.lstrip(".").upper())}</a>'
+    return f'<a href="{_href(path, base)}">{_e(path.suffix.lstrip(".").upper())}</a>'
 
 
 def _image(path: Path, alt: str) -> str:
@@ -184,8 +208,22 @@ def _image(path: Path, alt: str) -> str:
     return f'<img alt="{_e(alt)}" src="data:image/png;base64,{data}">'
 
 
-def _state_html(state: CampaignState) -> str:
-    planned = state.planned if state.planned is not None else "?"
+def _known(value: object, text: str) -> str:
+    return text if value not in (None, [], "") else "<span class='note'>not recorded</span>"
+
+
+def _state_html(section: Section, base: Path) -> str:
+    state = section.state
+    if section.db is not None:
+        source = f'campaign database <a href="{_href(section.db, base)}">' \
+                 f"<code>{_e(section.db.name)}</code></a>"
+    else:
+        manifest = section.figures.out_dir / MANIFEST if section.figures else None
+        source = ("the recorded figures and tables, no campaign database"
+                  + (f' (<a href="{_href(manifest, base)}"><code>{MANIFEST}</code></a>)'
+                     if manifest is not None else ""))
+    if state is None:
+        return f"<table><tr><th>Drawn from</th><td>{source}</td></tr></table>"
     missing = ""
     if state.planned is not None:
         left = state.planned - sum(state.counts.values())
@@ -193,36 +231,52 @@ def _state_html(state: CampaignState) -> str:
             missing = f"; <b>{left} not run yet</b>"
     mode = ('<span class="quick">quick campaign (small grid, short runs)</span>'
             if state.mode == "quick" else "full campaign")
+    program = f", program <code>{_e(state.program)}</code>" if state.program else ""
+    planned = f"{state.planned} planned: " if state.planned is not None else ""
+    time_text = "–"
+    if state.run_time_s is not None:
+        time_text = (f"{state.run_time_s / 3600:.2f} h of runs,"
+                     f" {(state.sweep_wall_s or 0.0) / 60:.1f} min of sweeps")
     rows = [
-        ("Campaign", f"<code>{_e(state.campaign)}</code> ({mode}), program"
-                     f" <code>{_e(state.program)}</code>"),
-        ("Runs", f"{planned} planned: {state.counts['ok']} ok, {state.counts['failed']} failed,"
+        ("Campaign", f"<code>{_e(state.campaign)}</code> ({mode}){program}"),
+        ("Runs", f"{planned}{state.counts['ok']} ok, {state.counts['failed']} failed,"
                  f" {state.counts['timeout']} timed out{missing}"),
-        ("Seeds (RngRun)", _e(", ".join(map(str, state.seeds)) or "–")),
-        ("ns-3", _e(", ".join(state.ns3_versions) or "–")),
-        ("Module revision", "<br>".join(f"<code>{_e(r)}</code>" for r in state.git_revs) or "–"),
-        ("Time", f"{state.run_time_s / 3600:.2f} h of runs, {state.sweep_wall_s / 60:.1f} min"
-                 " of sweeps"),
-        ("Database", f"<code>{_e(state.db)}</code>"),
+        ("Seeds (RngRun)", _known(state.seeds, _e(", ".join(map(str, state.seeds))))),
+        ("ns-3", _known(state.ns3_versions, _e(", ".join(state.ns3_versions)))),
+        ("Module revision", _known(state.git_revs, "<br>".join(
+            f"<code>{_e(r)}</code>" for r in state.git_revs))),
+        ("Time", _known(state.run_time_s, time_text)),
+        ("Drawn from", source),
     ]
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     out = f"<table>{body}</table>"
     if state.failures:
-        items = "".join(f"<li><code>{_e(cmd)}</code>: {_e(reason)}</li>"
-                        for cmd, reason in state.failures)
+        items = "".join(f"<li><code>{_e(_portable(run))}</code>: {_e(_portable(reason))}</li>"
+                        for run, reason in state.failures)
         out += f"<details><summary>Failed runs (first {len(state.failures)})</summary>" \
                f"<ul>{items}</ul></details>"
     return out
 
 
-def _claims_html(figures: FigureSet) -> str:
+def _verdict(verdict: str, state: CampaignState | None) -> str:
+    """A claim's verdict, marked when the campaign it stands on is incomplete."""
+    if state is None or not state.incomplete:
+        return _e(verdict)
+    return (f"{_e(verdict)} <span class='incomplete'>(incomplete:"
+            f" {state.counts['ok']}/{state.planned} runs)</span>")
+
+
+def _claims_html(figures: FigureSet, state: CampaignState | None) -> str:
     if not figures.claims:
         return ""
     counts = Counter(claim.verdict for claim in figures.claims)
     summary = ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
+    if state is not None and state.incomplete:
+        summary += (f" — drawn from {state.counts['ok']} of the campaign's {state.planned}"
+                    " runs: a verdict may change when the rest are in")
     rows = "".join(
         f'<tr class="{_e(c.verdict.replace(" ", "-"))}"><td>{_e(c.where)}</td>'
-        f"<td>{_e(c.paper)}</td><td>{_e(c.ours)}</td><td>{_e(c.verdict)}</td></tr>"
+        f"<td>{_e(c.paper)}</td><td>{_e(c.ours)}</td><td>{_verdict(c.verdict, state)}</td></tr>"
         for c in figures.claims
     )
     return (
@@ -254,6 +308,7 @@ def _artifact_html(artifact: Artifact, base: Path) -> str:
 
 def render(sections: list[Section], base: Path) -> str:
     """The report's HTML; links are relative to ``base`` (the report's directory)."""
+    base = base.resolve()
     toc = "".join(f'<li><a href="#{_e(s.name)}">{_e(s.name)}</a></li>' for s in sections)
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
@@ -274,13 +329,13 @@ def render(sections: list[Section], base: Path) -> str:
         else:
             parts.append("<p class='note'>A campaign without a registered reproduction:"
                          " no figures.</p>")
-        parts.append(_state_html(section.state))
+        parts.append(_state_html(section, base))
         if section.error:
-            parts.append(f"<p class='disagree'>{_e(section.error)}</p>")
+            parts.append(f"<p class='disagree'>{_e(_portable(section.error))}</p>")
         if section.figures is not None:
             for note in section.figures.notes:
                 parts.append(f"<p class='note'>{_e(note)}</p>")
-            parts.append(_claims_html(section.figures))
+            parts.append(_claims_html(section.figures, section.state))
             for artifact in section.figures.artifacts:
                 parts.append(_artifact_html(artifact, base))
     parts.append("</body></html>")
@@ -293,7 +348,7 @@ def write_report(results: Path = RESULTS_DIR, out: Path | None = None,
     out = out or results / "report.html"
     sections = collect(results, redraw)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(sections, out.parent.resolve()), encoding="utf-8")
+    out.write_text(render(sections, out.parent), encoding="utf-8")
     return out
 
 
@@ -304,12 +359,17 @@ def write_report(results: Path = RESULTS_DIR, out: Path | None = None,
 )
 @click.option(
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-    help="HTML file to write (default RESULTS/report.html).",
+    help="HTML file to write (default RESULTS/report.html). Links to the results' files are"
+    " relative to it: keep it in the results directory to copy the two together.",
 )
 @click.option("--redraw", is_flag=True,
               help="Draw every figure again, even when the database has not changed.")
 def report_cmd(results: Path, output: Path | None, redraw: bool) -> None:
-    """Write an HTML report of every reproduction under results/, figures beside the paper."""
+    """Write an HTML report of every reproduction under results/, figures beside the paper.
+
+    A directory without a database is reported from its recorded figures (figures.json),
+    so `--results doc/results` renders the recorded reproductions without running them.
+    """
     with CONSOLE.status("Writing the report…"):
         path = write_report(results, output, redraw)
     CONSOLE.print(f"Report: {path.resolve()}", markup=False, highlight=False, soft_wrap=True)

@@ -4,8 +4,8 @@
 Before DumbbellScenario guarded its TCP senders (qdisclab::GuardTcpSocketFullWindow in
 model/qdisc-lab-compat.h), Debian's ns-3.37 -- the system build these tests run -- crashed with
 SIGSEGV within the first simulated seconds of the example's default run, of --window=8000 and
-16000, and of --queueDisc=Red (doc/qdisc-lab.rst, "Known problem with ns-3.37"). They must now
-complete with a full report.
+16000, and of --queueDisc=Red (doc/reproductions/red-vs-droptail.rst, "Known problem with
+ns-3.37"). They must now complete with a full report.
 """
 
 import pytest

@@ -9,6 +9,10 @@ pair (0.32/0.64) on top.
 """
 
 import math
+import os
+import re
+import shutil
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -16,9 +20,10 @@ from scipy import stats
 
 from qdisclab.campaign.spec import loads_campaign
 from qdisclab.campaign.store import ResultStore
-from qdisclab.figures import REPRODUCTIONS, get_reproduction
+from qdisclab.context import REPO
+from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reproduction
 from qdisclab.figures import red_vs_droptail as rvd
-from qdisclab.figures.common import t_interval
+from qdisclab.figures.common import campaign_state, t_interval
 from qdisclab.report import write_report
 from synthetic_campaign import draw_results, read_csv
 
@@ -244,3 +249,118 @@ def test_quick_results_are_reported_as_quick(tmp_path):
     assert not (directory / "fig1.csv").exists()
     assert 'href="red-vs-droptail/quick/fig1.csv"' in text
     assert "not evaluated" in text  # the quick grid lacks most of the paper's cells
+
+
+# ------------------------------------------------------- the report from recorded results
+
+RECORDED = REPO / "doc" / "results"
+# What each recorded reproduction holds: figures drawn as PNG, claims in figures.json.
+RECORDED_PNGS = {"cioq-red": 9, "drr-evaluation": 1, "red-vs-droptail": 6,
+                 "rio-assured-service": 3, "vertical-dimensioning": 2}
+RECORDED_CLAIMS = {"cioq-red": 16, "drr-evaluation": 15, "red-vs-droptail": 13,
+                   "rio-assured-service": 11, "vertical-dimensioning": 15}
+
+
+def local_links(text: str) -> list[str]:
+    """Every href of the page but anchors."""
+    return [unescape(h) for h in re.findall(r'href="([^"]+)"', text) if not h.startswith("#")]
+
+
+def test_report_renders_from_the_recorded_results_alone(tmp_path):
+    results = tmp_path / "results"
+    shutil.copytree(RECORDED, results)
+    assert not list(results.rglob("*.sqlite"))
+    text = write_report(results).read_text(encoding="utf-8")
+
+    assert "No results yet" not in text
+    assert re.findall(r'<h2 id="([^"]+)">', text) == sorted(RECORDED_PNGS)
+    assert text.count('src="data:image/png;base64,') == sum(RECORDED_PNGS.values())
+    assert text.count("<tr class=") == sum(RECORDED_CLAIMS.values())
+    assert text.count("no campaign database") == 5
+    # The campaign state from the recorded notes: runs and seeds, the rest not recorded.
+    assert "<td>12300 ok, 0 failed, 0 timed out</td>" in text
+    assert "<td>378 ok, 0 failed, 0 timed out</td>" in text
+    assert "<tr><th>Seeds (RngRun)</th><td>1, 2, 3, 4, 5, 6</td></tr>" in text
+    assert "(incomplete:" not in text  # the plan is not known: nothing to mark
+    for table in ("table1", "table2", "table3", "table4", "table5"):
+        assert f'id="{table}"' in text
+
+
+def test_recorded_report_is_portable(tmp_path):
+    results = tmp_path / "results"
+    shutil.copytree(RECORDED, results)
+    page = write_report(results)
+    text = page.read_text(encoding="utf-8")
+    for machine_path in ("/work", str(Path.home()), str(REPO), str(tmp_path)):
+        assert machine_path not in text, machine_path
+
+    # Copied elsewhere, the page's every link still finds its file.
+    copy = tmp_path / "elsewhere" / "copy"
+    shutil.copytree(results, copy)
+    links = local_links((copy / page.name).read_text(encoding="utf-8"))
+    assert len(links) == 3 * sum(RECORDED_PNGS.values()) + 5 + 5  # PNG, PDF, CSV; tables; json
+    for link in links:
+        assert not link.startswith("/") and (copy / link).is_file(), link
+
+
+def test_recorded_figure_set_carries_its_campaign_state(tmp_path):
+    directory = tmp_path / "red-vs-droptail"
+    make_db(directory / "campaign-quick.sqlite", quick=True, fail_every=10)
+    with_db = write_report(tmp_path).read_text(encoding="utf-8")
+    figures = FigureSet.load(directory / "quick")
+    assert figures.campaign == campaign_state(directory / "campaign-quick.sqlite")
+    assert figures.campaign.counts == {"ok": 65, "failed": 7, "timeout": 0}
+    assert figures.campaign.incomplete
+
+    (directory / "campaign-quick.sqlite").unlink()  # recorded: the figures alone
+    text = write_report(tmp_path).read_text(encoding="utf-8")
+    assert "no campaign database" in text and "campaign database <a" in with_db
+    for page in (with_db, text):
+        assert "72 planned: 65 ok, 7 failed, 0 timed out" in page
+        assert "<tr><th>Seeds (RngRun)</th><td>1, 2</td></tr>" in page
+        assert "<code>abc123</code>" in page and "<td>3.37</td>" in page
+        verdicts = re.findall(r"<td>([^<]*) <span class='incomplete'>\(incomplete: 65/72 runs\)",
+                              page)
+        assert len(verdicts) == len(figures.claims) and "not evaluated" in verdicts
+        assert "drawn from 65 of the campaign&#x27;s 72 runs" in page
+        # Failed runs are named by parameters and seed, not by a machine's command line.
+        assert "queueDisc=" in page and "RngRun=" in page
+
+
+def test_complete_campaign_verdicts_are_not_marked(full_figures):
+    root, _, _, _ = full_figures
+    text = write_report(root).read_text(encoding="utf-8")
+    assert "(incomplete:" not in text and "campaign&#x27;s" not in text
+
+
+def test_machine_paths_are_left_out_of_the_page(tmp_path):
+    directory = tmp_path / "red-vs-droptail"
+    db = directory / "campaign-quick.sqlite"
+    make_db(db, quick=True, fail_every=10)
+    with ResultStore(db) as store:
+        store.conn.execute("UPDATE runs SET reason = ?, command = ? WHERE status = 'failed'",
+                           (f"exit status 134: {REPO}/model/red.cc:12 in {Path.home()}/x",
+                            f"{REPO}/build/system/examples/red-vs-droptail --RngRun=1"))
+    text = write_report(tmp_path).read_text(encoding="utf-8")
+    assert str(REPO) not in text and str(Path.home()) + "/" not in text
+    assert "exit status 134: &lt;repo&gt;/model/red.cc:12 in ~/x" in text
+    assert 'href="red-vs-droptail/campaign-quick.sqlite"' in text
+
+
+def test_saved_figures_that_record_the_databases_state_are_reused(tmp_path, monkeypatch):
+    directory = tmp_path / "red-vs-droptail"
+    db = directory / "campaign-quick.sqlite"
+    make_db(db, quick=True)
+    write_report(tmp_path)
+    # A checkout gives files arbitrary times: the database now looks newer than its figures.
+    later = (directory / "quick" / "figures.json").stat().st_mtime + 100
+    os.utime(db, (later, later))
+
+    def redraw(*args):
+        raise AssertionError("drawn again")
+
+    monkeypatch.setattr(Reproduction, "make_figures", redraw)
+    assert "72 planned: 72 ok" in write_report(tmp_path).read_text(encoding="utf-8")
+    with ResultStore(db) as store:  # one more failed run: the state differs, so draw again
+        store.conn.execute("UPDATE runs SET status = 'failed' WHERE rowid = 1")
+    assert "drawn again" in write_report(tmp_path).read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""``qdisc-lab sweep`` and ``qdisc-lab export``."""
+"""``qdisc-lab sweep`` and ``qdisc-lab export`` (CSV, and Parquet and NetCDF: :mod:`.export`)."""
 
 from __future__ import annotations
 
@@ -96,8 +96,10 @@ def run_sweep(
 def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary, flavor):
     """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
 
-    Interrupt it at any time: finished runs are kept, and running it again does
-    only what is missing. Exits 1 when a run of the campaign failed or timed out.
+    Interrupt it at any time (Ctrl-C, SIGTERM): finished runs are kept, and
+    running it again does only what is missing. One sweep at a time writes a
+    database. Exits 1 when a run of the campaign failed or timed out, 128 + the
+    signal's number when interrupted.
     """
     result = run_sweep(
         campaign, quick=quick, jobs=jobs, cluster=cluster, db=db,
@@ -106,25 +108,77 @@ def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary
     if csv_path is not None:
         _export(result.db_path, csv_path)
     if result.interrupted:
-        sys.exit(130)
+        sys.exit(128 + result.stop_signal)
     if result.failed or result.timeout or result.skipped_failed:
         sys.exit(1)
 
 
 def _export(db: Path, csv_path: Path) -> None:
-    from qdisclab.campaign.store import ResultStore
+    from qdisclab.campaign.store import ResultStore, StoreError
 
-    with ResultStore(db) as store:
-        count = store.export_csv(csv_path)
+    try:
+        with ResultStore(db) as store:
+            count = store.export_csv(csv_path)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
     CONSOLE.print(f"Exported {count} runs to {csv_path}", markup=False, highlight=False)
 
 
 @click.command("export")
 @click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
-    "--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+    "--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="CSV file to write: one row per run, one column per parameter and metric.",
 )
-def export_cmd(db: Path, csv_path: Path) -> None:
-    """Export a campaign database's runs to CSV."""
-    _export(db, csv_path)
+@click.option(
+    "--parquet", "parquet_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Parquet file to write for pandas: one row per run, typed columns.",
+)
+@click.option(
+    "--netcdf", "netcdf_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="NetCDF-4 file to write for xarray: per sub-grid, one Dataset over its factors and"
+    " seeds.",
+)
+def export_cmd(db: Path, csv_path: Path | None, parquet_path: Path | None,
+               netcdf_path: Path | None) -> None:
+    """Export a campaign database's runs to CSV, Parquet (pandas) and/or NetCDF (xarray)."""
+    if not (csv_path or parquet_path or netcdf_path):
+        raise click.UsageError("give at least one of --csv, --parquet, --netcdf")
+    if csv_path is not None:
+        _export(db, csv_path)
+    from qdisclab.campaign.export import write_netcdf, write_parquet
+    from qdisclab.campaign.spec import CampaignError
+
+    if parquet_path is not None:
+        count = write_parquet(db, parquet_path)
+        CONSOLE.print(f"Exported {count} runs to {parquet_path}", markup=False, highlight=False,
+                      soft_wrap=True)
+    if netcdf_path is not None:
+        try:
+            runs = write_netcdf(db, netcdf_path)
+        except CampaignError as exc:
+            raise click.ClickException(str(exc)) from exc
+        grids = ", ".join(f"{name} ({count} runs)" for name, count in runs.items())
+        CONSOLE.print(f"Exported {grids} to {netcdf_path}", markup=False, highlight=False,
+                      soft_wrap=True)
+
+
+@click.command("salvage")
+@click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def salvage_cmd(db: Path) -> None:
+    """Rebuild a damaged campaign database from the rows SQLite can still read.
+
+    The damaged file is kept as DB.damaged; a new DB holds every readable run,
+    and the next sweep runs only what is missing.
+    """
+    from qdisclab.campaign.store import StoreError, salvage
+
+    try:
+        copied = salvage(db)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    CONSOLE.print(
+        f"Salvaged {copied['runs']} runs and {copied['sweeps']} sweep records into {db};"
+        f" the damaged file is {db}.damaged.",
+        markup=False, highlight=False,
+    )

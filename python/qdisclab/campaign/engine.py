@@ -4,9 +4,16 @@
 :func:`sweep` expands the campaign, skips the runs the database already holds
 (``ok``, and ``failed``/``timeout`` unless ``retry_failed``), and submits the rest to
 Dask: an embedded in-process cluster of ``jobs`` threads (each run is a subprocess,
-so threads are enough and nothing outlives a killed sweep), or an existing Dask
-scheduler at ``cluster``. Results come back in completion order; each is checked
-against the metrics contract and committed to SQLite before the next is read.
+so threads are enough), or an existing Dask scheduler at ``cluster``. Results come
+back in completion order; each is checked against the metrics contract and
+committed to SQLite before the next is read.
+
+Nothing outlives a sweep on the embedded cluster: Ctrl-C, SIGTERM and SIGHUP stop
+it the same way (kill the runs, keep the finished ones, remove the scratch
+directories); after ``kill -9`` the kernel kills the runs (see
+:func:`~qdisclab.campaign.runner.death_signal_launcher`) and the next sweep removes
+their directories.
+One sweep at a time writes a database (:func:`~qdisclab.campaign.store.exclusive_writer`).
 """
 
 from __future__ import annotations
@@ -16,8 +23,10 @@ import os
 import shlex
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,12 +46,16 @@ from rich.text import Text
 
 from qdisclab.campaign import children, runner
 from qdisclab.campaign.spec import Campaign, CampaignError, Run
-from qdisclab.campaign.store import ResultStore, iso_time
+from qdisclab.campaign.store import ResultStore, exclusive_writer, iso_time
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.metrics import MetricsError, parse_metrics
 
 #: How long to wait for a remote scheduler and its first worker.
 CONNECT_TIMEOUT_S = 30
+#: How long an interrupted sweep waits for its killed runs to clean up.
+STOP_TIMEOUT_S = 30
+#: Signals that stop a sweep like Ctrl-C (when not ignored, as under nohup).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 #: Where the embedded cluster's HTTP endpoints listen (Dask's default is every interface).
 LOOPBACK_HTTP = "127.0.0.1:0"
 
@@ -90,11 +103,6 @@ def _exit_description(code: int) -> str:
     return f"exit status {code}"
 
 
-def _last_line(text: str) -> str:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1][:300] if lines else ""
-
-
 def interpret(run: Run, result: Mapping, campaign: Campaign) -> dict:
     """Turn a task's raw result into a ``runs`` row: status, reason, metrics."""
     row = {
@@ -123,7 +131,7 @@ def interpret(run: Run, result: Mapping, campaign: Campaign) -> dict:
         row.update(status="failed", reason=result.get("error") or f"task failed ({outcome})")
         return row
     if code != 0:
-        detail = _last_line(row["stderr_tail"])
+        detail = result.get("error_line") or ""
         row.update(
             status="failed",
             reason=_exit_description(code) + (f": {detail}" if detail else ""),
@@ -171,6 +179,8 @@ class SweepResult:
     failed: int = 0
     timeout: int = 0
     interrupted: bool = False
+    #: The signal that stopped the sweep (SIGINT for Ctrl-C); 0 when not interrupted.
+    stop_signal: int = 0
     workers: int = 0
     cluster: str = "local"
     cluster_start_s: float = 0.0
@@ -308,6 +318,37 @@ def _open_client(cluster: str | None, jobs: int):
     return Client(local), local
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """A stop signal (SIGTERM, SIGHUP) in the main thread; handled like Ctrl-C."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _interrupt(signum: int, _frame) -> None:
+    raise SweepInterrupted(signum)
+
+
+@contextmanager
+def _stop_signals_interrupt() -> Iterator[None]:
+    """While the block runs, :data:`STOP_SIGNALS` raise :class:`SweepInterrupted`.
+
+    Only in the main thread (where Python runs signal handlers), and only for
+    signals at their default action: an ignored SIGHUP (``nohup``) stays ignored.
+    """
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in STOP_SIGNALS:
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                previous[signum] = signal.signal(signum, _interrupt)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def sweep(
     campaign: Campaign,
     binary: Path,
@@ -322,8 +363,11 @@ def sweep(
     """Run every run of ``campaign`` the database at ``db_path`` does not hold yet.
 
     ``binary`` is the example program (an absolute path every worker can reach).
-    ``env`` adds environment variables to each run. Returns the counts; Ctrl-C stops
-    the sweep (cancelling what is queued) and returns with ``interrupted`` set.
+    ``env`` adds environment variables to each run. Returns the counts; Ctrl-C,
+    SIGTERM or SIGHUP stop the sweep (killing the runs in flight, cancelling what
+    is queued) and return with ``interrupted`` and ``stop_signal`` set. Raises
+    :class:`~qdisclab.campaign.store.StoreError` when another sweep writes the
+    database, or it is damaged or full (after stopping the runs).
     """
     binary = Path(binary).resolve()
     db_path = Path(db_path or default_db_path(campaign))
@@ -331,7 +375,8 @@ def sweep(
     runs = campaign.runs()
     result = SweepResult(campaign.name, campaign.mode, db_path, planned=len(runs))
 
-    with ResultStore(db_path) as store:
+    with exclusive_writer(db_path), ResultStore(db_path) as store, _stop_signals_interrupt():
+        store.check()
         stored_campaign = store.meta().get("campaign")
         if stored_campaign and stored_campaign != campaign.name:
             raise CampaignError(
@@ -379,6 +424,13 @@ def sweep(
                 "git_rev": revision,
             }
         )
+        if todo and not cluster:
+            children.reset()
+            if removed := runner.remove_stale_run_dirs():
+                console.print(
+                    f"Removed {removed} scratch director{'y' if removed == 1 else 'ies'}"
+                    " of runs whose sweep was killed."
+                )
         if todo:
             _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env, console)
         store.finish_sweep(
@@ -431,6 +483,12 @@ def _execute(
         # In-process workers track their children (for Ctrl-C); remote ones get a copy.
         task = detached_task() if cluster else runner.execute_run
         track = not cluster
+        launcher = [] if cluster else runner.death_signal_launcher()
+        if not cluster and not launcher:
+            console.print(
+                "[yellow]setpriv --pdeathsig (util-linux 2.33 or later) is missing: runs"
+                " outlive this sweep if it is killed with SIGKILL.[/]"
+            )
         by_key = {}
         sweep_started = time.monotonic()
         for run in todo:
@@ -441,6 +499,7 @@ def _execute(
                 extra_env,
                 runner.TAIL_CHARS,
                 track,
+                launcher,
                 key=f"qdisclab-run-{run.key}",
                 retries=0,
             )
@@ -475,10 +534,8 @@ def _execute(
                     + (f"[yellow]{result.timeout} timed out[/]" if result.timeout else ""),
                 )
         result.wall_time_s = time.monotonic() - sweep_started
-    except KeyboardInterrupt:
-        result.interrupted = True
-        result.wall_time_s = time.monotonic() - started
-        console.print("[yellow]Interrupted:[/] finished runs are stored; rerun to continue.")
+    except BaseException as exc:
+        # Ctrl-C, a stop signal, a database that cannot take a row: end every run first.
         if local is not None:
             children.kill_all()
         if client is not None and futures:
@@ -486,6 +543,17 @@ def _execute(
                 client.cancel(futures, force=True)
             except Exception:  # noqa: BLE001 - shutting down anyway
                 pass
+        if local is not None and not children.wait_idle(STOP_TIMEOUT_S):
+            console.print(f"[yellow]Runs still cleaning up after {STOP_TIMEOUT_S} s.[/]")
+        if not isinstance(exc, KeyboardInterrupt):
+            raise
+        result.interrupted = True
+        result.stop_signal = getattr(exc, "signum", signal.SIGINT)
+        result.wall_time_s = time.monotonic() - started
+        console.print(
+            f"[yellow]Interrupted ({signal.Signals(result.stop_signal).name}):[/] finished runs"
+            " are stored; rerun to continue."
+        )
     finally:
         distributed_logger.setLevel(previous_level)
         if client is not None:

@@ -13,6 +13,14 @@ report to ``--output``. Its ``--behave`` parameter picks what it does:
     kill itself with SIGABRT;
 ``hang``
     sleep for an hour (for timeouts);
+``spawn``
+    start a second process that sleeps for an hour (logged as ``child <pid>``), then hang;
+``badarg``
+    fail like ns-3's CommandLine on an unknown argument: ``Invalid command-line
+    argument: --bogusParam=3``, then a help text longer than a run's kept tail, exit 1;
+``nsabort``
+    fail like NS_ABORT_MSG on ns-3.44: the ``aborted. cond=…, msg=…`` line, two
+    trailer lines, then SIGABRT;
 ``nojson``
     exit 0 without writing a report;
 ``badjson``
@@ -34,6 +42,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 
@@ -79,6 +88,25 @@ def main(argv: list[str] | None = None, program: str = PROGRAM) -> int:
     if behave == "abort":
         print("fake-program: aborting", file=sys.stderr, flush=True)
         os.kill(os.getpid(), signal.SIGABRT)
+    if behave == "badarg":
+        print("Invalid command-line argument: --bogusParam=3", file=sys.stderr)
+        print(f"{program} [Program Options] [General Arguments]\n\nProgram Options:",
+              file=sys.stderr)
+        for index in range(80):
+            print(f"    --option{index}:  what option {index} does, in one line [{index}]",
+                  file=sys.stderr)
+        return 1
+    if behave == "nsabort":
+        print('aborted. cond="!(x >= 1)", msg="--x must be >= 1", file=fake.cc, line=7\n'
+              "NS_FATAL, terminating\nterminate called without an active exception",
+              file=sys.stderr, flush=True)
+        os.kill(os.getpid(), signal.SIGABRT)
+    if behave == "spawn":
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        if log:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(f"child {child.pid}\n")
+        time.sleep(3600)
     if behave == "hang":
         time.sleep(3600)
     if behave == "nojson":

@@ -514,3 +514,15 @@ def load_campaign(name_or_path: str | Path, *, quick: bool = False) -> Campaign:
     except OSError as exc:
         raise CampaignError(f"{path}: {exc.strerror or exc}") from exc
     return loads_campaign(text, name=path.stem, quick=quick, source=path)
+
+
+def stored_campaign(meta: Mapping[str, str]) -> Campaign | None:
+    """The campaign a results database's ``meta`` table stores (its TOML text, name and
+    mode, as the sweep wrote them); None when it stores none or one that no longer parses."""
+    if not meta.get("campaign_toml"):
+        return None
+    try:
+        return loads_campaign(meta["campaign_toml"], name=meta.get("campaign"),
+                              quick=meta.get("mode") == "quick")
+    except CampaignError:
+        return None

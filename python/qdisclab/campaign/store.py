@@ -19,19 +19,33 @@ Tables:
 
 Every row is committed on its own in WAL mode, so a sweep killed at any moment
 loses at most the runs still in flight, and a reader can open the file while a
-sweep writes it.
+sweep writes it. One sweep at a time writes a database: :func:`exclusive_writer`
+holds a lock on ``<database>.lock`` beside it.
+
+A database SQLite cannot read or write (damaged, truncated, disk full, no
+permission) raises :class:`StoreError`, whose message says what is wrong and how
+to recover; nothing already stored is changed or removed.
 """
 
 from __future__ import annotations
 
 import csv
+import fcntl
+import functools
 import json
+import os
+import shlex
+import socket
 import sqlite3
+import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from qdisclab.campaign.spec import CampaignError
 
 STATUSES = ("ok", "failed", "timeout")
 
@@ -129,24 +143,92 @@ class RunRecord:
         return float("nan") if value is None else float(value)
 
 
+class StoreError(CampaignError):
+    """The results database cannot be read or written; the message says how to recover."""
+
+
+def _damaged(path: Path, problem: str) -> StoreError:
+    return StoreError(
+        f"{path} is damaged ({problem}); it was left as it is.\n"
+        f"To keep the runs it still holds, run `qdisc-lab salvage {shlex.quote(str(path))}`"
+        f" (it moves the file to {path.name}.damaged and copies every row SQLite can still"
+        f" read into a new {path.name}), then run the sweep again: it runs only what is missing."
+    )
+
+
+def store_error(path: Path, exc: sqlite3.Error) -> StoreError | None:
+    """The :class:`StoreError` explaining ``exc`` on the database ``path`` (None: a bug)."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return _damaged(path, str(exc))
+    if name == "SQLITE_FULL":
+        return StoreError(
+            f"cannot write {path}: {exc}. The runs stored so far are kept; free some space"
+            " and run the sweep again: it runs only what is missing."
+        )
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_PERM")):
+        return StoreError(
+            f"cannot use {path}: {exc}. Check that it and its directory are writable"
+            " (SQLite also writes -wal and -shm files beside it) and that the disk is not full."
+        )
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return StoreError(
+            f"{path} stayed locked by another process for 30 s ({exc}); run again when it is done."
+        )
+    return None
+
+
+def _reported(method):
+    """Turn SQLite's errors about the file into :class:`StoreError` (see :func:`store_error`)."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            error = store_error(self.path, exc)
+            if error is None:
+                raise
+            raise error from exc
+
+    return wrapper
+
+
 class ResultStore:
     """A campaign's SQLite database (created on first use)."""
 
+    @_reported
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create {self.path.parent}: {exc.strerror or exc}") from exc
         # Autocommit: each statement is its own transaction, so each row is durable at once.
         self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-        self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.executescript(_SCHEMA)
+        try:
+            self.conn.row_factory = sqlite3.Row
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.executescript(_SCHEMA)
+        except BaseException:
+            self.conn.close()
+            raise
+
+    @_reported
+    def check(self) -> None:
+        """SQLite's ``quick_check`` of the whole file; :class:`StoreError` when damaged."""
+        problems = [row[0] for row in self.conn.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise _damaged(self.path, "; ".join(problems[:3]))
 
     # -- context manager ---------------------------------------------------------------
 
     def close(self) -> None:
         """Close the connection."""
-        self.conn.close()
+        if self.conn is not None:
+            self.conn.close()
 
     def __enter__(self) -> ResultStore:
         return self
@@ -156,6 +238,7 @@ class ResultStore:
 
     # -- meta --------------------------------------------------------------------------
 
+    @_reported
     def set_meta(self, values: Mapping[str, str]) -> None:
         """Store campaign facts (replacing earlier values of the same keys)."""
         with self.conn:
@@ -165,6 +248,7 @@ class ResultStore:
                 list(values.items()),
             )
 
+    @_reported
     def meta(self) -> dict[str, str]:
         """Every stored campaign fact."""
         rows = self.conn.execute("SELECT key, value FROM meta")
@@ -172,10 +256,12 @@ class ResultStore:
 
     # -- runs --------------------------------------------------------------------------
 
+    @_reported
     def statuses(self) -> dict[str, str]:
         """Status of every stored run, by run key."""
         return {row[0]: row[1] for row in self.conn.execute("SELECT run_key, status FROM runs")}
 
+    @_reported
     def record(self, row: Mapping[str, Any]) -> None:
         """Insert or replace one run (committed at once); a replacement counts an attempt."""
         values = {column: row.get(column) for column in _RUN_COLUMNS}
@@ -193,6 +279,7 @@ class ResultStore:
             values,
         )
 
+    @_reported
     def runs(
         self, *, status: str | None = None, keys: Iterable[str] | None = None
     ) -> list[RunRecord]:
@@ -233,6 +320,7 @@ class ResultStore:
             )
         return records
 
+    @_reported
     def counts(self, keys: Iterable[str] | None = None) -> dict[str, int]:
         """Number of stored runs per status (among ``keys`` when given)."""
         counts = dict.fromkeys(STATUSES, 0)
@@ -244,6 +332,7 @@ class ResultStore:
 
     # -- sweeps ------------------------------------------------------------------------
 
+    @_reported
     def start_sweep(self, values: Mapping[str, Any]) -> int:
         """Record the start of a sweep; return its id."""
         columns = ", ".join(values)
@@ -253,6 +342,7 @@ class ResultStore:
         )
         return int(cursor.lastrowid)
 
+    @_reported
     def finish_sweep(self, sweep_id: int, values: Mapping[str, Any]) -> None:
         """Record a sweep's outcome."""
         assignments = ", ".join(f"{column} = ?" for column in values)
@@ -260,12 +350,14 @@ class ResultStore:
             f"UPDATE sweeps SET {assignments} WHERE id = ?", [*values.values(), sweep_id]
         )
 
+    @_reported
     def sweeps(self) -> list[dict[str, Any]]:
         """Every recorded sweep, oldest first."""
         return [dict(row) for row in self.conn.execute("SELECT * FROM sweeps ORDER BY id")]
 
     # -- views and export --------------------------------------------------------------
 
+    @_reported
     def create_flat_view(self, params: Sequence[str], metrics: Sequence[str]) -> None:
         """(Re)create ``runs_flat``: ``p_<name>`` per parameter, ``m_<name>`` per metric."""
         columns = ["run_key", "status", "seed"]
@@ -280,6 +372,7 @@ class ResultStore:
             self.conn.execute("DROP VIEW IF EXISTS runs_flat")
             self.conn.execute(f"CREATE VIEW runs_flat AS SELECT {', '.join(columns)} FROM runs")
 
+    @_reported
     def export_csv(self, path: str | Path, *, keys: Iterable[str] | None = None) -> int:
         """Write every run (or those among ``keys``) as CSV; return the number of rows.
 
@@ -319,6 +412,111 @@ class ResultStore:
                     ]
                 )
         return len(records)
+
+
+@contextmanager
+def exclusive_writer(path: str | Path) -> Iterator[None]:
+    """Be the only sweep writing the database ``path`` while the block runs.
+
+    Holds an exclusive ``flock`` on ``<path>.lock`` (created beside it and kept,
+    holding the owner's pid, host and command); the kernel releases it when the
+    process ends, even by SIGKILL. Another holder raises :class:`StoreError`
+    naming it. Readers (export, report) do not take the lock.
+    """
+    path = Path(path)
+    lock_path = Path(f"{path}.lock")
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StoreError(f"cannot create the lock file {lock_path}: {exc.strerror or exc}") from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 4096, 0).decode("utf-8", errors="replace").strip()
+            raise StoreError(
+                f"another sweep is writing {path}: {holder or 'owner unknown'}.\n"
+                "Two sweeps on one database would run the same runs twice. Wait for it to"
+                " finish, or stop it (its finished runs stay stored) and run this again."
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(
+            fd,
+            f"PID {os.getpid()} on {socket.gethostname()} since {iso_time()}:"
+            f" {shlex.join(sys.argv)}\n".encode(),
+            0,
+        )
+        yield
+    finally:
+        os.close(fd)
+
+
+#: Tables :func:`salvage` copies (``runs_flat`` is a view the next sweep recreates).
+_TABLES = ("runs", "meta", "sweeps")
+
+
+def _readable_rows(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[tuple]]:
+    """A table's columns and the rows SQLite can read: from the start up to damage, then
+    from the end back to it (what the sqlite3 tool's ``.dump`` does)."""
+    rows: dict[int, tuple] = {}
+    columns: list[str] = []
+    for order in ("ASC", "DESC"):
+        try:
+            cursor = conn.execute(f"SELECT rowid, * FROM {table} ORDER BY rowid {order}")
+            columns = [d[0] for d in cursor.description[1:]]
+            for row in cursor:
+                rows.setdefault(row[0], tuple(row)[1:])
+        except sqlite3.DatabaseError:
+            continue
+    return columns, [rows[rowid] for rowid in sorted(rows)]
+
+
+def salvage(path: str | Path) -> dict[str, int]:
+    """Replace the damaged database ``path`` by a new one holding every row still readable.
+
+    The damaged file (and its ``-wal``) is moved to ``<path>.damaged`` (``-wal``) and
+    kept; nothing is deleted. Returns the number of rows copied per table.
+    """
+    path = Path(path)
+    damaged = Path(f"{path}.damaged")
+    moves = [(path, damaged), (Path(f"{path}-wal"), Path(f"{damaged}-wal"))]
+    if not path.is_file():
+        raise StoreError(f"{path} does not exist")
+    if damaged.exists():
+        raise StoreError(f"{damaged} exists: move it away first (it may be an earlier salvage)")
+    copied = dict.fromkeys(_TABLES, 0)
+    with exclusive_writer(path):
+        for source, target in moves:
+            if source.exists():
+                source.rename(target)
+        Path(f"{path}-shm").unlink(missing_ok=True)
+        try:
+            old = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
+            # Read the tables even when an index's root page is lost (read-only: no writes).
+            old.execute("PRAGMA writable_schema = ON")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {damaged}: {exc}") from exc
+        try:
+            with ResultStore(path) as new:
+                for table in _TABLES:
+                    try:
+                        columns, rows = _readable_rows(old, table)
+                    except sqlite3.Error:  # the schema itself is unreadable
+                        continue
+                    if not rows:
+                        continue
+                    names = ", ".join(_quote(c) for c in columns)
+                    marks = ", ".join("?" for _ in columns)
+                    with new.conn:
+                        new.conn.execute("BEGIN")
+                        # OR IGNORE: a damaged page can yield a row that breaks a constraint.
+                        copied[table] = new.conn.executemany(
+                            f"INSERT OR IGNORE INTO {table} ({names}) VALUES ({marks})", rows
+                        ).rowcount
+        finally:
+            old.close()
+    return copied
 
 
 def _sql_path(name: str) -> str:

@@ -64,6 +64,31 @@ class Claim:
             raise ValueError(f"unknown verdict {self.verdict!r}")
 
 
+@dataclass
+class CampaignState:
+    """What a campaign's results database said when its figures were drawn: what they stand on.
+
+    Saved in ``figures.json``, so that recorded figures carry it without their database.
+    """
+
+    campaign: str
+    mode: str  # "full" or "quick"
+    program: str
+    planned: int | None  # the runs of the stored campaign file; None: unknown
+    counts: dict[str, int]  # stored runs of the campaign by status: ok, failed, timeout
+    seeds: list[int]
+    ns3_versions: list[str]
+    git_revs: list[str]
+    sweep_wall_s: float | None  # wall time of the sweeps into the database
+    run_time_s: float | None  # summed wall time of the runs
+    failures: list[tuple[str, str]] = field(default_factory=list)  # (run, reason), first 20
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether fewer runs succeeded than the campaign plans (known only with a plan)."""
+        return self.planned is not None and self.counts.get("ok", 0) < self.planned
+
+
 #: The manifest a figure set is saved as, in its output directory.
 MANIFEST = "figures.json"
 
@@ -77,6 +102,8 @@ class FigureSet:
     artifacts: list[Artifact] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: The campaign the figures were drawn from (None in figure sets saved before it was).
+    campaign: CampaignState | None = None
 
     def save(self) -> Path:
         """Write ``out_dir/figures.json`` (file names relative to ``out_dir``)."""
@@ -93,6 +120,7 @@ class FigureSet:
             ],
             "claims": [asdict(c) for c in self.claims],
             "notes": self.notes,
+            "campaign": None if self.campaign is None else asdict(self.campaign),
         }
         path = self.out_dir / MANIFEST
         path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -111,8 +139,12 @@ class FigureSet:
             table = TableData(**a["table"]) if a.get("table") else None
             artifacts.append(Artifact(a["id"], a["title"], a["caption"], absolute(a["csv"]),
                                       absolute(a["png"]), absolute(a["pdf"]), table))
+        campaign = None
+        if doc.get("campaign"):
+            campaign = CampaignState(**doc["campaign"])
+            campaign.failures = [tuple(failure) for failure in campaign.failures]
         return cls(doc["reproduction"], out_dir, artifacts,
-                   [Claim(**c) for c in doc["claims"]], list(doc["notes"]))
+                   [Claim(**c) for c in doc["claims"]], list(doc["notes"]), campaign)
 
 
 @dataclass(frozen=True)
@@ -133,12 +165,16 @@ class Reproduction:
     def make_figures(self, db_path: Path, out_dir: Path) -> FigureSet:
         """Draw the figures and tables of the results in ``db_path`` into ``out_dir``.
 
-        Also saves the figure set as ``out_dir/figures.json``, which the report reuses
-        while the database has not changed.
+        Also saves the figure set, with the database's :class:`CampaignState`, as
+        ``out_dir/figures.json``, which the report reuses while the database has not
+        changed, and renders alone when the database is not there (recorded results).
         """
+        from qdisclab.figures.common import campaign_state  # common imports this module
+
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         figures = self.figures_function()(Path(db_path), out_dir)
+        figures.campaign = campaign_state(Path(db_path))
         figures.save()
         return figures
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Shared pieces of the figures modules: confidence intervals, results loading, file output,
-notes, parameter parsing.
+"""Shared pieces of the figures modules: confidence intervals, results loading and the
+campaign's state, file output (titles fitted into their figures), notes, parameter parsing.
 
 Confidence intervals are over seeds (RngRun replications): the mean of the ``n``
 per-seed values ± ``t(0.975, n-1) · s / √n`` (Student t, ``s`` the sample standard
@@ -13,6 +13,8 @@ import csv
 import functools
 import math
 import re
+import textwrap
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +23,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from qdisclab.campaign.spec import CampaignError, loads_campaign
-from qdisclab.campaign.store import ResultStore, RunRecord
-from qdisclab.figures import Artifact
+from qdisclab.campaign.spec import Run, stored_campaign
+from qdisclab.campaign.store import STATUSES, ResultStore, RunRecord
+from qdisclab.figures import Artifact, CampaignState
 
 CONFIDENCE = 0.95
 
@@ -91,18 +93,39 @@ def load_campaign_runs(db_path: Path) -> tuple[dict[str, str], list[RunRecord]]:
     """
     with ResultStore(db_path) as store:
         meta = store.meta()
-        keys = None
-        if meta.get("campaign_toml"):
-            try:
-                campaign = loads_campaign(
-                    meta["campaign_toml"],
-                    name=meta.get("campaign"),
-                    quick=meta.get("mode") == "quick",
-                )
-                keys = [run.key for run in campaign.runs()]
-            except CampaignError:
-                keys = None
-        return meta, store.runs(status="ok", keys=keys)
+        return meta, store.runs(status="ok", keys=campaign_keys(meta))
+
+
+def campaign_keys(meta: dict[str, str]) -> list[str] | None:
+    """The run keys of the campaign stored in a database's ``meta``; None without one."""
+    campaign = stored_campaign(meta)
+    return None if campaign is None else [run.key for run in campaign.runs()]
+
+
+def campaign_state(db_path: Path) -> CampaignState:
+    """Counts and provenance of the runs of the campaign stored in ``db_path`` (every stored
+    run without a stored campaign file). A failed run is named by its parameters and seed,
+    not by its command line, which holds the paths of the machine that ran it."""
+    with ResultStore(db_path) as store:
+        meta = store.meta()
+        keys = campaign_keys(meta)
+        runs = store.runs(keys=keys)
+        sweeps = store.sweeps()
+    counts = Counter(run.status for run in runs)
+    return CampaignState(
+        campaign=meta.get("campaign", db_path.parent.name),
+        mode=meta.get("mode", "quick" if "quick" in db_path.name else "full"),
+        program=meta.get("program", ""),
+        planned=None if keys is None else len(keys),
+        counts={status: counts.get(status, 0) for status in STATUSES},
+        seeds=sorted({run.seed for run in runs}),
+        ns3_versions=sorted({run.ns3_version for run in runs if run.ns3_version}),
+        git_revs=sorted({run.git_rev for run in runs if run.git_rev}),
+        sweep_wall_s=sum(s["wall_time_s"] or 0.0 for s in sweeps),
+        run_time_s=sum(run.wall_time_s or 0.0 for run in runs),
+        failures=[(Run(run.run_key, run.program, run.params, run.seed, run.grid or "").label(),
+                   run.reason or run.status) for run in runs if run.status != "ok"][:20],
+    )
 
 
 def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
@@ -126,8 +149,48 @@ def _cell(value: Any) -> Any:
     return value
 
 
+#: Room a figure title leaves at each side of the figure, as a fraction of its width.
+TITLE_MARGIN = 0.01
+
+
+def _wrap(text: str, ratio: float) -> str:
+    """``text`` re-wrapped to ``ratio`` times its longest line's length (in characters)."""
+    lines = text.split("\n")
+    width = max(8, math.floor(max(map(len, lines)) * ratio))
+    return "\n".join(textwrap.fill(line, width, break_on_hyphens=False) for line in lines)
+
+
+def fit_titles(fig, passes: int = 4) -> None:
+    """Wrap the figure's title into the figure's width and each axes' title into its axes'
+    width, so that no title is clipped (a long title of a figure narrowed to a small
+    ``--quick`` grid) or runs over its neighbour's; the constrained layout then makes room
+    for the extra lines."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)  # a Figure made without pyplot has no renderer of its own
+    for _ in range(passes):
+        fig.draw_without_rendering()  # lays the figure out at its final size
+        margin = TITLE_MARGIN * fig.bbox.width
+        # Figure has no public getter for its title's Text (get_suptitle gives the string).
+        titles = [(getattr(fig, "_suptitle", None), fig.bbox.width - 2 * margin)]
+        titles += [(axis.title, axis.get_window_extent().width) for axis in fig.axes]
+        wrapped = False
+        for title, room in titles:
+            if title is None or not title.get_text():
+                continue
+            extent = title.get_window_extent()
+            if extent.width > room:
+                title.set_text(_wrap(title.get_text(), room / extent.width))
+                wrapped = True
+        if not wrapped:
+            return
+
+
 def save_figure(fig, out_dir: Path, stem: str) -> tuple[Path, Path]:
-    """Write ``<stem>.png`` (150 dpi) and ``<stem>.pdf``; return both paths."""
+    """Write ``<stem>.png`` (150 dpi) and ``<stem>.pdf`` with the titles fitted
+    (:func:`fit_titles`); return both paths."""
+    fit_titles(fig)
     png = out_dir / f"{stem}.png"
     pdf = out_dir / f"{stem}.pdf"
     fig.savefig(png, dpi=150)
