@@ -27,6 +27,18 @@ set(CMAKE_LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 set(QDISC_LAB_HEADER_DIR ${CMAKE_BINARY_DIR}/include)
 
+# The sanitized build (`./qdisc-lab test --sanitize`, a Debug build): everything the module
+# compiles is instrumented, ns-3's installed libraries are not. -O1 keeps the instrumented
+# simulations fast enough for CI and, like -O0, keeps odr-uses of in-class constants visible to
+# the linker. UBSan stops at its first report instead of printing and going on.
+option(QDISC_LAB_SANITIZE "Build with AddressSanitizer (with LeakSanitizer) and UBSan" OFF)
+if(QDISC_LAB_SANITIZE)
+  set(QDISC_LAB_SANITIZERS -fsanitize=address,undefined,float-cast-overflow
+                           -fno-sanitize-recover=all)
+  add_compile_options(${QDISC_LAB_SANITIZERS} -O1 -g -fno-omit-frame-pointer)
+  add_link_options(${QDISC_LAB_SANITIZERS})
+endif()
+
 enable_testing()
 
 # build_lib(LIBNAME name SOURCE_FILES ... HEADER_FILES ... LIBRARIES_TO_LINK ... TEST_SOURCES ...)
@@ -101,4 +113,12 @@ function(build_lib_example)
                                                         ${CMAKE_BINARY_DIR}/examples)
   target_link_libraries(${BLIB_EXAMPLE_NAME} PRIVATE lib${BLIB_LIBNAME}
                                                      ${BLIB_EXAMPLE_LIBRARIES_TO_LINK})
+  # In the sanitized build every example is also a ctest: its --quick run, in a directory of its
+  # own. (Release builds leave running the examples to the pytest tests that check their reports.)
+  if(QDISC_LAB_SANITIZE)
+    set(workdir ${CMAKE_BINARY_DIR}/example-runs/${BLIB_EXAMPLE_NAME})
+    file(MAKE_DIRECTORY ${workdir})
+    add_test(NAME example/${BLIB_EXAMPLE_NAME} COMMAND ${BLIB_EXAMPLE_NAME} --quick
+             WORKING_DIRECTORY ${workdir})
+  endif()
 endfunction()

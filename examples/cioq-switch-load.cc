@@ -43,6 +43,7 @@ main(int argc, char* argv[])
     uint32_t payload = 972; // 1000-byte IP packets
     double duration = 100;
     std::string output;
+    bool quick = false;
 
     CommandLine cmd(__FILE__);
     ExampleFlags flags(cmd);
@@ -60,7 +61,12 @@ main(int argc, char* argv[])
                       1500 - 28);
     cmd.AddValue("duration", "Simulated seconds, > 0", duration);
     cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
+    cmd.AddValue("quick", "Short run for CI: duration=10", quick);
     cmd.Parse(argc, argv);
+    if (quick)
+    {
+        duration = 10;
+    }
     NS_ABORT_MSG_UNLESS(load > 0 && load <= 100, "--load=" << load << " is out of range (0, 100]");
     NS_ABORT_MSG_UNLESS(duration > 0 && std::isfinite(duration),
                         "--duration=" << duration << " must be finite and > 0 seconds");

@@ -120,6 +120,7 @@ CioqRedQueueDisc::CioqRedQueueDisc()
       m_gentle(true),
       m_useEcn(false),
       m_useHardDrop(true),
+      m_backlog(nullptr),
       m_uv(CreateObject<UniformRandomVariable>()),
       m_average(0),
       m_inputPackets(0)
@@ -146,7 +147,7 @@ CioqRedQueueDisc::NotifyNewAggregate()
 {
     if (!m_backlog)
     {
-        m_backlog = GetObject<CioqInputBacklog>();
+        m_backlog = PeekPointer(GetObject<CioqInputBacklog>());
     }
     QueueDisc::NotifyNewAggregate();
 }
@@ -299,11 +300,7 @@ CioqRedQueueDisc::InitializeParams()
     p.ticksToSeconds = &CioqRedQueueDisc::TicksToSeconds;
     m_core.Configure(p);
     m_average = 0;
-    if (!m_backlog)
-    {
-        m_backlog = GetObject<CioqInputBacklog>();
-    }
-    if (m_backlog)
+    if (m_backlog) // found by NotifyNewAggregate when the switch aggregated it
     {
         NS_LOG_INFO("CioqRedQueueDisc: nu = " << m_inputWeight << ", min_th = " << m_minTh
                                               << ", max_th = " << m_maxTh << ", w_q = " << m_qW

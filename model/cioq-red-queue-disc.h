@@ -96,9 +96,10 @@ class CioqRedQueueDisc : public QueueDisc
     bool m_useEcn;            //!< mark instead of drop
     bool m_useHardDrop;       //!< with ECN, still drop above max_th
 
-    // State
+    // State. The backlog is an object of this queue disc's own aggregate, which ns-3 deletes
+    // as a whole: a plain pointer, as a Ptr would be a cycle keeping the aggregate alive.
     RedCore m_core;                     //!< RED's average and drop test
-    Ptr<CioqInputBacklog> m_backlog;    //!< the switch's input backlog for this output, if any
+    CioqInputBacklog* m_backlog;        //!< the switch's input backlog for this output, if any
     Ptr<UniformRandomVariable> m_uv;    //!< RED's draws
     TracedValue<double> m_average;      //!< Q_avg, after each arrival
     TracedValue<double> m_inputPackets; //!< q_input at the last arrival (packets or bytes)

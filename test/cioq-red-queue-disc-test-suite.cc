@@ -33,6 +33,25 @@ MakeCioqRed(const qdisclab::test::RedTwinConfig& c, double nu)
     return qd;
 }
 
+/// A CioqInputBacklog that records its deletion.
+class WatchedBacklog : public CioqInputBacklog
+{
+  public:
+    /// \param deleted set to true by the destructor
+    explicit WatchedBacklog(bool* deleted)
+        : m_deleted(deleted)
+    {
+    }
+
+    ~WatchedBacklog() override
+    {
+        *m_deleted = true;
+    }
+
+  private:
+    bool* m_deleted; //!< set on deletion
+};
+
 } // namespace
 
 /**
@@ -207,6 +226,51 @@ class CioqRedInSwitchTestCase : public TestCase
 
 /**
  * \ingroup qdisc-lab-tests
+ * The queue disc finds the backlog aggregated to it before or after Initialize, and does not
+ * keep its own aggregate alive: dropping the last Ptr deletes both, without Dispose (a Ptr to
+ * the backlog would be a reference cycle, which LeakSanitizer reported).
+ */
+class CioqRedAggregateTestCase : public TestCase
+{
+  public:
+    CioqRedAggregateTestCase()
+        : TestCase("CioqRedQueueDisc: finds its aggregated backlog, and is deleted with it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const bool before : {true, false})
+        {
+            bool deleted = false;
+            {
+                auto qd = CreateObject<CioqRedQueueDisc>();
+                auto backlog = CreateObject<WatchedBacklog>(&deleted);
+                if (before)
+                {
+                    qd->AggregateObject(backlog);
+                }
+                qd->Initialize();
+                if (!before)
+                {
+                    qd->AggregateObject(backlog);
+                }
+                NS_TEST_ASSERT_MSG_EQ(qd->HasInputBacklog(),
+                                      true,
+                                      "aggregated " << (before ? "before" : "after")
+                                                    << " Initialize");
+            }
+            NS_TEST_ASSERT_MSG_EQ(deleted,
+                                  true,
+                                  "aggregate deleted with its last Ptr, aggregated "
+                                      << (before ? "before" : "after") << " Initialize");
+        }
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
  * CioqRedQueueDisc's test suite.
  */
 class CioqRedQueueDiscTestSuite : public TestSuite
@@ -222,6 +286,7 @@ class CioqRedQueueDiscTestSuite : public TestSuite
         AddTestCase(new CioqRedMatchesRedTestCase(qdisclab::test::RedTwinConfigs().front(), false));
         AddTestCase(new CioqRedEquationTwoTestCase());
         AddTestCase(new CioqRedInSwitchTestCase());
+        AddTestCase(new CioqRedAggregateTestCase());
     }
 };
 

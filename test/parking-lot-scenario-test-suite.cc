@@ -380,6 +380,10 @@ class FlowIndexPacketFilterTestCase : public TestCase
   private:
     void DoRun() override
     {
+        // PF_NO_MATCH by value: binding the static member to std::pair's reference parameter
+        // would odr-use it, and Debian's libns3-traffic-control.so.37 does not export it (an
+        // unoptimised build then fails to link).
+        const int32_t noMatch = PacketFilter::PF_NO_MATCH;
         auto filter = CreateObject<FlowIndexPacketFilter>();
         const std::vector<std::pair<Ptr<QueueDiscItem>, int32_t>> packets = {
             {Ipv4UdpPacket("10.1.0.1", "10.1.4.1", 49153, 5001, 500), 0},
@@ -388,7 +392,7 @@ class FlowIndexPacketFilterTestCase : public TestCase
             {Ipv6UdpPacket("2001:db8::1", "2001:db8::2", 7, 9, 500), 2},
             {Ipv4UdpPacket("10.1.5.1", "10.1.6.1", 49153, 6000, 200), 3},
             {Ipv4UdpPacket("10.1.0.1", "10.1.4.1", 49154, 5002, 1000), 1},
-            {Create<NonIpItem>(100), PacketFilter::PF_NO_MATCH},
+            {Create<NonIpItem>(100), noMatch},
             {Ipv6UdpPacket("2001:db8::1", "2001:db8::2", 7, 9, 100), 2},
         };
         for (std::size_t k = 0; k < packets.size(); ++k)
@@ -411,7 +415,7 @@ class FlowIndexPacketFilterTestCase : public TestCase
         drr->AddPacketFilter(CreateObject<FlowIndexPacketFilter>());
         for (const auto& [item, expected] : packets)
         {
-            if (expected != PacketFilter::PF_NO_MATCH)
+            if (expected != noMatch)
             {
                 NS_TEST_ASSERT_MSG_EQ(drr->GetBucket(item),
                                       static_cast<uint32_t>(expected),

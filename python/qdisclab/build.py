@@ -7,7 +7,10 @@ Two ns-3 flavors are supported:
 * ``wheel``  -- the ``ns3`` wheel from PyPI installed in the venv, passed to
   CMake through ``-Dns3_DIR``.
 
-Each flavor builds in ``build/<flavor>`` with Ninja, through ccache.
+Each flavor builds in ``build/<flavor>`` with Ninja, through ccache. With ``--sanitize``
+a flavor builds instead in ``build/<flavor>-sanitize``: a Debug build at ``-O1`` with
+AddressSanitizer (LeakSanitizer included) and UBSan (CMake option ``QDISC_LAB_SANITIZE``),
+whose programs run with :data:`SANITIZER_OPTIONS`.
 
 A third, ``optimized``, is for campaigns: ns-3 built from source in its
 ``release`` profile (-O3, NS_LOG and NS_ASSERT compiled out), the module in its
@@ -34,6 +37,13 @@ OPTIMIZED = "optimized"  #: the campaign flavour built from source (qdisclab.int
 OPTIMIZED_RELEASE = "3.37"
 ALL_FLAVORS = (*FLAVORS, OPTIMIZED)
 
+# How the programs of a sanitized build report: stop at the first error (ASan and UBSan, each
+# with its stack), check for leaks at exit.
+SANITIZER_OPTIONS = {
+    "ASAN_OPTIONS": "halt_on_error=1:detect_leaks=1:print_stacktrace=1",
+    "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+}
+
 
 def ns3_option(choices: tuple[str, ...] = FLAVORS, default: str | None = "system"):
     """The ``--ns3`` option shared by the commands that build (default ``system``).
@@ -51,9 +61,19 @@ def ns3_option(choices: tuple[str, ...] = FLAVORS, default: str | None = "system
     )
 
 
-def build_dir(flavor: str) -> Path:
-    """Return the build directory of ``flavor``."""
-    return REPO / "build" / flavor
+def sanitize_option():
+    """The ``--sanitize`` flag shared by ``build`` and ``test``."""
+    return click.option(
+        "--sanitize",
+        is_flag=True,
+        help="The sanitized build, build/<flavor>-sanitize: Debug at -O1 with AddressSanitizer, "
+        "LeakSanitizer and UBSan.",
+    )
+
+
+def build_dir(flavor: str, sanitize: bool = False) -> Path:
+    """Return the build directory of ``flavor`` (its sanitized build with ``sanitize``)."""
+    return REPO / "build" / (f"{flavor}-sanitize" if sanitize else flavor)
 
 
 def wheel_ns3_root() -> Path:
@@ -85,46 +105,54 @@ def optimized_tree() -> Path:
     return CACHE / f"ns-{OPTIMIZED_RELEASE}"
 
 
-def runtime_env(flavor: str) -> dict[str, str]:
-    """Extra environment needed to run binaries built against ``flavor``."""
+def runtime_env(flavor: str, sanitize: bool = False) -> dict[str, str]:
+    """Extra environment needed to run binaries built against ``flavor`` (``sanitize``: of its
+    sanitized build)."""
+    env = dict(SANITIZER_OPTIONS) if sanitize else {}
     if flavor == OPTIMIZED:
         libdirs = [str(optimized_tree() / "build" / "lib")]
     elif flavor == "wheel":
         root = wheel_ns3_root()
         libdirs = [str(root / d) for d in ("lib64", "lib") if (root / d).is_dir()]
     else:
-        return {}
+        return env
     if old := os.environ.get("LD_LIBRARY_PATH"):
         libdirs.append(old)
-    return {"LD_LIBRARY_PATH": os.pathsep.join(libdirs)}
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(libdirs)
+    return env
 
 
-def configure_command(flavor: str) -> list[str]:
-    """Return the CMake configure command line of ``flavor``."""
+def configure_command(flavor: str, sanitize: bool = False) -> list[str]:
+    """Return the CMake configure command line of ``flavor`` (or of its sanitized build)."""
     cmd = [
         "cmake",
         "-S",
         str(REPO),
         "-B",
-        str(build_dir(flavor)),
+        str(build_dir(flavor, sanitize)),
         "-G",
         "Ninja",
-        "-DCMAKE_BUILD_TYPE=Release",
+        f"-DCMAKE_BUILD_TYPE={'Debug' if sanitize else 'Release'}",
         "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache",
     ]
+    if sanitize:
+        cmd.append("-DQDISC_LAB_SANITIZE=ON")
     if flavor == "wheel":
         cmd.append(f"-Dns3_DIR={wheel_cmake_dir()}")
     return cmd
 
 
-def build(flavor: str, clean: bool = False) -> Path:
-    """Configure (when needed) and build ``flavor``; return its build directory.
+def build(flavor: str, clean: bool = False, sanitize: bool = False) -> Path:
+    """Configure (when needed) and build ``flavor`` (its sanitized build with ``sanitize``);
+    return its build directory.
 
     Raises ``subprocess.CalledProcessError`` when CMake or the build fails.
     """
     if flavor not in ALL_FLAVORS:
         raise ValueError(f"unknown ns-3 flavor {flavor!r}")
-    out = build_dir(flavor)
+    if sanitize and flavor == OPTIMIZED:
+        raise click.UsageError("--sanitize builds a standalone flavour (system or wheel)")
+    out = build_dir(flavor, sanitize)
     if clean and out.exists():
         CONSOLE.print(f"Removing {out}")
         shutil.rmtree(out)
@@ -134,7 +162,7 @@ def build(flavor: str, clean: bool = False) -> Path:
     # git worktree) share their compiled objects.
     env = {"CCACHE_DIR": str(ensure_cache_dir(CCACHE_DIR)), "CCACHE_BASEDIR": str(REPO)}
     if not (out / "build.ninja").exists():
-        proc.run(configure_command(flavor), env=env)
+        proc.run(configure_command(flavor, sanitize), env=env)
     proc.run(["cmake", "--build", str(out)], env=env)
     return out
 
@@ -163,12 +191,13 @@ def link_examples(binaries: dict[str, Path], examples: Path) -> Path:
 
 @click.command("build")
 @ns3_option(ALL_FLAVORS)
+@sanitize_option()
 @click.option("--clean", is_flag=True, help="Delete the build directory first.")
-def build_cmd(flavor: str, clean: bool) -> None:
+def build_cmd(flavor: str, sanitize: bool, clean: bool) -> None:
     """Build the module, its tests and examples into build/<flavor>."""
     from qdisclab.provision import ensure_setup
 
     ensure_cache_dir(CCACHE_DIR)  # before anything is installed: a clear error
     ensure_setup(wheel=flavor == "wheel")
-    out = build(flavor, clean=clean)
+    out = build(flavor, clean=clean, sanitize=sanitize)
     CONSOLE.print(f"[green]Built[/] {out}")

@@ -3,6 +3,10 @@
 
 Each source writes (or is turned into) test counts; the command prints a
 table per source and ends with the plain line ``N passed, N failed``.
+
+``--sanitize`` runs the sanitized build's ctest instead: every ns-3 test suite, every
+GoogleTest and every example's ``--quick`` run (the build registers each as a ctest), each
+failing on its first AddressSanitizer, LeakSanitizer or UBSan report.
 """
 
 import os
@@ -17,7 +21,7 @@ import click
 from rich.table import Table
 
 from qdisclab import proc
-from qdisclab.build import FLAVORS, build, ns3_option, runtime_env
+from qdisclab.build import FLAVORS, build, build_dir, ns3_option, runtime_env, sanitize_option
 from qdisclab.context import CONSOLE, PYTHON_DIR, REPO
 from qdisclab.junit import Counts, closing_line, summarize
 
@@ -43,11 +47,12 @@ def _failed(name: str, test: str, note: str) -> SourceResult:
     return SourceResult(name, Counts(failed=1, failures=[test]), note)
 
 
-def run_ctest(flavor: str, pattern: str | None = None) -> SourceResult:
-    """Build ``flavor`` and run its ctest suite (``-R pattern`` when given)."""
-    name = f"ctest/{flavor}"
+def run_ctest(flavor: str, pattern: str | None = None, sanitize: bool = False) -> SourceResult:
+    """Build ``flavor`` (its sanitized build with ``sanitize``) and run its ctest suite
+    (``-R pattern`` when given)."""
+    name = f"ctest/{build_dir(flavor, sanitize).name}"
     try:
-        out = build(flavor)
+        out = build(flavor, sanitize=sanitize)
     except (subprocess.CalledProcessError, click.ClickException) as exc:
         return _failed(name, f"build ({flavor})", f"build failed: {exc}")
     junit = out / "ctest-junit.xml"
@@ -64,7 +69,7 @@ def run_ctest(flavor: str, pattern: str | None = None) -> SourceResult:
     ]
     if pattern:
         cmd += ["-R", pattern]
-    result = proc.run(cmd, env=runtime_env(flavor), check=False)
+    result = proc.run(cmd, env=runtime_env(flavor, sanitize), check=False)
     if not junit.is_file():
         return _failed(name, f"ctest ({flavor})", f"no JUnit output (exit {result.returncode})")
     counts = summarize(junit)
@@ -167,8 +172,13 @@ def summary_table(results: list[SourceResult]) -> Table:
     help="Only tests matching PATTERN (pytest -k, ctest -R); the format check "
     "runs only if PATTERN is a substring of 'clang-format'.",
 )
-def test_cmd(flavor: str, pattern: str | None) -> None:
-    """Build, then run ctest, pytest and the clang-format check."""
+@sanitize_option()
+def test_cmd(flavor: str, pattern: str | None, sanitize: bool) -> None:
+    """Build, then run ctest, pytest and the clang-format check.
+
+    With --sanitize: build the sanitized build and run its ctest only (every test suite,
+    GoogleTest and example --quick run, each stopping at its first sanitizer report).
+    """
     from qdisclab.provision import ensure_setup
 
     if os.environ.get(IN_PYTEST_ENV):
@@ -178,10 +188,11 @@ def test_cmd(flavor: str, pattern: str | None) -> None:
     flavors = FLAVORS if flavor == "all" else (flavor,)
     ensure_setup(wheel="wheel" in flavors)
 
-    results = [run_ctest(f, pattern) for f in flavors]
-    results.append(run_pytest(pattern))
-    if not pattern or pattern in FORMAT_TEST:
-        results.append(run_format_check())
+    results = [run_ctest(f, pattern, sanitize) for f in flavors]
+    if not sanitize:
+        results.append(run_pytest(pattern))
+        if not pattern or pattern in FORMAT_TEST:
+            results.append(run_format_check())
 
     total = sum((r.counts for r in results), Counts())
     CONSOLE.print(summary_table(results))

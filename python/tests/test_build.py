@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """``build()``: the CMake command lines, with external commands recorded, not run."""
 
+import re
 import subprocess
 
 import pytest
 
 from qdisclab import build as build_mod
+from qdisclab.context import REPO
 
 
 @pytest.fixture
@@ -36,6 +38,26 @@ def test_first_build_configures_then_builds(recorded, tmp_path):
         "CCACHE_BASEDIR": str(tmp_path / "repo"),
     }
     assert compile_ == ["cmake", "--build", str(out)]
+
+
+def test_sanitized_build_is_a_debug_build_of_its_own(recorded, tmp_path):
+    out = build_mod.build("system", sanitize=True)
+    assert out == tmp_path / "repo" / "build" / "system-sanitize"
+    (configure, _), (compile_, _) = recorded
+    assert configure == [
+        "cmake", "-S", str(tmp_path / "repo"), "-B", str(out), "-G", "Ninja",
+        "-DCMAKE_BUILD_TYPE=Debug", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache",
+        "-DQDISC_LAB_SANITIZE=ON",
+    ]  # fmt: skip
+    assert compile_ == ["cmake", "--build", str(out)]
+
+
+def test_sanitized_programs_stop_at_the_first_report_and_check_leaks():
+    assert build_mod.runtime_env("system") == {}
+    assert build_mod.runtime_env("system", sanitize=True) == {
+        "ASAN_OPTIONS": "halt_on_error=1:detect_leaks=1:print_stacktrace=1",
+        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+    }
 
 
 def test_configured_build_only_builds(recorded, tmp_path):
@@ -77,3 +99,24 @@ def test_wheel_flavor_without_wheel_is_a_clear_error(recorded, tmp_path, monkeyp
 def test_unknown_flavor():
     with pytest.raises(ValueError, match="unknown ns-3 flavor"):
         build_mod.build("debian")
+
+
+def test_sanitized_build_runs_every_example_quick_as_a_ctest(tmp_path):
+    """Configured (not built) against Debian's ns-3, the sanitized build has one ctest per
+    examples/*.cc, its --quick run; the Release build has none."""
+
+    def example_tests(*options):
+        out = tmp_path / "-".join(options or ("release",))
+        subprocess.run(["cmake", "-S", REPO, "-B", out, "-G", "Ninja", *options],
+                       check=True, capture_output=True)
+        # add_test(example/NAME "<build>/examples/NAME" "--quick"), as CMake wrote it for ctest
+        tests = (out / "examples" / "CTestTestfile.cmake").read_text()
+        return {name: (program, args) for name, program, args
+                in re.findall(r'^add_test\((\S+) "([^"]+)" (.*)\)$', tests, re.M)}
+
+    examples = {p.stem for p in (REPO / "examples").glob("*.cc")}
+    out = tmp_path / "-DQDISC_LAB_SANITIZE=ON"
+    assert example_tests("-DQDISC_LAB_SANITIZE=ON") == {
+        f"example/{name}": (str(out / "examples" / name), '"--quick"') for name in examples
+    }
+    assert example_tests() == {}

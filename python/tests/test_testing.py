@@ -44,3 +44,53 @@ def test_summary_table_rows():
     table = testing.summary_table(results)
     assert table.row_count == 2
     assert [c.header for c in table.columns][:4] == ["Source", "Passed", "Failed", "Skipped"]
+
+
+def test_sanitize_runs_only_the_sanitized_ctest(monkeypatch):
+    """`test --sanitize`: the sanitized build's ctest (suites, gtests, examples) and nothing
+    else, still closed by the `N passed, N failed` line."""
+    from click.testing import CliRunner
+
+    import qdisclab.provision
+
+    calls = []
+
+    def fake_ctest(flavor, pattern, sanitize):
+        calls.append(("ctest", flavor, pattern, sanitize))
+        return testing.SourceResult("ctest/system-sanitize", Counts(7, 1, 0, ["example/x"]))
+
+    monkeypatch.delenv(testing.IN_PYTEST_ENV, raising=False)
+    monkeypatch.setattr(qdisclab.provision, "ensure_setup", lambda wheel: None)
+    monkeypatch.setattr(testing, "run_ctest", fake_ctest)
+    monkeypatch.setattr(testing, "run_pytest", lambda pattern: calls.append("pytest"))
+    monkeypatch.setattr(testing, "run_format_check", lambda: calls.append("format"))
+    result = CliRunner().invoke(testing.test_cmd, ["--sanitize", "-k", "cioq"])
+    assert calls == [("ctest", "system", "cioq", True)]
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == "7 passed, 1 failed"
+
+
+def test_sanitized_ctest_result_is_named_after_its_build(monkeypatch, tmp_path):
+    """run_ctest builds the sanitized tree and runs ctest with the sanitizer options."""
+    from qdisclab import build as build_mod
+
+    out = tmp_path / "system-sanitize"
+    runs = []
+
+    def fake_run(cmd, env=None, check=True, **kwargs):
+        runs.append((cmd, env))
+        (out / "ctest-junit.xml").write_text(
+            '<testsuite><testcase name="example/dscp-marking" status="run"/></testsuite>'
+        )
+        return testing.subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(testing, "build_dir", lambda flavor, sanitize: out)
+    monkeypatch.setattr(testing, "build", lambda flavor, sanitize: out)
+    out.mkdir()
+    monkeypatch.setattr(testing.proc, "run", fake_run)
+    result = testing.run_ctest("system", sanitize=True)
+    assert result.name == "ctest/system-sanitize"
+    assert (result.counts.passed, result.counts.failed) == (1, 0)
+    ((cmd, env),) = runs
+    assert cmd[:3] == ["ctest", "--test-dir", str(out)]
+    assert env == build_mod.runtime_env("system", sanitize=True)
