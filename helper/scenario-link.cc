@@ -13,9 +13,8 @@
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-control-layer.h"
 
-#include <vector>
-
 #include <sstream>
+#include <vector>
 
 namespace ns3
 {
@@ -67,8 +66,9 @@ ScenarioLink::AssignWithoutDefaultQueueDisc(Ipv4AddressHelper& address,
     for (auto it = devices.Begin(); it != devices.End(); ++it)
     {
         Ptr<TrafficControlLayer> tc = (*it)->GetNode()->GetObject<TrafficControlLayer>();
-        NS_ABORT_MSG_UNLESS(tc, "ScenarioLink: node " << (*it)->GetNode()->GetId()
-                                                      << " has no internet stack");
+        NS_ABORT_MSG_UNLESS(tc,
+                            "ScenarioLink: node " << (*it)->GetNode()->GetId()
+                                                  << " has no internet stack");
         hadQueueDisc.push_back(tc->GetRootQueueDiscOnDevice(*it) != nullptr);
     }
     Ipv4InterfaceContainer interfaces = address.Assign(devices);
