@@ -61,8 +61,7 @@ macro(qdisc_lab_find_ns3)
 endmacro()
 
 # The version of the ns-3 being compiled against, as the generated header ns3/qdisc-lab-version.h
-# (see model/qdisc-lab-compat.h), written beside the module's other public headers and installed
-# with them; and the compile definitions of the module's own code.
+# (see model/qdisc-lab-compat.h); and the compile definitions of the module's own code.
 function(qdisc_lab_apply_compat name)
   if(DEFINED QDISC_LAB_NS3_VERSION)
     set(version ${QDISC_LAB_NS3_VERSION})
@@ -76,17 +75,18 @@ function(qdisc_lab_apply_compat name)
   endif()
   set(QDISC_LAB_NS3_VERSION_MAJOR ${CMAKE_MATCH_1})
   set(QDISC_LAB_NS3_VERSION_MINOR ${CMAKE_MATCH_2})
-  if(QDISC_LAB_STANDALONE)
-    set(header_dir ${QDISC_LAB_HEADER_DIR}/ns3)
-  else()
-    set(header_dir ${CMAKE_HEADER_OUTPUT_DIRECTORY}) # ns-3's build/include/ns3
-  endif()
-  set(header ${header_dir}/qdisc-lab-version.h)
-  configure_file(${QDISC_LAB_CMAKE_DIR}/qdisc-lab-version.h.in ${header} @ONLY)
-
   set(lib ${lib${name}})
-  # Installed with the other public headers (by ns-3's install rules in-tree, ours standalone).
-  set_property(TARGET ${lib} APPEND PROPERTY PUBLIC_HEADER ${header})
+  # Written beside the other public headers and installed with them: standalone by
+  # cmake/qdisc-lab-install.cmake, from PUBLIC_HEADER; in-tree, ns-3's build_lib has already
+  # read that property into its install rule, so the header gets its own.
+  if(QDISC_LAB_STANDALONE)
+    set(header ${QDISC_LAB_HEADER_DIR}/ns3/qdisc-lab-version.h)
+    set_property(TARGET ${lib} APPEND PROPERTY PUBLIC_HEADER ${header})
+  else()
+    set(header ${CMAKE_HEADER_OUTPUT_DIRECTORY}/qdisc-lab-version.h) # ns-3's build/include/ns3
+    install(FILES ${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
+  endif()
+  configure_file(${QDISC_LAB_CMAKE_DIR}/qdisc-lab-version.h.in ${header} @ONLY)
   if(TARGET ${lib}-obj) # ns-3's in-tree build compiles sources in an object library
     target_compile_definitions(${lib}-obj PRIVATE NS3_LOG_ENABLE NS3_ASSERT_ENABLE)
   else()

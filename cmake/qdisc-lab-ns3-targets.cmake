@@ -4,10 +4,34 @@
 # (qdisc-lab-compat.cmake) and installed beside qdisc-lab-config.cmake, which runs the same on
 # the ns-3 targets qdisc-lab::qdisc-lab links, in the program that finds the package.
 
-# Sanitize each of the given ns-3 imported targets and those they link (see below), and say which
-# paths were dropped.
+# The functions below keep these policies wherever they are called from (IN_LIST, 3.3).
+cmake_policy(VERSION 3.16)
+
+# The ns-3 targets (ns3::...) among the given ones and those they link, directly or not.
+function(qdisc_lab_ns3_link_closure var)
+  set(closure "")
+  set(pending ${ARGN})
+  while(pending)
+    list(POP_FRONT pending current)
+    if(current MATCHES "^ns3::")
+      list(APPEND closure ${current})
+    endif()
+    get_target_property(links ${current} INTERFACE_LINK_LIBRARIES)
+    foreach(item ${links})
+      if(item MATCHES "^ns3::" AND TARGET ${item} AND NOT item IN_LIST closure
+         AND NOT item IN_LIST pending)
+        list(APPEND pending ${item})
+      endif()
+    endforeach()
+  endwhile()
+  set(${var} ${closure} PARENT_SCOPE)
+endfunction()
+
+# Sanitize the given ns-3 imported targets and those they link (see below), and say which paths
+# were dropped.
 function(qdisc_lab_sanitize_ns3_targets)
-  foreach(target ${ARGN})
+  qdisc_lab_ns3_link_closure(targets ${ARGN})
+  foreach(target ${targets})
     qdisc_lab_sanitize_imported_target(${target})
   endforeach()
   get_property(dropped GLOBAL PROPERTY QDISC_LAB_DROPPED_PATHS)
@@ -56,16 +80,6 @@ function(qdisc_lab_sanitize_imported_target target)
   if(dropped)
     set_property(GLOBAL APPEND PROPERTY QDISC_LAB_DROPPED_PATHS ${dropped})
   endif()
-  # Recurse into the ns-3 targets this one links, so their paths are filtered too.
-  foreach(item ${links})
-    if(item MATCHES "^ns3::" AND TARGET ${item})
-      get_property(done GLOBAL PROPERTY QDISC_LAB_SANITIZED_${item})
-      if(NOT done)
-        set_property(GLOBAL PROPERTY QDISC_LAB_SANITIZED_${item} ON)
-        qdisc_lab_sanitize_imported_target(${item})
-      endif()
-    endif()
-  endforeach()
 endfunction()
 
 # The PyPI wheel ships Boost 1.66 headers beside ns-3's, which do not compile as C++20 (they use

@@ -18,6 +18,7 @@ from qdisclab.context import CONSOLE
 COMMANDS: dict[str, str] = {
     "setup": "qdisclab.provision:setup_cmd",
     "build": "qdisclab.build:build_cmd",
+    "install": "qdisclab.install:install_cmd",
     "test": "qdisclab.testing:test_cmd",
     "demo": "qdisclab.demo:demo_cmd",
     "intree": "qdisclab.intree_cmd:intree_cmd",
