@@ -67,7 +67,7 @@ DumbbellScenario::Build()
     m_right.Create(m_leafCount);
     m_routers.Create(2);
 
-    InternetStackHelper stack;
+    InternetStackHelper stack = ScenarioLink::GetStackHelper();
     stack.Install(m_left);
     stack.Install(m_right);
     stack.Install(m_routers);

@@ -34,8 +34,10 @@ namespace ns3
  * All links are point-to-point. The queue disc under study is installed on the left router's
  * bottleneck device (the direction senders -> receivers); its device queue is one packet long,
  * so the backlog builds in the queue disc, as in ns-3's own RED examples. Every other device
- * keeps ns-3's default queue disc. IPv4 addresses come from 10.1.0.0/16 (access links, one /24
- * each) and 10.2.0.0/24 (bottleneck); routes are computed by global routing.
+ * has no queue disc and a DropTail device queue of ScenarioLink::UNSTUDIED_QUEUE_SIZE (see
+ * ScenarioLink). IPv4 addresses come from 10.1.0.0/16 (access links, one /24 each) and
+ * 10.2.0.0/24 (bottleneck); routes are computed by global routing, consulted before static
+ * routing (ScenarioLink::GetStackHelper).
  *
  * Usage: set the links and the queue disc, call Build(), then install applications on
  * GetLeft(i) / GetRight(i), addressing GetRightAddress(i).

@@ -68,7 +68,7 @@ ParkingLotScenario::Build()
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_built, "ParkingLotScenario::Build called twice");
     m_nodes.Create(GetNodeCount());
-    InternetStackHelper stack;
+    InternetStackHelper stack = ScenarioLink::GetStackHelper();
     stack.Install(m_nodes);
     m_hostAddress.assign(GetNodeCount(), Ipv4Address());
 

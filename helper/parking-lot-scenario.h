@@ -43,9 +43,11 @@ namespace ns3
  *
  * All links are point-to-point. The queue disc under study is installed on every core link in
  * the forward direction (router h+1 towards router h+2), with a one-packet device queue so
- * that the backlog builds in the queue disc; every other device keeps ns-3's default queue
- * disc. Hosts (every node but the routers) have one address each: host n gets 10.1.n.1 on its
- * access link 10.1.n.0/24; core link h is 10.2.h.0/24. Routes come from global routing.
+ * that the backlog builds in the queue disc; every other device has no queue disc and a
+ * DropTail device queue of ScenarioLink::UNSTUDIED_QUEUE_SIZE (see ScenarioLink). Hosts (every
+ * node but the routers) have one address each: host n gets 10.1.n.1 on its access link
+ * 10.1.n.0/24; core link h is 10.2.h.0/24. Routes come from global routing, consulted before
+ * static routing (ScenarioLink::GetStackHelper).
  *
  * Usage: set the hop count, the links and the queue disc, call Build(), then install
  * applications on GetMainSource() / GetCrossSource(h), addressing GetHostAddress(...) of the

@@ -2,12 +2,14 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "qdisc-lab-test-scenario.h"
 #include "qdisc-lab-test-sockets.h"
 
 #include "ns3/dumbbell-scenario.h"
 #include "ns3/fifo-queue-disc.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
+#include "ns3/red-queue-disc.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/test.h"
@@ -21,6 +23,8 @@ namespace
 
 using qdisclab::test::Arrival;
 using qdisclab::test::InstallSink;
+using qdisclab::test::QueueDiscMismatch;
+using qdisclab::test::RoutingMismatch;
 using qdisclab::test::ScheduleBurst;
 
 } // namespace
@@ -143,6 +147,60 @@ class DumbbellBacklogInQueueDiscTestCase : public TestCase
 
 /**
  * \ingroup qdisc-lab-tests
+ * Only the bottleneck device has a queue disc, the one asked for: no FqCoDel from
+ * Ipv4AddressHelper anywhere, every other device buffers in a device queue of FqCoDel's limit.
+ * Every node routes with global routing first, and it alone reaches every host. A 200-packet
+ * burst from a receiver back through the right router's bottleneck device (a one-packet
+ * device queue before, under ns-3's FqCoDel) arrives whole.
+ */
+class DumbbellQueueDiscsAndRoutingTestCase : public TestCase
+{
+  public:
+    DumbbellQueueDiscsAndRoutingTestCase()
+        : TestCase("only the bottleneck has a queue disc; global routing first; reverse burst")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrafficControlHelper tc;
+        tc.SetRootQueueDisc("ns3::RedQueueDisc");
+        DumbbellScenario scenario;
+        scenario.SetLeafCount(3);
+        scenario.SetBottleneckQueueDisc(tc);
+        scenario.Build();
+
+        NS_TEST_ASSERT_MSG_EQ(
+            QueueDiscMismatch({{scenario.GetBottleneckDevice(), RedQueueDisc::GetTypeId()}}),
+            "",
+            "queue discs");
+        std::vector<Ipv4Address> hosts;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            hosts.push_back(scenario.GetLeftAddress(i));
+            hosts.push_back(scenario.GetRightAddress(i));
+        }
+        NS_TEST_ASSERT_MSG_EQ(RoutingMismatch(hosts), "", "routing");
+
+        std::vector<Arrival> arrivals;
+        Ptr<Socket> sink = InstallSink(scenario.GetLeft(1), 9, &arrivals);
+        Ptr<Socket> source = ScheduleBurst(scenario.GetRight(1),
+                                           InetSocketAddress(scenario.GetLeftAddress(1), 9),
+                                           Seconds(1),
+                                           200,
+                                           1000);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(arrivals.size(), 200, "no drop on the reverse bottleneck");
+        NS_TEST_ASSERT_MSG_EQ(scenario.GetBottleneckQueueDisc()->GetStats().nTotalReceivedPackets,
+                              0,
+                              "the reverse burst does not pass the studied queue disc");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup qdisc-lab-tests
  * The DumbbellScenario helper's test suite.
  */
 class DumbbellScenarioTestSuite : public TestSuite
@@ -153,6 +211,7 @@ class DumbbellScenarioTestSuite : public TestSuite
     {
         AddTestCase(new DumbbellOneWayDelayTestCase());
         AddTestCase(new DumbbellBacklogInQueueDiscTestCase());
+        AddTestCase(new DumbbellQueueDiscsAndRoutingTestCase());
     }
 };
 

@@ -3,6 +3,7 @@
  */
 
 #include "qdisc-lab-test-packets.h"
+#include "qdisc-lab-test-scenario.h"
 #include "qdisc-lab-test-sockets.h"
 
 #include "ns3/drr-queue-disc.h"
@@ -102,7 +103,8 @@ LinkCount(Ptr<Node> node)
  * \ingroup qdisc-lab-tests
  * The reconstructed Fig. 3 (two hops): nine nodes wired as documented, link rates and delays
  * as set, the queue disc under study (with its attributes) on both core links' forward devices
- * behind a one-packet device queue, hosts addressed 10.1.n.1.
+ * behind a one-packet device queue and no queue disc on any other device, global routing first,
+ * hosts addressed 10.1.n.1.
  */
 class ParkingLotTopologyTestCase : public TestCase
 {
@@ -190,6 +192,20 @@ class ParkingLotTopologyTestCase : public TestCase
                                   lot.GetCoreQueueDisc(1),
                                   "each link has its own queue disc");
         }
+
+        NS_TEST_ASSERT_MSG_EQ(
+            QueueDiscMismatch({{lot.GetCoreDevice(0), VerticalDimensioningQueueDisc::GetTypeId()},
+                               {lot.GetCoreDevice(1), VerticalDimensioningQueueDisc::GetTypeId()}}),
+            "",
+            "only the core links' forward devices have a queue disc, no FqCoDel anywhere");
+        std::vector<Ipv4Address> hostAddresses;
+        for (uint32_t host : {0, 4, 5, 6, 7, 8})
+        {
+            hostAddresses.push_back(lot.GetHostAddress(host));
+        }
+        NS_TEST_ASSERT_MSG_EQ(RoutingMismatch(hostAddresses),
+                              "",
+                              "global routing first, and it alone reaches every host");
 
         for (uint32_t host : {0, 4, 5, 6, 7, 8})
         {
