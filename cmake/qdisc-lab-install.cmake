@@ -17,7 +17,36 @@ file(STRINGS ${PROJECT_SOURCE_DIR}/python/qdisclab/__init__.py version_line
 string(REGEX MATCH "[0-9.]+" QDISC_LAB_VERSION "${version_line}")
 set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/qdisc-lab)
 
-set_target_properties(${libqdisc-lab} PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+# The directories of the ns-3 libraries the module needs (directly or through ns-3's own links).
+function(qdisc_lab_ns3_libdirs out)
+  qdisc_lab_ns3_link_closure(targets ${libqdisc-lab})
+  set(dirs "")
+  foreach(target ${targets})
+    get_target_property(location ${target} IMPORTED_LOCATION_RELEASE)
+    if(NOT location)
+      get_target_property(location ${target} IMPORTED_LOCATION)
+    endif()
+    get_filename_component(dir ${location} DIRECTORY)
+    list(APPEND dirs ${dir})
+  endforeach()
+  list(REMOVE_DUPLICATES dirs)
+  set(${out} ${dirs} PARENT_SCOPE)
+endfunction()
+
+set(QDISC_LAB_SYSTEM_LIBDIRS ${CMAKE_PLATFORM_IMPLICIT_LINK_DIRECTORIES}
+                             ${CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES})
+# The installed library finds ns-3 by an RPATH unless ns-3 is in a directory the loader searches
+# anyway. Named explicitly: INSTALL_RPATH_USE_LINK_PATH leaves out directories inside the
+# project, and a clone's own venv (where the PyPI wheel lives) is inside it.
+qdisc_lab_ns3_libdirs(ns3_libdirs)
+set(rpath "")
+foreach(dir ${ns3_libdirs})
+  list(FIND QDISC_LAB_SYSTEM_LIBDIRS "${dir}" system)
+  if(system EQUAL -1)
+    list(APPEND rpath "${dir}")
+  endif()
+endforeach()
+set_target_properties(${libqdisc-lab} PROPERTIES INSTALL_RPATH "${rpath}")
 install(
   TARGETS ${libqdisc-lab}
   EXPORT qdisc-lab-targets
@@ -101,8 +130,6 @@ endfunction()
 # written then, from these values of the configuration.
 qdisc_lab_pkg_config_ns3(QDISC_LAB_PC_REQUIRES QDISC_LAB_PC_NS3_CFLAGS QDISC_LAB_PC_NS3_LIBS)
 set(QDISC_LAB_PC_TEMPLATE ${QDISC_LAB_CMAKE_DIR}/qdisc-lab.pc.in)
-set(QDISC_LAB_SYSTEM_LIBDIRS ${CMAKE_PLATFORM_IMPLICIT_LINK_DIRECTORIES}
-                             ${CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES})
 set(code "")
 foreach(var QDISC_LAB_VERSION QDISC_LAB_NS3_VERSION QDISC_LAB_PC_REQUIRES QDISC_LAB_PC_NS3_CFLAGS
             QDISC_LAB_PC_NS3_LIBS QDISC_LAB_PC_TEMPLATE QDISC_LAB_SYSTEM_LIBDIRS

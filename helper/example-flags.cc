@@ -19,7 +19,19 @@ namespace ns3
 namespace
 {
 
-/// Whether CommandLine::AddValue takes a Callback<bool, Arg> (ns-3 changed Arg across releases).
+/// The type of CommandLine::AddValue's overload taking a Callback<bool, Arg>.
+template <typename Arg>
+using AddValueWithCallback = void (CommandLine::*)(const std::string&,
+                                                   const std::string&,
+                                                   Callback<bool, Arg>,
+                                                   const std::string&);
+
+/**
+ * Whether CommandLine::AddValue has an overload taking exactly a Callback<bool, Arg> (ns-3
+ * changed Arg across releases). The overload is named by its exact member-function type:
+ * a call expression would also accept the other Callback type through Callback's converting
+ * constructor, which reinterprets the implementation (undefined behaviour; UBSan reports it).
+ */
 template <typename Arg, typename = void>
 struct TakesCallbackOf : std::false_type
 {
@@ -29,10 +41,8 @@ struct TakesCallbackOf : std::false_type
 template <typename Arg>
 struct TakesCallbackOf<
     Arg,
-    std::void_t<decltype(std::declval<CommandLine&>().AddValue(std::string(),
-                                                               std::string(),
-                                                               std::declval<Callback<bool, Arg>>(),
-                                                               std::string()))>> : std::true_type
+    std::void_t<decltype(static_cast<AddValueWithCallback<Arg>>(&CommandLine::AddValue))>>
+    : std::true_type
 {
 };
 
@@ -41,6 +51,9 @@ struct TakesCallbackOf<
 using FlagCallback = std::conditional_t<TakesCallbackOf<const std::string&>::value,
                                         Callback<bool, const std::string&>,
                                         Callback<bool, std::string>>;
+static_assert(TakesCallbackOf<const std::string&>::value || TakesCallbackOf<std::string>::value,
+              "CommandLine::AddValue takes neither Callback<bool, std::string> nor "
+              "Callback<bool, const std::string&>");
 
 } // namespace
 
