@@ -174,6 +174,7 @@ th { background: #f0f0f0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .agree { background: #e3f6e3; } .partly { background: #fdf5d8; }
 .disagree { background: #fbe0e0; } .not-evaluated { color: #888; }
+.calibrated { color: #557; font-style: italic; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; color: #444; }
 .files a { margin-right: 1em; } .note { color: #555; font-size: 0.9em; }
@@ -275,14 +276,15 @@ def _claims_html(figures: FigureSet, state: CampaignState | None) -> str:
         summary += (f" — drawn from {state.counts['ok']} of the campaign's {state.planned}"
                     " runs: a verdict may change when the rest are in")
     rows = "".join(
-        f'<tr class="{_e(c.verdict.replace(" ", "-"))}"><td>{_e(c.where)}</td>'
-        f"<td>{_e(c.paper)}</td><td>{_e(c.ours)}</td><td>{_verdict(c.verdict, state)}</td></tr>"
+        f'<tr class="{_e(c.verdict.replace(" ", "-"))}"><td>{_e(c.id)}</td><td>{_e(c.where)}</td>'
+        f"<td>{_e(c.paper)}</td><td>{_e(c.ours)}</td><td>{_verdict(c.verdict, state)}</td>"
+        f"<td>{_e(c.cause)}</td></tr>"
         for c in figures.claims
     )
     return (
         f"<h3>Where we agree and where we do not</h3><p>{_e(summary)}.</p>"
-        "<table><tr><th>Where</th><th>The paper</th><th>This reproduction</th>"
-        f"<th>Verdict</th></tr>{rows}</table>"
+        "<table><tr><th>Id</th><th>Where</th><th>The paper</th><th>This reproduction</th>"
+        f"<th>Verdict</th><th>Cause, shown by a run</th></tr>{rows}</table>"
     )
 
 

@@ -21,7 +21,7 @@ from scipy import stats
 from qdisclab.campaign.spec import loads_campaign
 from qdisclab.campaign.store import ResultStore
 from qdisclab.context import REPO
-from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reproduction
+from qdisclab.figures import REPRODUCTIONS, Claim, FigureSet, Reproduction, get_reproduction
 from qdisclab.figures import red_vs_droptail as rvd
 from qdisclab.figures.common import campaign_state, t_interval
 from qdisclab.report import write_report
@@ -364,3 +364,33 @@ def test_saved_figures_that_record_the_databases_state_are_reused(tmp_path, monk
     with ResultStore(db) as store:  # one more failed run: the state differs, so draw again
         store.conn.execute("UPDATE runs SET status = 'failed' WHERE rowid = 1")
     assert "drawn again" in write_report(tmp_path).read_text(encoding="utf-8")
+
+
+# Claim ids, the "calibrated" verdict and causes (issue #12's reconstruction plans).
+def test_claims_are_numbered_in_order_and_keep_given_ids(tmp_path):
+    figures = FigureSet("x", tmp_path, claims=[
+        Claim("Fig. 1", "a", "b", "agree"),
+        Claim("Fig. 2", "c", "d", "calibrated", id="C7"),
+        Claim("Fig. 3", "e", "f", "disagree", cause="variant v: flips to agree"),
+    ])
+    figures.number_claims()
+    assert [c.id for c in figures.claims] == ["C1", "C7", "C3"]
+    figures.save()
+    loaded = FigureSet.load(tmp_path)
+    assert [(c.id, c.verdict, c.cause) for c in loaded.claims] == [
+        ("C1", "agree", ""), ("C7", "calibrated", ""), ("C3", "disagree", "variant v: flips to agree")]
+
+
+def test_claim_ids_used_twice_are_refused(tmp_path):
+    figures = FigureSet("x", tmp_path, claims=[Claim("a", "b", "c", "agree", id="C2"),
+                                               Claim("d", "e", "f", "agree")])
+    with pytest.raises(ValueError, match="claim ids used twice: C2"):
+        figures.number_claims()
+
+
+def test_report_shows_claim_id_and_cause(tmp_path):
+    from qdisclab.report import _claims_html
+    figures = FigureSet("x", tmp_path, claims=[
+        Claim("Fig. 3", "paper says", "we say", "partly", id="C4", cause="run <v> moved it")])
+    html = _claims_html(figures, None)
+    assert "<td>C4</td>" in html and "run &lt;v&gt; moved it" in html and 'class="partly"' in html

@@ -25,8 +25,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-#: Verdicts a claim can have.
-VERDICTS = ("agree", "partly", "disagree", "not evaluated")
+#: Verdicts a claim can have. "calibrated": the statement was used to choose the
+#: reproduction's unknowns (the doc's reconstruction plan), so it is shown, not judged.
+VERDICTS = ("agree", "partly", "disagree", "not evaluated", "calibrated")
+
+#: Verdicts that need a cause demonstrated by a run (:attr:`Claim.cause`).
+VERDICTS_NEEDING_CAUSE = ("partly", "disagree")
 
 
 @dataclass
@@ -58,6 +62,12 @@ class Claim:
     paper: str  # what the paper says (with its numbers)
     ours: str  # what we measured (with our numbers)
     verdict: str  # one of VERDICTS
+    #: Stable id ("C1", "C2", ...): the doc's reconstruction plan names claims by it.
+    #: Claims left without one are numbered in their order by :meth:`FigureSet.number_claims`.
+    id: str = ""
+    #: For a "partly" or "disagree" verdict: the cause, shown by a run that changes exactly
+    #: that cause (the variant campaign's grid, what it changed and what it measured).
+    cause: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -104,6 +114,19 @@ class FigureSet:
     notes: list[str] = field(default_factory=list)
     #: The campaign the figures were drawn from (None in figure sets saved before it was).
     campaign: CampaignState | None = None
+
+    def number_claims(self) -> None:
+        """Give every claim without an id the id ``C<n>`` of its position (1-based).
+
+        Raises ``ValueError`` when two claims share an id.
+        """
+        for index, claim in enumerate(self.claims, start=1):
+            if not claim.id:
+                claim.id = f"C{index}"
+        ids = [claim.id for claim in self.claims]
+        duplicated = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicated:
+            raise ValueError(f"{self.reproduction}: claim ids used twice: {', '.join(duplicated)}")
 
     def save(self) -> Path:
         """Write ``out_dir/figures.json`` (file names relative to ``out_dir``)."""
@@ -174,6 +197,7 @@ class Reproduction:
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         figures = self.figures_function()(Path(db_path), out_dir)
+        figures.number_claims()
         figures.campaign = campaign_state(Path(db_path))
         figures.save()
         return figures
