@@ -394,3 +394,25 @@ def test_report_shows_claim_id_and_cause(tmp_path):
         Claim("Fig. 3", "paper says", "we say", "partly", id="C4", cause="run <v> moved it")])
     html = _claims_html(figures, None)
     assert "<td>C4</td>" in html and "run &lt;v&gt; moved it" in html and 'class="partly"' in html
+
+
+def test_compare_paired_separates_identical_ties_and_wins():
+    from qdisclab.figures.common import compare_paired
+    assert compare_paired([1.0, 2.0, 3.0], [1.0, 2.0, 3.0])[0] == "identical"
+    assert compare_paired([2.0, 3.1, 4.0], [1.0, 2.0, 3.0])[0] == "A ahead"
+    assert compare_paired([0.0, 1.0, 2.0], [1.0, 2.1, 3.0])[0] == "B ahead"
+    kind, diff = compare_paired([1.5, 1.0, 3.2], [1.0, 2.0, 3.0])
+    assert kind == "tied" and diff.low < 0 < diff.high
+    assert compare_paired([1.5], [1.0])[0] == "tied"  # one seed: the interval is unknown
+    with pytest.raises(ValueError, match="equal, non-empty"):
+        compare_paired([1.0], [1.0, 2.0])
+
+
+def test_variants_db_is_found_beside_the_campaign(tmp_path):
+    from qdisclab.figures.common import variants_db
+    main = tmp_path / "results" / "x" / "campaign.sqlite"
+    assert variants_db(main, "x") is None
+    other = tmp_path / "results" / "x-variants" / "campaign.sqlite"
+    other.parent.mkdir(parents=True)
+    other.write_bytes(b"")
+    assert variants_db(main, "x") == other

@@ -228,3 +228,33 @@ def parse_mbps(rate: str) -> float:
         raise ValueError(f"not a data rate: {rate!r}")
     scale = {"k": 1e-3, "": 1e-6, "M": 1.0, "G": 1e3}[match.group(2)]
     return float(match.group(1)) * scale
+
+
+def variants_db(db_path: Path, reproduction: str) -> Path | None:
+    """The database of ``reproduction``'s variant campaign (``campaigns/<name>-variants.toml``:
+    calibration sweeps and cause-demonstrating variants), found beside the final campaign's
+    database in the results tree (``results/<name>-variants/campaign.sqlite``, the path
+    ``qdisc-lab sweep <name>-variants`` writes), or None when it has not been run."""
+    path = Path(db_path).parent.parent / f"{reproduction}-variants" / "campaign.sqlite"
+    return path if path.is_file() else None
+
+
+#: How a paired comparison of two settings (A - B over common seeds) comes out; shown apart
+#: wherever a paper counts "A >= B".
+COMPARISONS = ("identical", "A ahead", "tied", "B ahead")
+
+
+def compare_paired(a: Sequence[float], b: Sequence[float],
+                   confidence: float = CONFIDENCE) -> tuple[str, Estimate]:
+    """Classify ``a`` against ``b`` (values per seed, in the same seed order) as one of
+    :data:`COMPARISONS` with the paired interval of ``a - b``: *identical* when every seed gives
+    the same value, *A ahead* / *B ahead* when the interval lies above / below 0, *tied* when it
+    contains 0 (or is unknown, with one seed and a difference)."""
+    if len(a) != len(b) or not a:
+        raise ValueError(f"paired comparison needs equal, non-empty samples ({len(a)} vs {len(b)})")
+    diff = t_interval(x - y for x, y in zip(a, b))
+    if all(x == y for x, y in zip(a, b)):
+        return "identical", diff
+    if diff.excludes_zero():
+        return ("A ahead" if diff.low > 0 else "B ahead"), diff
+    return "tied", diff
