@@ -251,21 +251,64 @@ def trace_files(db_path: Path) -> dict[str, Path] | None:
     return files if all(p.is_file() for p in files.values()) else None
 
 
-TRACE_COLUMNS = ["TCP", "episodes", "with a timeout", "losses", "retransmissions", "spurious",
-                 "spurious in fast recovery", "fast recoveries without a new loss",
-                 "fast recoveries with > 1 cut"]
+#: TCP states at the time of a retransmission, grouped as the trace table reports them.
+STATE_GROUPS = {"Recovery": "fast recovery", "Loss": "timeout recovery"}
+
+TRACE_COLUMNS = ["TCP", "losses", "fast recoveries", "of which without a new loss", "timeouts",
+                 "resent in fast recovery (spurious)", "resent in timeout recovery (spurious)",
+                 "resent outside recovery (spurious)", "fast retransmits sent twice",
+                 "resent < 100 ms after first sent"]
 
 
-def trace_summary(found: list[Episode]) -> list[int]:
-    """Counts over one TCP's episodes (the report's row, TRACE_COLUMNS after the first)."""
+def retransmissions(rows: list[dict], twice_within: float = 0.05,
+                    early: float = 0.1) -> dict[str, list[int]]:
+    """Retransmissions by the TCP state they were sent in (fast recovery, timeout recovery,
+    outside recovery: Open or Disorder, e.g. a timeout's go-back-N once back in Open), each
+    [sent, spurious]; under "twice", those sent in fast recovery of a segment already resent
+    less than ``twice_within`` s before; under "early", those sent less than ``early`` s (the
+    propagation RTT) after the segment's first transmission, before any ACK could say it was
+    lost."""
+    counts = {group: [0, 0] for group in (*STATE_GROUPS.values(), "outside recovery")}
+    counts["twice"] = [0, 0]
+    counts["early"] = [0, 0]
+    state = "Open"
+    sent_in: dict[int, str] = {}
+    first_sent: dict[int, float] = {}
+    last_resent: dict[int, float] = {}
+    for row in rows:
+        event, seq = row["event"], row["seq"]
+        if event == "state":
+            state = row["detail"]
+        elif event == "new":
+            first_sent[seq] = row["time_s"]
+        elif event == "resent":
+            if row["time_s"] - first_sent.get(seq, -math.inf) < early:
+                counts["early"][0] += 1
+            group = STATE_GROUPS.get(state, "outside recovery")
+            counts[group][0] += 1
+            sent_in[seq] = group
+            if state == "Recovery" and row["time_s"] - last_resent.get(seq, -math.inf) \
+                    < twice_within:
+                counts["twice"][0] += 1
+            last_resent[seq] = row["time_s"]
+        elif event == "spurious" and seq in sent_in:
+            counts[sent_in.pop(seq)][1] += 1
+    return counts
+
+
+def trace_summary(rows: list[dict], found: list[Episode]) -> list[str]:
+    """One TCP's row of the report's table (TRACE_COLUMNS after the first)."""
     fast = [e for e in found if e.kind == "fast recovery"]
-    return [len(found), len(found) - len(fast), sum(e.losses for e in found),
-            sum(e.resent for e in found), sum(e.spurious for e in found),
-            sum(e.spurious for e in fast), sum(1 for e in fast if e.losses == 0),
-            sum(1 for e in fast if e.cuts > 1)]
+    counts = retransmissions(rows)
+    return [str(sum(1 for r in rows if r["event"] == "drop")), str(len(fast)),
+            str(sum(1 for e in fast if e.losses == 0)),
+            str(sum(1 for r in rows if r["event"] == "state" and r["detail"] == "Loss")),
+            *(f"{sent} ({spurious})" for sent, spurious in
+              (counts["fast recovery"], counts["timeout recovery"], counts["outside recovery"])),
+            str(counts["twice"][0]), str(counts["early"][0])]
 
 
-def trace_artifact(db_path: Path, out_dir: Path, window: tuple[float, float] = (20.0, 35.0)
+def trace_artifact(db_path: Path, out_dir: Path, window: tuple[float, float] = (9.0, 17.0)
                    ) -> Artifact | None:
     """``trace``: flow 0's window and loss recovery, without and with SACK."""
     files = trace_files(db_path)
@@ -280,12 +323,15 @@ def trace_artifact(db_path: Path, out_dir: Path, window: tuple[float, float] = (
         for i, e in enumerate(found):
             rows.append([name, i, e.start, e.end, e.kind, e.losses, e.resent, e.spurious,
                          e.cuts, e.cwnd_exit])
-        table.append([label, *map(str, trace_summary(found))])
+        table.append([label, *trace_summary(trace, found)])
         low, high = window
         shown = [r for r in trace if low <= r["time_s"] <= high]
         for key, style, title in (("cwnd", "-", "cwnd"), ("ssthresh", "--", "ssthresh")):
-            points = [(r["time_s"], r["bytes"] / 1000) for r in shown if r["event"] == key
-                      and r["bytes"] < 1 << 30]
+            before = [r for r in trace if r["event"] == key and r["time_s"] < low]
+            points = [(r["time_s"], r["bytes"] / 1000) for r in [*before[-1:], *shown]
+                      if r["event"] == key and r["bytes"] < 1 << 30]
+            if points:
+                points[0] = (max(points[0][0], low), points[0][1])
             if points:
                 axis.step(*zip(*points), style, where="post", lw=1, label=f"{title} (segments)")
         for event, marker, color, title in (("drop", "x", "C3", "dropped at the bottleneck"),
