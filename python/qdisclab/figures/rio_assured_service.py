@@ -992,13 +992,20 @@ class Variant:
     prefix: str  # its grids' names: the primary grid's, after this prefix
     what: str
     with_primary: bool = False  # analysed together with the primary runs (adds settings)
+    claims: tuple[str, ...] = ()  # the claims it bears on (empty: every claim)
+
+    def covers(self, claim_id: str) -> bool:
+        """Whether the variant bears on the claim ``claim_id``."""
+        return not self.claims or claim_id in self.claims
 
 
 VARIANTS = (
     Variant("sack", "sack-", "TCP with SACK, everything else as the primary"),
-    Variant("bucket320", "bucket320-", "320 kbit token buckets in Figs. 2-3 (primary: 160)"),
+    Variant("bucket320", "bucket320-", "320 kbit token buckets in Figs. 2-3 (primary: 160)",
+            claims=("C5", "C6", "C7", "C8", "C9", "C10", "C11")),
     Variant("riplus-total", "table1-riplus-total",
-            "RI+O's best searched over IN+OUT 200/600/0.05 and 100/300/0.05 too (U8)", True),
+            "RI+O's best searched over IN+OUT 200/600/0.05 and 100/300/0.05 too (U8)", True,
+            ("C2", "C4")),
 )
 
 
@@ -1021,9 +1028,10 @@ def variant_causes(primary: Analysis, variants: dict[str, Analysis], ran: bool) 
         for variant in VARIANTS:
             analysis = variants.get(variant.name)
             other = next((c for c in analysis.claims if c.id == claim.id), None) \
-                if analysis else None
+                if analysis and variant.covers(claim.id) else None
             if other is not None and other.verdict != "not evaluated":
-                parts.append(f"variant {variant.name} ({variant.what}): {other.ours} →"
+                head = other.ours.split("; ")[0]  # its result, without the details
+                parts.append(f"variant {variant.name} ({variant.what}): {head} →"
                              f" {other.verdict}")
         if parts:
             claim.cause = "; ".join(parts)
@@ -1045,7 +1053,7 @@ def variant_artifact(variant: Variant, primary: Analysis, analysis: Analysis,
     rows, table = [], []
     for claim in primary.claims:
         other = next((c for c in analysis.claims if c.id == claim.id), None)
-        if other is None or other.verdict == "not evaluated":
+        if other is None or other.verdict == "not evaluated" or not variant.covers(claim.id):
             continue
         rows.append([claim.id, claim.where, claim.ours, claim.verdict, other.ours,
                      other.verdict])

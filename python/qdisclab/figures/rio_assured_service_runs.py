@@ -198,6 +198,7 @@ def episodes(rows: list[dict], segment: int = 1000) -> list[Episode]:
     ssthresh = math.inf
     cwnd = math.nan
     last_cut = math.nan  # time of the last ssthresh reduction
+    closed: Episode | None = None  # the last episode that ended
     for row in rows:
         event = row["event"]
         if event == "drop":
@@ -207,6 +208,8 @@ def episodes(rows: list[dict], segment: int = 1000) -> list[Episode]:
                 current.losses += 1
         elif event == "cwnd":
             cwnd = row["bytes"] / segment
+            if closed is not None and closed.end == row["time_s"]:  # set as it returns to Open
+                closed.cwnd_exit = cwnd
         elif event == "ssthresh":
             if row["bytes"] < ssthresh:
                 last_cut = row["time_s"]
@@ -228,7 +231,7 @@ def episodes(rows: list[dict], segment: int = 1000) -> list[Episode]:
             elif state == "Open" and current is not None:
                 current.end = row["time_s"]
                 current.cwnd_exit = cwnd
-                current = None
+                closed, current = current, None
         elif event == "resent" and current is not None:
             current.resent += 1
             current.resent_seqs.add(row["seq"])
