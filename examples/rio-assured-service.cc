@@ -151,12 +151,10 @@ class FlowTrace
      */
     void Follow(Ptr<TcpSocketBase> socket)
     {
-        socket->TraceConnectWithoutContext(
-            "CongestionWindow",
-            MakeCallback(&FlowTrace::Window, this).Bind("cwnd"));
-        socket->TraceConnectWithoutContext(
-            "SlowStartThreshold",
-            MakeCallback(&FlowTrace::Window, this).Bind("ssthresh"));
+        socket->TraceConnectWithoutContext("CongestionWindow",
+                                           MakeCallback(&FlowTrace::Window, this).Bind("cwnd"));
+        socket->TraceConnectWithoutContext("SlowStartThreshold",
+                                           MakeCallback(&FlowTrace::Window, this).Bind("ssthresh"));
         socket->TraceConnectWithoutContext("CongState", MakeCallback(&FlowTrace::State, this));
     }
 
@@ -164,8 +162,8 @@ class FlowTrace
     /// Write one row.
     void Row(const char* event, uint32_t seq, uint32_t bytes, const char* detail)
     {
-        m_out << Simulator::Now().GetSeconds() << ',' << event << ',' << seq << ',' << bytes
-              << ',' << detail << '\n';
+        m_out << Simulator::Now().GetSeconds() << ',' << event << ',' << seq << ',' << bytes << ','
+              << detail << '\n';
     }
 
     std::ofstream m_out; //!< the CSV file
@@ -690,8 +688,7 @@ main(int argc, char* argv[])
             return b ? static_cast<double>(a) / b : std::nan("");
         };
         report.SetMetric(name + "_retx_fraction", ratio(sum.resentPayload, sum.sentPayload));
-        report.SetMetric(name + "_spurious_fraction",
-                         ratio(sum.duplicatePayload, sum.sentPayload));
+        report.SetMetric(name + "_spurious_fraction", ratio(sum.duplicatePayload, sum.sentPayload));
         report.SetMetric(name + "_out_drop_prob", ratio(sum.outDrops, sum.outArrivals));
     };
     for (uint32_t k = 0; k < profiles.size(); ++k)

@@ -61,10 +61,10 @@ class BottleneckFlowMeter
     /// What happened to one of a flow's TCP data segments at the queue disc.
     enum class Event
     {
-        SEND_NEW,     //!< arrived, new data
-        SEND_RESENT,  //!< arrived, data sent before (a retransmission)
-        DROP,         //!< dropped by the queue disc
-        DELIVER,      //!< dequeued, bytes the receiver did not have
+        SEND_NEW,         //!< arrived, new data
+        SEND_RESENT,      //!< arrived, data sent before (a retransmission)
+        DROP,             //!< dropped by the queue disc
+        DELIVER,          //!< dequeued, bytes the receiver did not have
         DELIVER_SPURIOUS, //!< dequeued, every byte delivered before
     };
 

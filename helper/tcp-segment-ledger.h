@@ -53,7 +53,7 @@ class TcpSegmentLedger
     std::size_t GetDeliveredRanges() const;
 
   private:
-    uint32_t m_highSent = 0;                 //!< one past the highest byte sent
+    uint32_t m_highSent = 0;                  //!< one past the highest byte sent
     std::map<uint32_t, uint32_t> m_delivered; //!< delivered ranges [begin, end), by begin
 };
 

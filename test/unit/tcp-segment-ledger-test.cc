@@ -21,24 +21,24 @@ TEST(TcpSegmentLedger, SendCountsBytesBelowTheHighestSent)
     TcpSegmentLedger ledger;
     EXPECT_EQ(ledger.Send(1, 1001), 0u);
     EXPECT_EQ(ledger.Send(1001, 2001), 0u);
-    EXPECT_EQ(ledger.Send(1, 1001), 1000u);     // a retransmission
-    EXPECT_EQ(ledger.Send(1501, 2501), 500u);   // half resent, half new
-    EXPECT_EQ(ledger.Send(5001, 6001), 0u);     // beyond a gap: new
-    EXPECT_EQ(ledger.Send(3001, 4001), 1000u);  // the gap was skipped, not unsent: below 6001
+    EXPECT_EQ(ledger.Send(1, 1001), 1000u);    // a retransmission
+    EXPECT_EQ(ledger.Send(1501, 2501), 500u);  // half resent, half new
+    EXPECT_EQ(ledger.Send(5001, 6001), 0u);    // beyond a gap: new
+    EXPECT_EQ(ledger.Send(3001, 4001), 1000u); // the gap was skipped, not unsent: below 6001
 }
 
 TEST(TcpSegmentLedger, DeliverCountsBytesDeliveredBefore)
 {
     TcpSegmentLedger ledger;
     EXPECT_EQ(ledger.Deliver(1, 1001), 0u);
-    EXPECT_EQ(ledger.Deliver(2001, 3001), 0u);  // out of order: a hole at 1001
+    EXPECT_EQ(ledger.Deliver(2001, 3001), 0u); // out of order: a hole at 1001
     EXPECT_EQ(ledger.GetDeliveredRanges(), 2u);
     EXPECT_EQ(ledger.Deliver(2001, 3001), 1000u); // spurious: the receiver had it
     EXPECT_EQ(ledger.Deliver(1001, 2001), 0u);    // fills the hole: one range again
     EXPECT_EQ(ledger.GetDeliveredRanges(), 1u);
-    EXPECT_EQ(ledger.Deliver(501, 3501), 2500u);  // overlaps the whole range and extends it
+    EXPECT_EQ(ledger.Deliver(501, 3501), 2500u); // overlaps the whole range and extends it
     EXPECT_EQ(ledger.Deliver(3001, 3501), 500u);
-    EXPECT_EQ(ledger.Deliver(3501, 3501), 0u);    // empty
+    EXPECT_EQ(ledger.Deliver(3501, 3501), 0u); // empty
     EXPECT_EQ(ledger.GetDeliveredRanges(), 1u);
 }
 
