@@ -275,7 +275,7 @@ def _table1_fair_share() -> tuple[float, ...]:
 def table1_figure(shown: list[tuple[str, list[Estimate], tuple[float, ...] | None]],
                   fair: Sequence[float]) -> Figure:
     """Throughput per class of each shown row (ours with CIs, the paper's hollow)."""
-    fig = Figure(figsize=(9.0, 5.4), layout="constrained")
+    fig = Figure(figsize=(12.0, 5.4), layout="constrained")
     axis = fig.subplots()
     n = len(shown)
     width = 0.8 / max(n, 1)
@@ -297,7 +297,7 @@ def table1_figure(shown: list[tuple[str, list[Estimate], tuple[float, ...] | Non
     axis.set_ylabel("throughput per flow (Mb/s)")
     axis.set_yscale("log")
     axis.grid(alpha=0.3, which="both")
-    axis.legend(fontsize=6.5, loc="upper right")
+    axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axis.set_title("Table 1: filled = ours (mean ± 95 % CI), hollow = the paper's; black = fair"
                    " share, dotted = profile", fontsize=9)
     return fig
