@@ -7,8 +7,9 @@
  * \ingroup qdisc-lab
  * Assured Service over RIO and RI+O (H. Kim, W. H. Park, S. Bahk, "A modified RIO queue
  * management scheme that reduces the bandwidth skew problem in Assured Service", ns-2): long-lived
- * TCP NewReno flows (with SACK loss recovery, see --sack) share a dumbbell bottleneck whose queue
- * disc is RioQueueDisc or RiPlusOQueueDisc. Assured Service (AS) flows have a profile: a
+ * TCP NewReno flows (by default as the paper's ns-2 NewReno: no SACK, classic fast recovery; see
+ * --sack and --recovery) share a dumbbell bottleneck whose queue disc is RioQueueDisc or
+ * RiPlusOQueueDisc. Assured Service (AS) flows have a profile: a
  * token-bucket marker on the sender's egress marks its packets IN (AF11) while they fit the
  * profile and OUT (AF12) beyond it; best-effort (BE) flows are unmarked (DSCP 0, treated as OUT).
  *
@@ -27,8 +28,10 @@
  *
  * Throughput of a flow is the IPv4 bytes of its packets leaving the bottleneck queue disc
  * between the end of the warm-up and simTime, split into IN and OUT by their DSCP; goodput is
- * what its PacketSink received. The choices where the paper is silent are in
- * doc/reproductions/rio-assured-service.rst.
+ * what its PacketSink received. BottleneckFlowMeter also counts, per flow, the retransmitted
+ * and spurious (already delivered) payload bytes and the OUT drops; --traceFlow writes one
+ * flow's segments, window and congestion states to a CSV file (see FlowTrace). The choices where
+ * the paper is silent are in doc/reproductions/rio-assured-service.rst.
  */
 
 #include "ns3/applications-module.h"
