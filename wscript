@@ -9,6 +9,7 @@ def build(bld):
     module = bld.create_ns3_module(
         'qdisc-lab', ['applications', 'csma', 'internet', 'point-to-point', 'traffic-control'])
     module.source = [
+        'helper/bottleneck-flow-meter.cc',
         'helper/bottleneck-monitor.cc',
         'helper/cioq-switch-helper.cc',
         'helper/dscp-marker-helper.cc',
@@ -19,6 +20,7 @@ def build(bld):
         'helper/random-packet-source.cc',
         'helper/random-tcp-sessions.cc',
         'helper/scenario-link.cc',
+        'helper/tcp-segment-ledger.cc',
         'helper/tcp-session-sink.cc',
         'helper/tcp-session-source.cc',
         'helper/udp-flow-meter.cc',
@@ -84,6 +86,7 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'qdisc-lab'
     headers.source = [
+        'helper/bottleneck-flow-meter.h',
         'helper/bottleneck-monitor.h',
         'helper/cioq-switch-helper.h',
         'helper/dscp-marker-helper.h',
@@ -94,6 +97,7 @@ def build(bld):
         'helper/random-packet-source.h',
         'helper/random-tcp-sessions.h',
         'helper/scenario-link.h',
+        'helper/tcp-segment-ledger.h',
         'helper/tcp-session-sink.h',
         'helper/tcp-session-source.h',
         'helper/udp-flow-meter.h',

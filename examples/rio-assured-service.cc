@@ -7,8 +7,9 @@
  * \ingroup qdisc-lab
  * Assured Service over RIO and RI+O (H. Kim, W. H. Park, S. Bahk, "A modified RIO queue
  * management scheme that reduces the bandwidth skew problem in Assured Service", ns-2): long-lived
- * TCP NewReno flows (with SACK loss recovery, see --sack) share a dumbbell bottleneck whose queue
- * disc is RioQueueDisc or RiPlusOQueueDisc. Assured Service (AS) flows have a profile: a
+ * TCP NewReno flows (by default as the paper's ns-2 NewReno: no SACK, classic fast recovery; see
+ * --sack and --recovery) share a dumbbell bottleneck whose queue disc is RioQueueDisc or
+ * RiPlusOQueueDisc. Assured Service (AS) flows have a profile: a
  * token-bucket marker on the sender's egress marks its packets IN (AF11) while they fit the
  * profile and OUT (AF12) beyond it; best-effort (BE) flows are unmarked (DSCP 0, treated as OUT).
  *
@@ -27,8 +28,10 @@
  *
  * Throughput of a flow is the IPv4 bytes of its packets leaving the bottleneck queue disc
  * between the end of the warm-up and simTime, split into IN and OUT by their DSCP; goodput is
- * what its PacketSink received. The choices where the paper is silent are in
- * doc/reproductions/rio-assured-service.rst.
+ * what its PacketSink received. BottleneckFlowMeter also counts, per flow, the retransmitted
+ * and spurious (already delivered) payload bytes and the OUT drops; --traceFlow writes one
+ * flow's segments, window and congestion states to a CSV file (see FlowTrace). The choices where
+ * the paper is silent are in doc/reproductions/rio-assured-service.rst.
  */
 
 #include "ns3/applications-module.h"
@@ -42,10 +45,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -90,96 +94,82 @@ ParseProfiles(const std::string& text)
 }
 
 /**
- * \param dscp a packet's DSCP
- * \return whether it is the lowest drop precedence of an AF class (AF11, AF21, AF31, AF41):
- *         an IN packet for RIO
- */
-bool
-IsIn(Ipv4Header::DscpType dscp)
-{
-    return dscp == Ipv4Header::DSCP_AF11 || dscp == Ipv4Header::DSCP_AF21 ||
-           dscp == Ipv4Header::DSCP_AF31 || dscp == Ipv4Header::DSCP_AF41;
-}
-
-/**
  * \ingroup qdisc-lab
- * Per-flow IN and OUT bytes leaving the bottleneck queue disc in a time window, the flow known
- * by its sender's address.
+ * The --traceFlow trace: one CSV row per event of one flow (its data segments at the
+ * bottleneck, its congestion window, slow-start threshold and congestion state), columns
+ * time_s, event, seq, bytes, detail:
+ *
+ * - new / resent (arrival at the bottleneck), drop, deliver / spurious (departure; spurious:
+ *   every byte had left the queue before): seq and payload bytes, detail "in" or "out";
+ * - cwnd, ssthresh: the value in bytes;
+ * - state: detail the new congestion state (Open, Disorder, CWR, Recovery, Loss).
  */
-class FlowThroughputMeter
+class FlowTrace
 {
   public:
-    /**
-     * \param from start of the window
-     * \param to end of the window
-     */
-    FlowThroughputMeter(Time from, Time to)
-        : m_from(from),
-          m_to(to)
+    /// \param path the CSV file to write
+    explicit FlowTrace(const std::string& path)
+        : m_out(path)
     {
+        NS_ABORT_MSG_UNLESS(m_out, "--traceFile: cannot write '" << path << "'");
+        m_out << "time_s,event,seq,bytes,detail\n";
     }
 
     /**
-     * \param source a sender's address
-     * \return the flow index given to it
+     * BottleneckFlowMeter event sink, for the traced flow only.
+     * \param event what happened
+     * \param seq the segment's sequence number
+     * \param bytes its payload
+     * \param in whether it is an IN packet
      */
-    uint32_t AddFlow(Ipv4Address source)
+    void Segment(BottleneckFlowMeter::Event event, uint32_t seq, uint32_t bytes, bool in)
     {
-        const auto index = static_cast<uint32_t>(m_in.size());
-        m_index[source.Get()] = index;
-        m_in.push_back(0);
-        m_out.push_back(0);
-        return index;
+        static const char* const names[] = {"new", "resent", "drop", "deliver", "spurious"};
+        Row(names[static_cast<int>(event)], seq, bytes, in ? "in" : "out");
     }
 
     /**
-     * QueueDisc "Dequeue" trace sink.
-     * \param item the packet leaving the queue disc
+     * "CongestionWindow" / "SlowStartThreshold" trace sink.
+     * \param event "cwnd" or "ssthresh"
+     * \param value the new value, bytes
      */
-    void Dequeued(Ptr<const QueueDiscItem> item)
+    void Window(const char* event, uint32_t, uint32_t value)
     {
-        const Time now = Simulator::Now();
-        if (now < m_from || now > m_to)
-        {
-            return;
-        }
-        Ptr<const Ipv4QueueDiscItem> ipv4 = DynamicCast<const Ipv4QueueDiscItem>(item);
-        if (!ipv4)
-        {
-            return;
-        }
-        auto it = m_index.find(ipv4->GetHeader().GetSource().Get());
-        if (it == m_index.end())
-        {
-            return;
-        }
-        (IsIn(ipv4->GetHeader().GetDscp()) ? m_in : m_out)[it->second] += item->GetSize();
+        Row(event, 0, value, "");
     }
 
     /**
-     * \param flow a flow index
-     * \return its throughput in Mb/s over the window
+     * "CongState" trace sink.
+     * \param to the new state
      */
-    double GetMbps(uint32_t flow) const
+    void State(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t to)
     {
-        return (m_in.at(flow) + m_out.at(flow)) * 8.0 / 1e6 / (m_to - m_from).GetSeconds();
+        static const char* const names[] = {"Open", "Disorder", "CWR", "Recovery", "Loss"};
+        Row("state", 0, 0, to < 5 ? names[to] : "other");
     }
 
     /**
-     * \param flow a flow index
-     * \return the throughput of its IN packets in Mb/s over the window
+     * Follow a sender socket's window and state traces.
+     * \param socket the traced flow's sender socket
      */
-    double GetInMbps(uint32_t flow) const
+    void Follow(Ptr<TcpSocketBase> socket)
     {
-        return m_in.at(flow) * 8.0 / 1e6 / (m_to - m_from).GetSeconds();
+        socket->TraceConnectWithoutContext("CongestionWindow",
+                                           MakeCallback(&FlowTrace::Window, this).Bind("cwnd"));
+        socket->TraceConnectWithoutContext("SlowStartThreshold",
+                                           MakeCallback(&FlowTrace::Window, this).Bind("ssthresh"));
+        socket->TraceConnectWithoutContext("CongState", MakeCallback(&FlowTrace::State, this));
     }
 
   private:
-    Time m_from;                                    //!< window start
-    Time m_to;                                      //!< window end
-    std::unordered_map<uint32_t, uint32_t> m_index; //!< flow index by source address
-    std::vector<uint64_t> m_in;                     //!< IN bytes per flow
-    std::vector<uint64_t> m_out;                    //!< OUT bytes per flow
+    /// Write one row.
+    void Row(const char* event, uint32_t seq, uint32_t bytes, const char* detail)
+    {
+        m_out << Simulator::Now().GetSeconds() << ',' << event << ',' << seq << ',' << bytes << ','
+              << detail << '\n';
+    }
+
+    std::ofstream m_out; //!< the CSV file
 };
 
 /// Mean, minimum and maximum of some values (NaN for none).
@@ -287,7 +277,11 @@ main(int argc, char* argv[])
     uint32_t segmentSize = 1000;
     uint32_t delAckCount = 1;
     uint32_t socketBuffer = 4 * 1024 * 1024;
-    bool sack = true;
+    bool sack = false;
+    std::string recovery = "Classic";
+    Time minRto = Seconds(1);
+    int32_t traceFlow = -1;
+    std::string traceFile = "rio-assured-service-trace.csv";
     double simTime = 100;
     double warmup = 10;
     double startJitter = 1;
@@ -342,10 +336,20 @@ main(int argc, char* argv[])
                       socketBuffer,
                       1);
     cmd.AddValue("sack",
-                 "TCP selective acknowledgements. Off, ns-3's loss recovery emulates SACK from "
-                 "duplicate ACKs and resends data the receiver has (see "
-                 "doc/reproductions/rio-assured-service.rst)",
+                 "TCP selective acknowledgements (off: ns-2's NewReno, the paper's TCP). Off, "
+                 "ns-3's loss recovery guesses a SACK scoreboard from duplicate ACKs and may "
+                 "resend data the receiver has (see doc/reproductions/rio-assured-service.rst)",
                  sack);
+    cmd.AddValue("recovery",
+                 "TCP fast-recovery algorithm: Classic (window inflation by one segment per "
+                 "duplicate ACK, as ns-2's NewReno) or Prr (ns-3's default, RFC 6937)",
+                 recovery);
+    flags.AddTime("minRto", "TCP minimum retransmission timeout", minRto, MilliSeconds(1));
+    cmd.AddValue("traceFlow",
+                 "If >= 0: write the events of this flow (its segments at the bottleneck, "
+                 "cwnd, ssthresh, congestion state) to --traceFile",
+                 traceFlow);
+    cmd.AddValue("traceFile", "CSV file of the --traceFlow trace", traceFile);
     cmd.AddValue("simTime", "Simulated seconds", simTime);
     cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
     cmd.AddValue("startJitter", "Flows start at times uniform in [0, startJitter) s", startJitter);
@@ -358,6 +362,8 @@ main(int argc, char* argv[])
         simTime = 30;
         warmup = 5;
     }
+    NS_ABORT_MSG_UNLESS(recovery == "Classic" || recovery == "Prr",
+                        "--recovery must be Classic or Prr, got '" << recovery << "'");
     NS_ABORT_MSG_UNLESS(queueDisc == "Rio" || queueDisc == "RiPlusO" || queueDisc == "Red",
                         "--queueDisc must be Rio, RiPlusO or Red, got '" << queueDisc << "'");
     const std::vector<double> profiles = ParseProfiles(profilesText);
@@ -381,6 +387,9 @@ main(int argc, char* argv[])
     const uint32_t nFlows = nAs + nBestEffort;
     NS_ABORT_MSG_UNLESS(nFlows >= 1 && nFlows <= 254,
                         "AS plus best-effort flows must be in [1, 254], got " << nFlows);
+    NS_ABORT_MSG_UNLESS(traceFlow >= -1 && traceFlow < static_cast<int32_t>(nFlows),
+                        "--traceFlow=" << traceFlow << " is out of range [-1, " << nFlows - 1
+                                       << "] (-1: no trace)");
     NS_ABORT_MSG_UNLESS(bucketKbit > 0, "--bucketKbit must be > 0");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
     NS_ABORT_MSG_UNLESS(startJitter >= 0 && startJitter <= warmup,
@@ -391,9 +400,13 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAckCount));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(socketBuffer));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(socketBuffer));
-    // NewReno's congestion control with SACK loss recovery (see --sack); no timestamps, as
-    // ns-2's TCP, so IPv4 packets are segmentSize + 40 bytes.
+    // NewReno's congestion control, with or without SACK (see --sack) and the chosen fast
+    // recovery; no timestamps, as ns-2's TCP, so IPv4 packets are segmentSize + 40 bytes.
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(recovery == "Classic" ? TcpClassicRecovery::GetTypeId()
+                                                         : TcpPrrRecovery::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(minRto));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
 
     const QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
@@ -478,19 +491,46 @@ main(int argc, char* argv[])
 
     const Time warmupTime = Seconds(warmup);
     const Time stopTime = Seconds(simTime);
-    FlowThroughputMeter meter(warmupTime, stopTime);
+    BottleneckFlowMeter meter(warmupTime, stopTime);
     BottleneckMonitor monitor(queue, warmupTime);
     std::vector<Ptr<PacketSink>> sinks;
     auto startTime = CreateObject<UniformRandomVariable>();
     startTime->SetStream(1);
+    std::vector<Time> flowStart;
     for (uint32_t i = 0; i < nFlows; ++i)
     {
         meter.AddFlow(dumbbell.GetLeftAddress(i));
-        sinks.push_back(dumbbell.AddBulkTcpFlow(i, Seconds(startTime->GetValue(0, startJitter))));
+        flowStart.push_back(Seconds(startTime->GetValue(0, startJitter)));
+        sinks.push_back(dumbbell.AddBulkTcpFlow(i, flowStart.back()));
         monitor.AddSink(i < nAs ? "as" : "be", sinks.back());
     }
-    queue->TraceConnectWithoutContext("Dequeue",
-                                      MakeCallback(&FlowThroughputMeter::Dequeued, &meter));
+    meter.Connect(queue);
+    std::unique_ptr<FlowTrace> trace;
+    if (traceFlow >= 0)
+    {
+        // The flow's segments from the meter; its socket's traces once its application has
+        // created the socket (just after its start time).
+        trace = std::make_unique<FlowTrace>(traceFile);
+        const auto traced = static_cast<uint32_t>(traceFlow);
+        meter.SetEventCallback([&trace, traced](uint32_t flow,
+                                                BottleneckFlowMeter::Event event,
+                                                uint32_t seq,
+                                                uint32_t bytes,
+                                                bool in) {
+            if (flow == traced)
+            {
+                trace->Segment(event, seq, bytes, in);
+            }
+        });
+        Ptr<Node> sender = dumbbell.GetLeft(traced);
+        Simulator::Schedule(flowStart[traced] + NanoSeconds(1), [&trace, sender]() {
+            Ptr<TcpL4Protocol> tcp = sender->GetObject<TcpL4Protocol>();
+            ObjectVectorValue sockets;
+            tcp->GetAttribute("SocketList", sockets);
+            NS_ABORT_MSG_UNLESS(sockets.GetN() == 1, "--traceFlow: no sender socket yet");
+            trace->Follow(DynamicCast<TcpSocketBase>(sockets.Get(0)));
+        });
+    }
     monitor.Start();
 
     // At the end of the warm-up (every flow has started): the sinks' byte counts and the queue
@@ -571,6 +611,8 @@ main(int argc, char* argv[])
     report.SetParam("segmentSize", int64_t{segmentSize});
     report.SetParam("delAckCount", int64_t{delAckCount});
     report.SetParam("sack", sack);
+    report.SetParam("recovery", recovery);
+    report.SetParam("minRto", minRto.GetSeconds());
     report.SetParam("simTime", simTime);
     report.SetParam("warmup", warmup);
     report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
@@ -631,6 +673,32 @@ main(int argc, char* argv[])
         report.SetMetric("mean_avg_in_packets", sampler.inSum / sampler.samples);
         report.SetMetric("mean_avg_total_packets", sampler.totalSum / sampler.samples);
     }
+    // Per class, over its flows' segments at the bottleneck after the warm-up: the fractions of
+    // TCP payload bytes that were retransmissions and spurious retransmissions (bytes the
+    // receiver already had), and the drop probability of its OUT packets.
+    auto fractions = [&](const std::string& name, uint32_t from, uint32_t to) {
+        BottleneckFlowMeter::Counters sum;
+        for (uint32_t i = from; i < to; ++i)
+        {
+            const BottleneckFlowMeter::Counters& c = meter.GetCounters(i);
+            sum.sentPayload += c.sentPayload;
+            sum.resentPayload += c.resentPayload;
+            sum.duplicatePayload += c.duplicatePayload;
+            sum.outArrivals += c.outArrivals;
+            sum.outDrops += c.outDrops;
+        }
+        auto ratio = [](uint64_t a, uint64_t b) {
+            return b ? static_cast<double>(a) / b : std::nan("");
+        };
+        report.SetMetric(name + "_retx_fraction", ratio(sum.resentPayload, sum.sentPayload));
+        report.SetMetric(name + "_spurious_fraction", ratio(sum.duplicatePayload, sum.sentPayload));
+        report.SetMetric(name + "_out_drop_prob", ratio(sum.outDrops, sum.outArrivals));
+    };
+    for (uint32_t k = 0; k < profiles.size(); ++k)
+    {
+        fractions("as" + std::to_string(k), k * flowsPerProfile, (k + 1) * flowsPerProfile);
+    }
+    fractions("be", nAs, nFlows);
     // Retransmission timeouts per flow and second after the warm-up, by class.
     auto timeoutRate = [&](uint32_t from, uint32_t to) {
         double sum = 0;
@@ -649,6 +717,7 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < nFlows; ++i)
     {
         report.SetMetric("flow" + std::to_string(i) + "_mbps", mbps[i]);
+        report.SetMetric("flow" + std::to_string(i) + "_goodput_mbps", goodput[i]);
     }
     report.Write(output);
 

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <sstream>
 #include <type_traits>
 #include <utility>
 
@@ -93,6 +94,23 @@ ExampleFlags::AddRate(const std::string& name, const std::string& help, std::str
                    value);
 }
 
+void
+ExampleFlags::AddTime(const std::string& name, const std::string& help, Time& value, Time min)
+{
+    Time* target = &value;
+    std::ostringstream bound;
+    bound << " (>= " << min.As(Time::S) << ")";
+    std::ostringstream text;
+    text << value.As(Time::S);
+    m_cmd.AddValue(name,
+                   help + bound.str(),
+                   FlagCallback([name, target, min](const std::string& text) {
+                       *target = ParseTime(name, text, min);
+                       return true;
+                   }),
+                   text.str());
+}
+
 uint32_t
 ExampleFlags::ParseUnsigned(const std::string& name,
                             const std::string& text,
@@ -120,6 +138,26 @@ ExampleFlags::ParseRate(const std::string& name, const std::string& text)
     NS_ABORT_MSG_UNLESS(rate.Get().GetBitRate() > 0,
                         "--" << name << "=" << text << " must be > 0 bit/s");
     return rate.Get().GetBitRate();
+}
+
+Time
+ExampleFlags::ParseTime(const std::string& name, const std::string& text, Time min)
+{
+    // Checked here, because ns-3's Time parser stops the program without naming the flag:
+    // a number, then one of Time's units (none: seconds).
+    char* end = nullptr;
+    errno = 0;
+    std::strtod(text.c_str(), &end);
+    const std::string unit(end);
+    const bool known = unit.empty() || unit == "s" || unit == "ms" || unit == "us" ||
+                       unit == "ns" || unit == "ps" || unit == "fs" || unit == "min" ||
+                       unit == "h" || unit == "d" || unit == "y";
+    NS_ABORT_MSG_IF(text.empty() || end == text.c_str() || errno == ERANGE || !known,
+                    "--" << name << "=" << text << " is not a time (e.g. 200ms, 1s)");
+    const Time value(text);
+    NS_ABORT_MSG_UNLESS(value >= min,
+                        "--" << name << "=" << text << " must be >= " << min.As(Time::S));
+    return value;
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define EXAMPLE_FLAGS_H
 
 #include "ns3/command-line.h"
+#include "ns3/nstime.h"
 
 #include <cstdint>
 #include <limits>
@@ -60,6 +61,15 @@ class ExampleFlags
     void AddRate(const std::string& name, const std::string& help, std::string& value);
 
     /**
+     * Add a time flag (ns-3 Time text, e.g. "200ms", "1s") that must be at least \p min.
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default, and where the parsed value goes
+     * \param min the smallest value
+     */
+    void AddTime(const std::string& name, const std::string& help, Time& value, Time min);
+
+    /**
      * \param name a flag, without "--"
      * \param text its value on the command line
      * \param min the smallest value
@@ -79,6 +89,15 @@ class ExampleFlags
      *         or is 0
      */
     static uint64_t ParseRate(const std::string& name, const std::string& text);
+
+    /**
+     * \param name a flag, without "--"
+     * \param text its value on the command line
+     * \param min the smallest value
+     * \return the time; stops the program, naming the flag, if \p text is not a Time or is
+     *         below \p min
+     */
+    static Time ParseTime(const std::string& name, const std::string& text, Time min);
 
   private:
     CommandLine& m_cmd; //!< the program's command line

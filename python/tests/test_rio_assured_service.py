@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Figures, tables and claims of the Assured Service study, from a synthetic results database.
 
-The runs are those of ``campaigns/rio-assured-service.toml`` (full grid: Table 1 with six
-seeds, the figures with three), so the test also checks that the figures module reads the
-campaign as it is written. Every number is constructed: per seed the metrics add a known
-multiple of d = 1/256 to a cell mean (seeds 1-3: -1, 0, +1; seeds 1-6: -2.5 .. +2.5), so seed
-means and Student-t intervals are known in closed form.
+The runs are those of ``campaigns/rio-assured-service.toml`` (six seeds everywhere), so the
+test also checks that the figures module reads the campaign as it is written. Every number is
+constructed: per seed the metrics add a known multiple of d = 1/256 to a cell mean (seeds 1-6:
+-2.5 .. +2.5), so seed means and Student-t intervals are known in closed form, and paired
+differences between two settings are exact.
 
 * Table 1: RI+O rows are the paper's numbers; RIO rows are 1.50 - 0.01 i (i: the setting's
-  index) for the 2 Mb/s class, except IN+OUT 200/600/0.1 (1.75, the best RIO); the paper's
-  RIO 347/694/0.05 gives the 0.1 Mb/s class 0.30 Mb/s (above its 0.22 fair share).
+  index) for the 2 Mb/s class and 0.95, 0.60, 0.35, 0.30, 0.27 for the others, except IN+OUT
+  200/600/0.1 (1.75, 1.00, 0.55, 0.33, 0.28, 0.25: the single best RIO), so the per-class
+  maxima take the 2 and 1 Mb/s classes from 200/600/0.1 and the others from 347/694/0.05; the
+  paper's RIO 347/694/0.05 gives the 0.1 Mb/s class 0.30 Mb/s (above its 0.22 fair share).
+  IN throughput is 0.9 x the profile, OUT drop probabilities 5, 4, 3, 2, 1 %.
 * Fig. 2: the AS flows get profile + 0.1 up to a limit of BE flows, profile - 0.1 beyond;
   limits 11 (RIO) and 26 (RI+O) at 40 %, 2 and 16 at 50 %.
 * Fig. 3: likewise along the subscription level: 0.9 / 0.9 (0.5 Mb/s), 0.5 / 0.7 (1 Mb/s),
@@ -25,7 +28,10 @@ from scipy import stats
 from qdisclab.campaign.spec import load_campaign
 from qdisclab.campaign.store import ResultStore, RunRecord
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
+from qdisclab.figures.common import t_interval
 from qdisclab.figures import rio_assured_service as ras
+from qdisclab.figures import rio_assured_service_setup as ras_setup
+from qdisclab.figures import rio_assured_service_table1 as ras_table1
 from qdisclab.report import write_report
 from synthetic_campaign import draw_results, read_csv, write_campaign_db
 
@@ -38,19 +44,19 @@ FIG3_LIMITS = {(0.5, "Rio"): 0.9, (0.5, "RiPlusO"): 0.9, (1.0, "Rio"): 0.5,
 
 
 def offset(grid: str, seed: int) -> float:
-    return (seed - 3.5) if grid.startswith("table1") else (seed - 2.0)
+    return seed - 3.5
 
 
-def table1_means(s: ras.Setup) -> tuple[float, ...]:
+def table1_means(s: ras_setup.Setup) -> tuple[float, ...]:
     if s.queue == "RiPlusO":
-        return ras.PAPER_TABLE1[s.out]
+        return ras_setup.PAPER_TABLE1[s.out]
     index = RIO_SETTINGS.index(s.total[:2]) + 5 * (s.total[2] == 0.1)
     if s.total == (200.0, 600.0, 0.1):
         return (1.75, 1.00, 0.55, 0.33, 0.28, 0.25)
     return (1.50 - 0.01 * index, 0.95, 0.60, 0.35, 0.30, 0.27)
 
 
-def curve_mean(s: ras.Setup, x: float, limit: float | None) -> float:
+def curve_mean(s: ras_setup.Setup, x: float, limit: float | None) -> float:
     met = limit is not None and x <= limit + 1e-9
     return s.profiles[0] + (0.1 if met else -0.1)
 
@@ -58,13 +64,15 @@ def curve_mean(s: ras.Setup, x: float, limit: float | None) -> float:
 def synthetic_metrics(run) -> dict:
     record = RunRecord(run.key, "c", run.program, run.grid, run.params, run.seed, "ok", None,
                        None, None, None, None, None, None, None, None, 1, None, None)
-    s = ras.setup_of(record)
+    s = ras_setup.setup_of(record)
     k = offset(run.grid, run.seed) * D
     metrics = {"total_mbps": 19.9, "mean_queue_packets": 100.0 + k, "drops": 10.0}
     if run.grid.startswith("table1"):
         means = table1_means(s)
         for i, value in enumerate(means[:5]):
             metrics[f"as{i}_mbps"] = value + k
+            metrics[f"as{i}_in_mbps"] = 0.9 * ras_setup.TABLE1_PROFILES[i]
+            metrics[f"as{i}_out_drop_prob"] = 0.05 - 0.01 * i + k / 100
         metrics["be_mbps"] = means[5] + k
         metrics["as_mbps"] = sum(means[:5]) / 5 + k
     else:
@@ -109,15 +117,19 @@ def test_registry_and_campaign():
     assert reproduction.figures_function() is ras.make_figures
     full = load_campaign(reproduction.campaign)
     quick = load_campaign(reproduction.campaign, quick=True)
-    assert full.program == "rio-assured-service" and full.ns3 in ("system", "wheel")
+    assert full.program == "rio-assured-service" and full.ns3 == "optimized"
     count = {g.name: sum(1 for r in full.runs() if r.grid == g.name) for g in full.grids}
-    # Table 1: 10 RIO and 5 RI+O settings, six runs each (the paper's); figures: 3 seeds.
-    assert count == {"table1-rio": 60, "table1-riplus": 30, "fig2": 108, "fig3": 180}
-    assert {r.seed for r in full.runs() if r.grid.startswith("table1")} == set(range(1, 7))
-    assert {r.seed for r in full.runs() if r.grid.startswith("fig")} == {1, 2, 3}
+    # Table 1: 10 RIO and 5 RI+O settings; every point six runs (the paper's).
+    assert count == {"table1-rio": 60, "table1-riplus": 30, "fig2": 216, "fig3": 360}
+    assert {r.seed for r in full.runs()} == set(range(1, 7))
     assert len(quick.runs()) == 26 and {r.seed for r in quick.runs()} == {1}
     assert all(r.params["simTime"] == 30 for r in quick.runs())
-    assert all(r.params["sack"] is True for r in full.runs())
+    # The paper's TCP (NewReno without SACK, classic recovery); buckets: Table 1's 320 kbit,
+    # the general 160 kbit in Figs. 2-3.
+    assert all(r.params["sack"] is False and r.params["recovery"] == "Classic"
+               for r in full.runs())
+    assert {(r.grid, r.params["bucketKbit"]) for r in full.runs()} == {
+        ("table1-rio", 320), ("table1-riplus", 320), ("fig2", 160), ("fig3", 160)}
     # Every Fig. 3 level asks for a whole number of AS flows.
     for run in full.runs():
         if run.grid == "fig3":
@@ -128,30 +140,30 @@ def test_registry_and_campaign():
 def test_setup_and_fair_share():
     record = RunRecord("k", "c", "p", "table1-rio", {"queueDisc": "Rio"}, 1, "ok", None, None,
                        None, None, None, None, None, None, None, 1, None, None)
-    s = ras.setup_of(record)
-    assert (s.profiles, s.flows_per_profile, s.n_be, s.capacity) == (ras.TABLE1_PROFILES, 4,
+    s = ras_setup.setup_of(record)
+    assert (s.profiles, s.flows_per_profile, s.n_be, s.capacity) == (ras_setup.TABLE1_PROFILES, 4,
                                                                      20, 20.0)
     assert s.subscription == 0.76 and s.out == (0.0, 0.0, 0.0)
-    assert s.total == ras.TABLE1_TOTAL
+    assert s.total == ras_setup.TABLE1_TOTAL
     # The paper's fair shares: profile + (20 - 15.2) / 40.
-    shares = [s.fair_share(p) for p in (*ras.TABLE1_PROFILES, 0.0)]
-    assert shares == pytest.approx(ras.PAPER_FAIR_SHARE, abs=1e-12)
+    shares = [s.fair_share(p) for p in (*ras_setup.TABLE1_PROFILES, 0.0)]
+    assert shares == pytest.approx(ras_setup.PAPER_FAIR_SHARE, abs=1e-12)
     fig3 = RunRecord("k", "c", "p", "fig3", {"queueDisc": "RiPlusO", "profiles": "0.5",
                                             "subscription": 0.3, "outMinTh": 10}, 1, "ok", None,
                      None, None, None, None, None, None, None, None, 1, None, None)
-    s = ras.setup_of(fig3)
+    s = ras_setup.setup_of(fig3)
     assert (s.flows_per_profile, s.n_as, s.subscription, s.out) == (12, 12, 0.3,
                                                                     (10.0, 30.0, 0.01))
-    assert ras.parse_mbps("500kbps") == 0.5 and ras.parse_profiles("2,0.5") == (2.0, 0.5)
+    assert ras_setup.parse_mbps("500kbps") == 0.5 and ras_setup.parse_profiles("2,0.5") == (2.0, 0.5)
 
 
 def test_last_met():
     profile = 2.0
-    assert ras.last_met([(0, 2.1), (1, 2.0), (2, 1.9), (6, 2.2)], profile) == 1
-    assert ras.last_met([(6, 1.0), (0, 2.5)], profile) == 0  # sorted by x first
-    assert ras.last_met([(0, 1.9), (1, 2.5)], profile) is None
-    assert ras.last_met([(0, 2.1), (1, float("nan")), (2, 2.1)], profile) == 2
-    assert ras.last_met([], profile) is None
+    assert ras_setup.last_met([(0, 2.1), (1, 2.0), (2, 1.9), (6, 2.2)], profile) == 1
+    assert ras_setup.last_met([(6, 1.0), (0, 2.5)], profile) == 0  # sorted by x first
+    assert ras_setup.last_met([(0, 1.9), (1, 2.5)], profile) is None
+    assert ras_setup.last_met([(0, 2.1), (1, float("nan")), (2, 2.1)], profile) == 2
+    assert ras_setup.last_met([], profile) is None
 
 
 # ----------------------------------------------------------------- Table 1
@@ -159,50 +171,104 @@ def test_last_met():
 
 def test_table1(full_figures):
     _, directory, figures, count = full_figures
-    assert count == 378
+    assert count == 666
     (artifact,) = [a for a in figures.artifacts if a.id == "table1"]
     assert artifact.png.is_file() and artifact.pdf.is_file()
     rows = read_csv(artifact.csv)
-    assert len(rows) == 15 * 6
+    # Every setting, then both schemes' per-class maxima and single best settings.
+    assert len(rows) == 15 * 6 + 4 * 6
     six = half_width(6, [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5])
-    best = [r for r in rows if r["row"] == "best RIO"]
-    assert {r["total_setting"] for r in best} == {"200/600/0.1"}
-    by_class = {r["class"]: r for r in best}
-    assert float(by_class["2.0"]["mbps_mean"]) == pytest.approx(1.75, abs=1e-12)
-    assert float(by_class["2.0"]["mbps_ci95"]) == pytest.approx(six, rel=1e-9)
-    assert by_class["2.0"]["n"] == "6" and float(by_class["BE"]["paper_mbps"]) == 0.253
+    maxima = {r["class"]: r for r in rows if r["row"] == "RIO per-class maximum"}
+    assert {c: r["total_setting"] for c, r in maxima.items()} == {
+        "2.0": "200/600/0.1", "1.0": "200/600/0.1", "0.5": "347/694/0.05",
+        "0.2": "347/694/0.05", "0.1": "347/694/0.05", "BE": "347/694/0.05"}
+    assert [float(maxima[c]["mbps_mean"]) for c in ras_setup.TABLE1_COLUMNS] == pytest.approx(
+        [1.75, 1.00, 0.60, 0.35, 0.30, 0.27], abs=1e-12)
+    assert float(maxima["2.0"]["mbps_ci95"]) == pytest.approx(six, rel=1e-9)
+    assert tuple(float(maxima[c]["paper_mbps"]) for c in ras_setup.TABLE1_COLUMNS) == \
+        ras_setup.PAPER_BEST_RIO
+    single = [r for r in rows if r["row"] == "RIO single best setting"]
+    assert {r["total_setting"] for r in single} == {"200/600/0.1"}
+    assert all(r["paper_mbps"] == "" for r in single)
+    by_class = {r["class"]: r for r in single}
+    assert by_class["2.0"]["n"] == "6"
     assert float(by_class["0.1"]["fair_share_mbps"]) == pytest.approx(0.22, abs=1e-12)
-    riplus = [r for r in rows if r["row"] == "RI+O" and r["out_setting"] == "5/15/0.01"]
+    riplus_max = [r for r in rows if r["row"] == "RI+O per-class maximum"]
+    # Per class, the RI+O setting with the paper's largest number.
+    assert [r["out_setting"] for r in riplus_max] == [
+        "5/15/0.01", "5/15/0.01", "30/90/0.01", "100/300/0.01", "100/300/0.01", "200/600/0.01"]
+    riplus = [r for r in rows if r["row"] == "RI+O setting" and r["out_setting"] == "5/15/0.01"]
     assert [float(r["mbps_mean"]) for r in riplus] == pytest.approx(
-        ras.PAPER_TABLE1[(5.0, 15.0, 0.01)], abs=1e-12)
-    assert tuple(float(r["paper_mbps"]) for r in riplus) == ras.PAPER_TABLE1[(5.0, 15.0, 0.01)]
-    assert {r["total_setting"] for r in riplus} == {"347/694/0.05"}
-    assert len([r for r in rows if r["row"] == "RIO search"]) == 9 * 6
-    # The report's table: the paper's RIO, the best RIO, five RI+O rows and the fair share.
+        ras_setup.PAPER_TABLE1[(5.0, 15.0, 0.01)], abs=1e-12)
+    assert tuple(float(r["paper_mbps"]) for r in riplus) == ras_setup.PAPER_TABLE1[(5.0, 15.0, 0.01)]
+    assert len([r for r in rows if r["row"] == "RIO setting"]) == 10 * 6
+    # The report's table: the paper's RIO, RIO's maxima and single best, the five RI+O rows,
+    # RI+O's maxima and single best, the fair share.
     table = artifact.table
     assert [row[0] for row in table.rows] == [
-        "RIO 347/694/0.05 (the paper's RIO)", "Best RIO (ours: IN+OUT 200/600/0.1)",
+        "RIO 347/694/0.05 (the paper's RIO)",
+        "Best RIO: RIO, per-class maxima over 10 settings",
+        "RIO, single best setting: IN+OUT 200/600/0.1",
         "RI+O, OUT 200/600/0.01", "RI+O, OUT 100/300/0.01", "RI+O, OUT 30/90/0.01",
-        "RI+O, OUT 10/30/0.01", "RI+O, OUT 5/15/0.01", "Fair share"]
+        "RI+O, OUT 10/30/0.01", "RI+O, OUT 5/15/0.01",
+        "Best RI+O: RI+O, per-class maxima over 5 settings",
+        "RI+O, single best setting: OUT 5/15/0.01", "Fair share"]
     assert table.rows[1][1] == f"1.750 ± {six:.3f} (1.765)"
+    assert table.rows[2][3] == f"0.550 ± {six:.3f}"  # no paper number beside a single setting
     assert table.rows[-1][1:] == ["2.120", "1.120", "0.620", "0.320", "0.220", "0.120"]
 
 
 def test_table1_claims(full_figures):
     figures = full_figures[2]
+    assert [c.id for c in figures.claims] == [f"C{i}" for i in range(1, 14)]
     skew = claim(figures, "§2–3, Table 1")
-    assert skew.verdict == "agree"
+    assert skew.verdict == "agree" and skew.id == "C1"
     assert "2 Mb/s flows 1.500 ±" in skew.ours and "(fair share 0.220)" in skew.ours
     improve = claim(figures, "§3, Table 1", "the best RI+O")
-    # Best RI+O (5/15: 1.788, 1.028) above the best RIO (1.75, 1.00) beyond both CIs.
-    assert improve.verdict == "agree" and "OUT 5/15/0.01" in improve.ours
-    assert "IN+OUT 200/600/0.1" in improve.ours
+    # RI+O's maxima (5/15: 1.788, 1.028) ahead of RIO's (200/600/0.1: 1.75, 1.00) in every
+    # seed by the same amount: the paired interval excludes 0.
+    assert improve.verdict == "agree" and improve.id == "C2"
+    assert improve.ours.startswith("per-class maxima (like the paper's best RIO): 2.0 Mb/s RI+O")
+    assert "(OUT 5/15/0.01) vs RIO 1.750" in improve.ours
+    assert "(IN+OUT 200/600/0.1): RI+O ahead, difference 0.038 ± 0.000" in improve.ours
+    assert ("Single best settings (RI+O OUT 5/15/0.01 vs RIO IN+OUT 200/600/0.1): 2.0 Mb/s"
+            " RI+O ahead") in improve.ours
     trend = claim(figures, "§3, Table 1", "smaller OUT")
     assert trend.verdict == "agree" and "200/600/0.01 → 5/15/0.01" in trend.ours
     values = claim(figures, "Table 1")
-    # RI+O rows are the paper's; the best RIO's largest gap is 0.55 vs 0.568 (3.2 %).
-    assert values.verdict == "agree" and values.ours.startswith("36 of 36 within ±10 %")
-    assert "0.5 class" in values.ours and "vs 0.568" in values.ours
+    # RI+O rows are the paper's; RIO's maxima are within 10 %, the largest gap 0.30 vs 0.276.
+    assert values.verdict == "agree" and values.id == "C4"
+    assert values.ours.startswith("36 of 36 within ±10 % of the paper's (best RIO = our"
+                                  " per-class maxima; with our single best RIO setting"
+                                  " instead: 36)")
+    assert "ours 0.300 ±" in values.ours and "vs 0.276" in values.ours
+    drops = claim(figures, "§3, RIO", "the larger profile")
+    assert drops.id == "C12" and drops.verdict == "agree"
+    assert drops.ours.startswith("RIO 347/694/0.05, OUT drop probability per class 2 → 0.1"
+                                 " Mb/s: 5.00 %, 4.00 %, 3.00 %, 2.00 %, 1.00 %")
+    out = claim(figures, "§3, RIO", "however")
+    # OUT throughput: 2 Mb/s flows 1.5 - 0.01 i - 1.8 < 0, 0.1 Mb/s flows 0.30 - 0.09 > 0.
+    assert out.id == "C13" and out.verdict == "agree"
+    assert out.ours.startswith("OUT throughput of the 0.1 Mb/s flows above the 2 Mb/s flows'"
+                               " beyond both 95 % CIs in 10 of 10 RIO settings")
+
+
+def test_paired_and_maxima_with_a_tie():
+    """The single best setting and the per-class maxima; a paired comparison that ties."""
+    rows = [ras_table1.Table1Row("Rio", (347.0, 694.0, 0.05), (0.0, 0.0, 0.0),
+                          [t_interval([v]) for v in values], 1,
+                          [{1: v} for v in values])
+            for values in ((1.2, 1.0, 0.6, 0.4, 0.3, 0.2), (1.3, 0.9, 0.7, 0.4, 0.3, 0.1))]
+    rows[1].total = (10.0, 30.0, 0.05)
+    assert ras_table1.best(rows, "Rio") is rows[1]
+    maxima = ras_table1.per_class_maxima(rows, "Rio")
+    assert [e.mean for e in maxima.classes] == [1.3, 1.0, 0.7, 0.4, 0.3, 0.2]
+    assert [r.short for r in maxima.argmax] == ["10/30/0.05", "347/694/0.05", "10/30/0.05",
+                                               "347/694/0.05", "347/694/0.05", "347/694/0.05"]
+    assert ras_table1.per_class_maxima(rows, "RiPlusO") is None
+    assert ras_table1.paired({1: 1.0, 2: 1.2, 3: 0.9}, {1: 1.1, 2: 1.0, 3: 1.0})[0] == "tied"
+    assert ras_table1.paired({1: 1.0, 2: 1.0}, {1: 1.0, 2: 1.0})[0] == "identical"
+    assert ras_table1.paired({1: 1.0}, {2: 1.0})[0] == "no common seed"
 
 
 # ----------------------------------------------------------------- Figs. 2 and 3
@@ -214,27 +280,30 @@ def test_fig2(full_figures):
     assert artifact.png.is_file() and artifact.pdf.is_file()
     rows = read_csv(artifact.csv)
     assert len(rows) == 2 * 2 * 9
-    three = half_width(3, [-1, 0, 1])
+    six = half_width(6, [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5])
     row = [r for r in rows if r["panel"] == "0.4" and r["queueDisc"] == "Rio"
            and r["x"] == "11.0"][0]
     assert float(row["as_mbps_mean"]) == pytest.approx(2.1, abs=1e-12)
-    assert float(row["as_mbps_ci95"]) == pytest.approx(three, rel=1e-9)
-    assert row["meets_profile"] == "true" and row["n"] == "3"
+    assert float(row["as_mbps_ci95"]) == pytest.approx(six, rel=1e-9)
+    assert row["meets_profile"] == "true" and row["n"] == "6" and row["status"] == "met"
     after = [r for r in rows if r["panel"] == "0.4" and r["queueDisc"] == "Rio"
              and r["x"] == "16.0"][0]
-    assert after["meets_profile"] == "false"
+    assert after["meets_profile"] == "false" and after["status"] == "missed"
     a = claim(figures, "§3, Fig. 2(a)")
-    assert a.verdict == "agree"
+    assert a.verdict == "agree" and a.id == "C5"
     assert a.ours.startswith("RIO meets the profile up to 11 BE flows, RI+O meets the profile up"
-                             " to 26 BE flows")
+                             " to 26 BE flows (criterion a); beyond the 95 % CIs: RIO met up to"
+                             " 11 BE flows, tied up to 11 BE flows; RI+O met up to 26 BE flows,"
+                             " tied up to 26 BE flows")
     b = claim(figures, "§3, Fig. 2(b)")
     assert b.verdict == "partly" and "RIO meets the profile up to 2 BE flows" in b.ours
+    assert b.id == "C6" and b.cause.startswith("variant not run")
     gain = claim(figures, "§3, Fig. 2")
     # RI+O above RIO wherever their limits differ: 11 < n <= 26 at 40 %, 2 < n <= 16 at 50 %;
-    # equal elsewhere.
-    assert gain.ours == ("RI+O above RIO beyond both 95 % CIs at 5 of 18 points, below at 0,"
-                         " within them at 13")
-    assert gain.verdict == "agree"
+    # equal (the same seeds' values) elsewhere.
+    assert gain.ours == ("paired over seeds, RI+O ahead of RIO at 5 of 18 points, tied at 0"
+                         " (identical at 13), behind at 0")
+    assert gain.verdict == "agree" and gain.id == "C7"
 
 
 def test_fig3(full_figures):
@@ -242,15 +311,55 @@ def test_fig3(full_figures):
     (artifact,) = [a for a in figures.artifacts if a.id == "fig3"]
     rows = read_csv(artifact.csv)
     assert len(rows) == 3 * 2 * 10
-    assert {r["x"] for r in rows} == {repr(x) for x in ras.FIG3_LEVELS}
-    assert claim(figures, "§3, Fig. 3(a)").verdict == "agree"
+    assert {r["x"] for r in rows} == {repr(x) for x in ras_setup.FIG3_LEVELS}
+    # Fig. 3(a) (S26) chose the criterion of "maintains the profile": calibrated, not judged.
+    a = claim(figures, "§3, Fig. 3(a)")
+    assert a.verdict == "calibrated" and a.id == "C8"
+    assert a.ours.endswith("criterion (a), seed mean of the AS flows' mean throughput >="
+                           " profile: calibrated on Fig. 3(a)")
     assert claim(figures, "§3, Fig. 3(b)").verdict == "agree"
     c = claim(figures, "§3, Fig. 3(c)")
-    assert c.verdict == "partly"
+    assert c.verdict == "partly" and c.id == "C10"
     assert c.ours.startswith("RIO never meets the profile, RI+O meets the profile up to 30 %")
     assert c.paper == ("profile 2 Mb/s, by subscription level: RIO never meets the profile, RI+O"
                        " meets the profile up to 50 %")
     assert "RIO 10 %: 1.900 ±" in c.ours
+    assert any("calibrated on Fig. 3(a)" in note for note in figures.notes)
+
+
+def curve(queue: str, profile: float, values: dict[float, list[float]],
+          minimum: dict[float, float] | None = None) -> ras.Curve:
+    """A curve with the given per-seed as_mbps (and as_min_mbps: the value, every seed)."""
+    points = {x: {seed + 1: {"as_mbps": v,
+                             "as_min_mbps": (minimum or {}).get(x, v)}
+                  for seed, v in enumerate(vs)} for x, vs in values.items()}
+    return ras.Curve(queue, profile, points)
+
+
+def test_tie_range_and_the_choice_of_criterion():
+    """Met / tied / missed by the interval; the first criterion fitting Fig. 3(a) is chosen."""
+    c = curve("Rio", 2.0, {0: [2.2, 2.3, 2.2], 1: [1.9, 2.2, 2.0], 2: [2.1, 1.8, 2.0],
+                           6: [1.5, 1.6, 1.5]})
+    assert [c.status(x) for x in c.xs()] == ["met", "tied", "tied", "missed"]
+    # Criterion (a) by the means (2.233, 2.033, 1.967, ...): met up to 1.
+    assert c.last_met() == 1 and c.tie_range() == (0, 2)
+    assert c.last_met(ras.CRITERIA[1]) == 0  # (b): the lower end of the interval
+    assert c.last_met(ras.CRITERIA[3]) == 2  # (d): 0.95 x profile = 1.9
+    # Fig. 3(a): both schemes' means meet 0.5 Mb/s up to 100 % under (a), but their poorest
+    # flows miss it at 100 % only: the rule passes over (a) and (b), and takes (c).
+    levels = ras_setup.FIG3_LEVELS
+    curves = {(0.5, q): curve(q, 0.5, {x: [0.55, 0.56, 0.57] for x in levels},
+                              {x: (0.52 if x < 1.0 else 0.45) for x in levels})
+              for q in ras_setup.SCHEMES}
+    criterion, note = ras.choose_criterion(curves)
+    assert criterion.key == "c" and note.startswith("criterion (c)")
+    del curves[(0.5, "Rio")].points[1.0]
+    criterion, note = ras.choose_criterion(curves)
+    assert criterion.key == "a" and note.startswith("not calibrated")
+    curves = {(0.5, q): curve(q, 0.5, {x: [0.55, 0.56, 0.57] for x in levels})
+              for q in ras_setup.SCHEMES}
+    criterion, note = ras.choose_criterion(curves)
+    assert criterion.key == "a" and note.startswith("no candidate")
 
 
 def test_quick_campaign_figures_and_report(tmp_path):
