@@ -200,6 +200,7 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     std::string m_weightRules;    //!< WeightRules: weight rules, as text
     double m_defaultWeight;       //!< DefaultWeight: weight of flows no rule matches
     bool m_bucketCounters;        //!< BucketCounters: keep per-bucket counters
+    VdRounds::Returning m_returning; //!< ReturningFlows: what a flow that empties and returns gets
 
     uint32_t m_lm;             //!< L_M in use, bytes
     uint32_t m_m;              //!< M in use
