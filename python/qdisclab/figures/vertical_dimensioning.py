@@ -1113,20 +1113,23 @@ def sensitivity_rows(v: Variants) -> list[list]:
 def sensitivity_figure(rows: list[list]) -> Figure:
     fig = Figure(figsize=(15, 4.4), layout="constrained")
     axes = fig.subplots(1, 3)
-    markers = {"main": "o", "delay sweep": "s"}
+    # 1 ms links: circles, 5 ms: triangles, the delay sweep (2-4 ms): squares.
+    markers = {("main", 1.0): "o", ("main", 5.0): "^"}
     for k, scheduler in enumerate(_order({r[5] for r in rows})):
         style = _style(scheduler, k)
-        for source in markers:
-            mine = sorted((r for r in rows if r[5] == scheduler and r[0] == source),
-                          key=lambda r: r[4])
+        for group in dict.fromkeys((r[0], r[1] if r[0] == "main" else None) for r in rows):
+            mine = sorted((r for r in rows if r[5] == scheduler and r[0] == group[0]
+                           and (group[1] is None or r[1] == group[1])), key=lambda r: r[4])
             if not mine:
                 continue
-            label = f"{_label(scheduler)} ({source})"
+            marker = markers.get(group, "s")
+            where = f"{group[1]:g} ms" if group[1] is not None else group[0]
+            label = f"{_label(scheduler)} ({where})"
             axes[0].errorbar([r[4] for r in mine], [r[7] for r in mine],
                              yerr=[r[8] if math.isfinite(r[8]) else 0 for r in mine],
-                             marker=markers[source], ls="none", capsize=2, label=label,
+                             marker=marker, ls="none", capsize=2, label=label,
                              color=style["color"])
-            axes[1].plot([r[4] for r in mine], [r[9] for r in mine], marker=markers[source],
+            axes[1].plot([r[4] for r in mine], [r[9] for r in mine], marker=marker,
                          ls="none", color=style["color"], label=label)
         at_paper = sorted((r for r in rows if r[5] == scheduler and r[2] == PAPER_SMALL_BUFFER),
                           key=lambda r: r[1])
