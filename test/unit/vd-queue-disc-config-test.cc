@@ -118,8 +118,8 @@ TEST(VdQueueDiscConfig, ReturningFlowsFreshOrKeep)
 {
     for (const std::string returning : {"Fresh", "Keep"})
     {
-        auto qd = Make(
-            {{"MaxSize", "10000B"}, {"MaxPacketSize", "1000"}, {"ReturningFlows", returning}});
+        auto qd =
+            Make({{"MaxSize", "10000B"}, {"MaxPacketSize", "1000"}, {"ReturningFlows", returning}});
         using qdisclab::test::FromHost;
         using qdisclab::test::Uid;
         Ptr<QueueDiscItem> a1 = FromHost(1, 1000);
@@ -135,9 +135,9 @@ TEST(VdQueueDiscConfig, ReturningFlowsFreshOrKeep)
         EXPECT_EQ(Uid(qd->Dequeue()), Uid(x1));
         EXPECT_EQ(qd->GetActiveFlows(), 2u) << returning << ": A and B (X is not active)";
         ASSERT_TRUE(qd->Enqueue(x2));
-        const std::vector<uint64_t> expected = returning == "Keep"
-                                                   ? std::vector<uint64_t>{Uid(b1), Uid(a2), Uid(x2)}
-                                                   : std::vector<uint64_t>{Uid(b1), Uid(x2), Uid(a2)};
+        const std::vector<uint64_t> expected =
+            returning == "Keep" ? std::vector<uint64_t>{Uid(b1), Uid(a2), Uid(x2)}
+                                : std::vector<uint64_t>{Uid(b1), Uid(x2), Uid(a2)};
         EXPECT_EQ(qdisclab::test::DrainUids(qd), expected) << returning;
         qd->Dispose();
     }

@@ -576,11 +576,7 @@ TEST(VdRounds, FlowsThatEmptyAndReturnWithinARoundKeepItOpen)
 // ends; A sends one packet per round, all ten among the first 300, as under DRR.
 TEST(VdRounds, KeptFlowsSendOneQuantumPerRound)
 {
-    Harness h(VdRounds::MinRounds(100000, 1000),
-              1000,
-              100000,
-              VdRounds::BYTES,
-              VdRounds::KEEP);
+    Harness h(VdRounds::MinRounds(100000, 1000), 1000, 100000, VdRounds::BYTES, VdRounds::KEEP);
     EXPECT_EQ(h.vd.GetReturning(), VdRounds::KEEP);
     const uint32_t A = 0;
     const uint32_t X = 1;
