@@ -975,25 +975,21 @@ def _fig4_cause(v: Variants, other: str) -> str:
             parts.append(f"fig4-nodrop, {_delay_name(delay)}, {_size_label(size)} (no overflow):"
                          f" {delay_tally(nodrop, size, other).text()}, average"
                          f" {min(red):.0f}%–{max(red):.0f}% lower" if red else "")
-        keep = v.study("cbr", (delay, "pareto", "keep"))
-        if keep.cells and main is not None:
-            both = keep.with_cells(main, [other])
-            fresh = main.restricted(v.seeds(keep))
-            for size in keep.sizes:
+        for name, variant, baseline in (
+                ("vd-return (VD with --vdReturn=keep)", (delay, "pareto", "keep"),
+                 "Fig. 2's rule"),
+                ("onoff-exp (exponential periods)", (delay, "exponential", "fresh"), "Pareto")):
+            study = v.study("cbr", variant)
+            if not study.cells or main is None:
+                continue
+            both = study.with_cells(main, [other])
+            fresh = main.restricted(v.seeds(study))
+            for size in study.sizes:
                 if (size, other) in both.cells:
                     parts.append(
-                        f"vd-return (VD with --vdReturn=keep), {_delay_name(delay)},"
-                        f" {_size_label(size)}: {delay_tally(both, size, other).text()} (Fig. 2's"
-                        f" rule, same seeds: {delay_tally(fresh, size, other).text()})")
-        exp = v.study("cbr", (delay, "exponential", "fresh"))
-        if exp.cells and main is not None:
-            fresh = main.restricted(v.seeds(exp))
-            for size in exp.sizes:
-                if (size, other) in exp.cells:
-                    parts.append(
-                        f"onoff-exp (exponential periods), {_delay_name(delay)},"
-                        f" {_size_label(size)}: {delay_tally(exp, size, other).text()} (Pareto,"
-                        f" same seeds: {delay_tally(fresh, size, other).text()})")
+                        f"{name}, {_delay_name(delay)}, {_size_label(size)}:"
+                        f" {delay_tally(both, size, other).text()} ({baseline}, same seeds:"
+                        f" {delay_tally(fresh, size, other).text()})")
     parts = [p for p in parts if p]
     return "; ".join(parts) if parts else "variant not run"
 
