@@ -985,7 +985,7 @@ def _fig4_cause(v: Variants, other: str) -> str:
             both = study.with_cells(main, [other])
             fresh = main.restricted(v.seeds(study))
             for size in study.sizes:
-                if (size, other) in both.cells:
+                if (size, other) in both.cells and (size, "VD") in both.cells:
                     parts.append(
                         f"{name}, {_delay_name(delay)}, {_size_label(size)}:"
                         f" {delay_tally(both, size, other).text()} ({baseline}, same seeds:"
