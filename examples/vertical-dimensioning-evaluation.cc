@@ -25,7 +25,9 @@
  * is chosen by name from a table (--queueDisc=VD, DRR, SRR, Aliquem, DRR-tail, FIFO): adding
  * one is one entry there. Per-flow schedulers get one bucket per flow (a
  * FlowIndexPacketFilter) and the weights as WeightRules on the reference flows' ports;
- * background flows keep the default weight 1.
+ * background flows keep the default weight 1. --vdReturn=keep runs VD with ReturningFlows =
+ * Keep (a flow that empties and returns in the same round keeps what is left of its quantum;
+ * ours, a variant of the paper's Fig. 2).
  *
  *   ./ns3 run "vertical-dimensioning-evaluation --queueDisc=VD --reference=cbr --quick"
  *   ./ns3 run "vertical-dimensioning-evaluation --queueDisc=DRR --reference=tcp --maxSize=12500B"
@@ -222,6 +224,7 @@ main(int argc, char* argv[])
     uint32_t crossBackground = 10;
     std::string backgroundRate = "250kbps";
     std::string onOff = "pareto";
+    std::string vdReturn = "fresh";
     double paretoShape = 1.5;
     double meanOn = 0.5;
     double meanOff = 0.5;
@@ -295,6 +298,12 @@ main(int argc, char* argv[])
                  "Background on and off periods: pareto (ns-2's Pareto source, shape "
                  "paretoShape) or exponential",
                  onOff);
+    cmd.AddValue("vdReturn",
+                 "VD only: what a flow that empties and returns in the round it was credited in "
+                 "gets: fresh (a fresh quantum in the current round, the paper's Fig. 2) or "
+                 "keep (what is left of its quantum; VerticalDimensioningQueueDisc's "
+                 "ReturningFlows)",
+                 vdReturn);
     cmd.AddValue("paretoShape", "Shape of the Pareto on and off periods, > 1", paretoShape);
     cmd.AddValue("meanOn", "Mean on period in seconds", meanOn);
     cmd.AddValue("meanOff", "Mean off period in seconds", meanOff);
@@ -342,6 +351,11 @@ main(int argc, char* argv[])
                         "--reference must be cbr or tcp, got '" << reference << "'");
     NS_ABORT_MSG_UNLESS(onOff == "pareto" || onOff == "exponential",
                         "--onOff must be pareto or exponential, got '" << onOff << "'");
+    NS_ABORT_MSG_UNLESS(vdReturn == "fresh" || vdReturn == "keep",
+                        "--vdReturn must be fresh or keep, got '" << vdReturn << "'");
+    NS_ABORT_MSG_IF(vdReturn != "fresh" && scheduler.name != "VD",
+                    "--vdReturn=" << vdReturn << " applies to --queueDisc=VD only, not "
+                                  << scheduler.name);
     NS_ABORT_MSG_UNLESS(paretoShape > 1, "--paretoShape must be > 1 (a finite mean)");
     NS_ABORT_MSG_UNLESS(meanOn > 0 && meanOff > 0, "--meanOn and --meanOff must be > 0");
     NS_ABORT_MSG_UNLESS(packetSizeMin >= 40 && packetSizeMin <= packetSizeMax &&
@@ -412,6 +426,11 @@ main(int argc, char* argv[])
         for (const auto& [name, value] : scheduler.attributes)
         {
             qdisc->SetAttribute(name, StringValue(value));
+        }
+        if (scheduler.name == "VD")
+        {
+            qdisc->SetAttribute("ReturningFlows",
+                                StringValue(vdReturn == "keep" ? "Keep" : "Fresh"));
         }
     }
 
@@ -587,6 +606,10 @@ main(int argc, char* argv[])
     report.SetParam("crossBackground", int64_t{crossBackground});
     report.SetParam("backgroundRate", backgroundRate);
     report.SetParam("onOff", onOff);
+    if (scheduler.name == "VD")
+    {
+        report.SetParam("vdReturn", vdReturn);
+    }
     if (onOff == "pareto")
     {
         report.SetParam("paretoShape", paretoShape);

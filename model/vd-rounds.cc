@@ -45,13 +45,19 @@ VdRounds::VdRounds()
       m_packets(0),
       m_maxPacketSize(1),
       m_bufferSize(1),
-      m_unit(BYTES)
+      m_unit(BYTES),
+      m_returning(FRESH),
+      m_kept(0)
 {
     Reset(1, 1, 1);
 }
 
 void
-VdRounds::Reset(uint32_t rounds, uint32_t maxPacketSize, uint64_t bufferSize, Unit unit)
+VdRounds::Reset(uint32_t rounds,
+                uint32_t maxPacketSize,
+                uint64_t bufferSize,
+                Unit unit,
+                Returning returning)
 {
     NS_ABORT_MSG_IF(rounds == 0, "VdRounds: the number of rounds M must be >= 1");
     NS_ABORT_MSG_IF(maxPacketSize == 0, "VdRounds: the maximum packet size L_M must be >= 1 byte");
@@ -64,9 +70,12 @@ VdRounds::Reset(uint32_t rounds, uint32_t maxPacketSize, uint64_t bufferSize, Un
     m_maxPacketSize = maxPacketSize;
     m_bufferSize = bufferSize;
     m_unit = unit;
+    m_returning = returning;
     m_flows.clear();
     m_freeFlows.clear();
     m_index.Clear();
+    m_keptFlows.clear();
+    m_kept = 0;
     m_records.clear();
     m_freeRecords.clear();
 }
@@ -113,6 +122,35 @@ VdRounds::Deactivate(uint32_t index)
 {
     m_index.Erase(m_flows[index].id);
     m_freeFlows.push_back(index); // its state is overwritten when the slot is taken again
+}
+
+inline void
+VdRounds::Release(uint32_t index)
+{
+    if (m_returning == KEEP && m_flows[index].round == m_current)
+    {
+        m_keptFlows.push_back(index);
+        ++m_kept;
+        return;
+    }
+    Deactivate(index);
+}
+
+void
+VdRounds::ForgetKept()
+{
+    for (const uint32_t index : m_keptFlows)
+    {
+        // Skip flows that returned, and repeats: a flow kept, returned and kept again is listed
+        // twice, and its state is gone after the first.
+        const Flow& f = m_flows[index];
+        if (f.packets == 0 && Find(f.id) == index)
+        {
+            Deactivate(index);
+            --m_kept;
+        }
+    }
+    m_keptFlows.clear();
 }
 
 inline void
@@ -175,7 +213,8 @@ VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round, uint3
     }
     else
     {
-        // (6)-(8) If this is a new round for i, credit its quantum.
+        // (6)-(8) If this is a new round for i, credit its quantum. (A kept flow, KEEP, was
+        // credited in the current round: nothing changes.)
         StartRound(m_flows[index]);
     }
     const Flow& f = index == NIL ? fresh : m_flows[index];
@@ -204,6 +243,10 @@ VdRounds::Enqueue(FlowId i, uint32_t size, double weight, uint64_t* round, uint3
     if (index == NIL)
     {
         index = Activate(fresh, position);
+    }
+    else if (m_flows[index].packets == 0)
+    {
+        --m_kept; // a kept flow returns
     }
     // (10)-(11) "if (q[pos] is empty) last = pos": pos becomes the last non-empty round. (When
     // packets larger than w_i L_M leave empty rounds below last, q[pos] may be one of them.)
@@ -239,9 +282,17 @@ VdRounds::Dequeue()
     NS_ABORT_MSG_IF(m_packets == 0, "VdRounds: Dequeue with no packet queued");
     // Rounds in which no queued packet fits pass at once: DRR's visits that only add quanta.
     // Only packets larger than w_i L_M leave such rounds.
-    while (m_q[SlotOf(m_current)].packets == 0)
+    if (m_q[SlotOf(m_current)].packets == 0)
     {
-        ++m_current;
+        // (Also the current round, when Drop took its last packet.)
+        while (m_q[SlotOf(m_current)].packets == 0)
+        {
+            ++m_current;
+        }
+        if (!m_keptFlows.empty())
+        {
+            ForgetKept();
+        }
     }
     // (1) p = q[current].head
     const uint32_t slot = SlotOf(m_current);
@@ -261,15 +312,20 @@ VdRounds::Dequeue()
     // (7)
     f.deficit -= p.size;
     const Packet sent{f.id, p.size, m_current, f.deficit, record};
+    // Nothing of i is left: its state goes (FRESH: its next packet starts a new flow) or is kept
+    // while this round lasts (KEEP).
+    if (f.packets == 0)
+    {
+        Release(p.flow);
+    }
     // (9)-(10)
     if (m_q[slot].packets == 0)
     {
         ++m_current;
-    }
-    // Nothing of i is left: its state goes; its next packet starts a new flow.
-    if (f.packets == 0)
-    {
-        Deactivate(p.flow);
+        if (!m_keptFlows.empty())
+        {
+            ForgetKept();
+        }
     }
     // (11) return p
     return sent;
@@ -300,7 +356,7 @@ VdRounds::Drop()
     }
     if (f.packets == 0)
     {
-        Deactivate(p.flow);
+        Release(p.flow);
     }
     // (7) delete p: the caller's.
     return dropped;
@@ -336,6 +392,12 @@ VdRounds::GetUnit() const
     return m_unit;
 }
 
+VdRounds::Returning
+VdRounds::GetReturning() const
+{
+    return m_returning;
+}
+
 uint64_t
 VdRounds::GetBytes() const
 {
@@ -357,7 +419,8 @@ VdRounds::GetRoundPackets(uint64_t round) const
 bool
 VdRounds::IsActive(FlowId i) const
 {
-    return Find(i) != NIL;
+    const uint32_t index = Find(i);
+    return index != NIL && m_flows[index].packets > 0;
 }
 
 uint64_t

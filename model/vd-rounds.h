@@ -238,6 +238,15 @@ class VdFlowTable
  *    down past them. Without such packets the non-empty rounds are contiguous and neither loop
  *    runs more than once.
  *
+ * A flow that empties and returns (Returning): Fig. 2 forgets a flow when its last packet
+ * leaves, so a flow that returns in the same round is placed as a new one, with a fresh quantum
+ * in the current round (FRESH, the paper's). KEEP remembers the state of a flow that empties
+ * in the round it was credited in until that round ends: a flow that returns in the same round
+ * continues with what is left of its quantum, as if it had not emptied, so it sends at most
+ * w_i L_M per round however often it returns (DRR appends a returning flow to the tail of its
+ * ActiveList, after the flows that were served in that pass). A flow that returns in a later
+ * round is new under both rules.
+ *
  * Memory: O(M) for the FIFOs, O(active flows) for flow state (a pool indexed by a VdFlowTable
  * keyed by flow id, so flow ids may be sparse, e.g. hash buckets), and
  * O(queued packets) for the records. A flow's state is freed when its last packet leaves. Pools
@@ -269,6 +278,13 @@ class VdRounds
         PACKETS, //!< packets
     };
 
+    /// What a flow that empties and returns in the same round gets.
+    enum Returning
+    {
+        FRESH, //!< a fresh quantum in the current round, as a new flow (Fig. 2)
+        KEEP,  //!< what is left of its quantum in that round (its state is kept until it ends)
+    };
+
     /// A packet that left, sent (Dequeue) or dropped (Drop).
     struct Packet
     {
@@ -287,8 +303,13 @@ class VdRounds
      * \param maxPacketSize L_M in bytes, >= 1: a flow of weight w gets w L_M per round
      * \param bufferSize B, >= 1: OverLimit() when more is queued
      * \param unit what B counts: bytes (the paper's) or packets
+     * \param returning what a flow that empties and returns in the same round gets
      */
-    void Reset(uint32_t rounds, uint32_t maxPacketSize, uint64_t bufferSize, Unit unit = BYTES);
+    void Reset(uint32_t rounds,
+               uint32_t maxPacketSize,
+               uint64_t bufferSize,
+               Unit unit = BYTES,
+               Returning returning = FRESH);
 
     /**
      * The smallest M with which no packet that stays in a buffer of \p bufferSize bytes is placed
@@ -400,6 +421,9 @@ class VdRounds
     /// \return what B counts
     Unit GetUnit() const;
 
+    /// \return what a flow that empties and returns in the same round gets
+    Returning GetReturning() const;
+
     /// \return the bytes queued (the paper's `bytes`)
     uint64_t GetBytes() const;
 
@@ -415,7 +439,14 @@ class VdRounds
     /// \return the number of active flows (flows with packets queued)
     uint32_t GetActiveFlows() const
     {
-        return static_cast<uint32_t>(m_index.GetSize());
+        return static_cast<uint32_t>(m_index.GetSize()) - m_kept;
+    }
+
+    /// \return the number of flows with nothing queued whose state is kept (KEEP) until the
+    ///         current round ends
+    uint32_t GetKeptFlows() const
+    {
+        return m_kept;
     }
 
     /**
@@ -439,19 +470,20 @@ class VdRounds
     /**
      * \param i a flow
      * \return its deficit_i as stored, credited lazily at i's first operation in a round (0 when
-     *         not active)
+     *         not active; a kept flow's, KEEP, while it is kept)
      */
     int64_t GetDeficit(FlowId i) const;
 
     /**
      * \param i a flow
-     * \return its round_i, the last round in which it was credited (current when not active)
+     * \return its round_i, the last round in which it was credited (current when not active or
+     *         kept)
      */
     uint64_t GetFlowRound(FlowId i) const;
 
     /**
      * \param i a flow
-     * \return its quantum w_i L_M in bytes (0 when not active)
+     * \return its quantum w_i L_M in bytes (0 when not active; a kept flow's while it is kept)
      */
     uint32_t GetQuantum(FlowId i) const;
 
@@ -528,6 +560,16 @@ class VdRounds
     inline void Deactivate(uint32_t index);
 
     /**
+     * A flow's last packet left: free its state, or (KEEP, credited in the current round) keep
+     * it until the round ends.
+     * \param index the index of its state in m_flows
+     */
+    inline void Release(uint32_t index);
+
+    /// The current round ended: free the state of the kept flows that did not return.
+    void ForgetKept();
+
+    /**
      * \param index a record
      * \param slot the FIFO it joins at the tail
      */
@@ -547,10 +589,14 @@ class VdRounds
     uint32_t m_maxPacketSize; //!< L_M
     uint64_t m_bufferSize;    //!< B
     Unit m_unit;              //!< what B counts
+    Returning m_returning;    //!< what a flow that empties and returns in the same round gets
 
     std::vector<Flow> m_flows;         //!< flow states, active or free
     std::vector<uint32_t> m_freeFlows; //!< indices of free flow states
     VdFlowTable<uint32_t> m_index;     //!< flow id -> index of its state in m_flows
+    std::vector<uint32_t> m_keptFlows; //!< flows kept in the current round (KEEP), by index;
+                                       //!< one may appear more than once
+    uint32_t m_kept;                   //!< flows in m_index with no packet queued (KEEP)
 
     std::vector<Record> m_records;       //!< packet records, queued or free
     std::vector<uint32_t> m_freeRecords; //!< indices of free records

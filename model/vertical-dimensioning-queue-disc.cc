@@ -117,6 +117,19 @@ VerticalDimensioningQueueDisc::GetTypeId()
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&VerticalDimensioningQueueDisc::m_defaultWeight),
                           MakeDoubleChecker<double>())
+            .AddAttribute("ReturningFlows",
+                          "What a flow that empties and returns in the round it was credited in "
+                          "gets. Fresh (the default, the paper's Fig. 2, which forgets a flow "
+                          "when its last packet leaves): a fresh quantum in the current round, as "
+                          "a new flow, so a flow that keeps emptying can send more than w x L_M "
+                          "in one round and keep it open. Keep: what is left of its quantum in "
+                          "that round (its state is kept until the round ends), so it sends at "
+                          "most w x L_M per round, as DRR, which appends a returning flow to the "
+                          "tail of its ActiveList. Ours, not the paper's.",
+                          EnumValue(VdRounds::FRESH),
+                          QDISC_LAB_ENUM_ACCESSOR(VdRounds::Returning,
+                                                  &VerticalDimensioningQueueDisc::m_returning),
+                          MakeEnumChecker(VdRounds::FRESH, "Fresh", VdRounds::KEEP, "Keep"))
             .AddAttribute("BucketCounters",
                           "Keep sent and dropped counters for every bucket that ever had a "
                           "packet, for GetFlowStats (the default): memory grows with the buckets "
@@ -174,6 +187,7 @@ VerticalDimensioningQueueDisc::VerticalDimensioningQueueDisc()
       m_perturbation(0),
       m_defaultWeight(1.0),
       m_bucketCounters(true),
+      m_returning(VdRounds::FRESH),
       m_lm(0),
       m_m(0),
       m_uniformWeight(0),
@@ -542,7 +556,8 @@ VerticalDimensioningQueueDisc::InitializeParams()
     m_vd.Reset(m_m,
                m_lm,
                limit.GetValue(),
-               limit.GetUnit() == QueueSizeUnit::BYTES ? VdRounds::BYTES : VdRounds::PACKETS);
+               limit.GetUnit() == QueueSizeUnit::BYTES ? VdRounds::BYTES : VdRounds::PACKETS,
+               m_returning);
     m_q->Reset();
     m_flowCounters.Clear();
     m_currentRound.Set(0);
@@ -551,7 +566,8 @@ VerticalDimensioningQueueDisc::InitializeParams()
                            << m_buckets << " buckets, " << m_weights.GetN()
                            << " weight rules, default weight " << m_defaultWeight << ", "
                            << (m_mask == FlowIdentifier::FIVE_TUPLE ? "five-tuple" : "address-pair")
-                           << " flows");
+                           << " flows, returning flows "
+                           << (m_returning == VdRounds::KEEP ? "keep their round" : "fresh"));
 }
 
 } // namespace ns3

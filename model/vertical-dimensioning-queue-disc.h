@@ -192,14 +192,15 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     void CountDrop(uint32_t bucket, uint32_t size, Ptr<const QueueDiscItem> item);
 
     // Attributes
-    uint32_t m_maxPacketSizeAttr; //!< MaxPacketSize: L_M, 0 for the device MTU
-    uint32_t m_roundsAttr;        //!< Rounds: M, 0 for the smallest that cannot wrap
-    uint32_t m_buckets;           //!< Buckets: number of buckets (flows)
-    FlowIdentifier::Mask m_mask;  //!< Mask: flow identification
-    uint32_t m_perturbation;      //!< Perturbation: hash perturbation
-    std::string m_weightRules;    //!< WeightRules: weight rules, as text
-    double m_defaultWeight;       //!< DefaultWeight: weight of flows no rule matches
-    bool m_bucketCounters;        //!< BucketCounters: keep per-bucket counters
+    uint32_t m_maxPacketSizeAttr;    //!< MaxPacketSize: L_M, 0 for the device MTU
+    uint32_t m_roundsAttr;           //!< Rounds: M, 0 for the smallest that cannot wrap
+    uint32_t m_buckets;              //!< Buckets: number of buckets (flows)
+    FlowIdentifier::Mask m_mask;     //!< Mask: flow identification
+    uint32_t m_perturbation;         //!< Perturbation: hash perturbation
+    std::string m_weightRules;       //!< WeightRules: weight rules, as text
+    double m_defaultWeight;          //!< DefaultWeight: weight of flows no rule matches
+    bool m_bucketCounters;           //!< BucketCounters: keep per-bucket counters
+    VdRounds::Returning m_returning; //!< ReturningFlows: what a flow that empties and returns gets
 
     uint32_t m_lm;             //!< L_M in use, bytes
     uint32_t m_m;              //!< M in use

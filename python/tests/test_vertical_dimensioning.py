@@ -46,7 +46,7 @@ def synthetic_metrics(params: dict, seed: int) -> dict:
                "hop0_kbps": 9990.0, "hop1_kbps": 9990.0}
     for i in range(1, 11):
         if p["reference"] == "cbr":
-            base = VD_DELAY[p["maxSize"]] if p["queueDisc"] == "VD" else 30.0 - i
+            base = VD_DELAY.get(p["maxSize"], 10.0) if p["queueDisc"] == "VD" else 30.0 - i
             scale = (1.0, 2.0, 3.0) if p["queueDisc"] == "VD" else (1.0, 40 / base, 60 / base)
             metrics[f"flow{i}_kbps"] = 125.0 * i
             metrics[f"flow{i}_mean_delay_ms"] = base * scale[0] + k
@@ -88,14 +88,19 @@ def test_registry_and_campaign():
     assert reproduction.figures_function() is vd.make_figures
     full = load_campaign(reproduction.campaign)
     quick = load_campaign(reproduction.campaign, quick=True)
-    assert full.program == "vertical-dimensioning-evaluation" and full.ns3 == "system"
-    assert list(full.seeds) == list(range(1, 11)) and len(full.runs()) == (4 * 2 + 4 * 4 + 2) * 10
-    assert len(quick.runs()) == 24 and list(quick.seeds) == [1, 2, 3]
+    assert full.program == "vertical-dimensioning-evaluation" and full.ns3 == "optimized"
+    # 1 ms: 4 x 3 + 4 x 6 + 2 settings; 5 ms: 4 x 2 + 4 x 4.
+    assert list(full.seeds) == list(range(1, 11)) and len(full.runs()) == (38 + 24) * 10
+    assert len(quick.runs()) == 48 and list(quick.seeds) == [1, 2, 3]
     for run in full.runs():
         assert run.params["simTime"] == 60
         assert run.params["queueDisc"] in vd.SCHEDULER_STYLES
-        assert (run.params["reference"] == "tcp") == (run.grid in ("fig5", "fig5-ours"))
+        assert (run.params["reference"] == "tcp") == run.grid.startswith("fig5")
+        assert run.params.get("accessDelay") == run.params.get("coreDelay")
+        assert run.grid.endswith("-5ms") == (run.params.get("coreDelay") == "5ms")
     assert {r.params["maxSize"] for r in full.runs() if r.grid == "fig5"} == {
+        "2500B", "5000B", "12500B", "25000B", "50000B", "100000B"}
+    assert {r.params["maxSize"] for r in full.runs() if r.grid == "fig5-5ms"} == {
         "12500B", "25000B", "50000B", "100000B"}
 
 
@@ -149,9 +154,10 @@ def test_run_ideal_uses_the_measured_load():
 
 def test_files_are_written(quick_figures):
     _, directory, figures, count = quick_figures
-    assert count == 24
-    assert [a.id for a in figures.artifacts] == ["fig4", "fig5"]
-    for stem in ("fig4", "fig5"):
+    assert count == 48
+    assert [a.id for a in figures.artifacts] == ["fig4", "fig5", "fig4-5ms", "fig5-5ms",
+                                                 "sensitivity"]
+    for stem in ("fig4", "fig5", "fig4-5ms", "fig5-5ms", "sensitivity"):
         for suffix in (".png", ".pdf", ".csv"):
             assert (directory / f"{stem}{suffix}").stat().st_size > 0
         assert (directory / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -180,9 +186,15 @@ def test_fig4_csv_is_exact(quick_figures):
 def test_fig4_claims(quick_figures):
     _, _, figures, _ = quick_figures
     outperform, percent = [c for c in claims_at(figures, "§IV, Fig. 4")]
+    assert (outperform.id, percent.id) == ("C5", "C6")
     assert outperform.verdict == "agree"
-    assert outperform.ours == ("VD's delay is lower in 60 of 60 (flow, statistic, buffer) cases:"
-                               " 30 of 30 at 12 500 B, 30 of 30 at 50 000 B")
+    # Judged in the 5 ms topology (BDP 10 Mb/s x 40 ms = 50 000 B), 1 ms beside it.
+    assert outperform.ours.startswith(
+        "[5 ms links] VD's delay against DRR's over the 60 (flow, statistic, buffer) cases,"
+        " paired over seeds: 60 wins / 0 ties / 0 losses (30 wins / 0 ties / 0 losses at 12 500 B"
+        " = 25 % of our BDP; 30 wins / 0 ties / 0 losses at 50 000 B = 100 % of our BDP) ‖"
+        " [1 ms links, verdict there: agree]")
+    assert "at 12 500 B = 125 % of our BDP" in outperform.ours
     assert percent.verdict == "agree"  # 50 %-66 %, within 10 points of the paper's 46 %-57 %
     assert "12 500 B: 50%–66%; 50 000 B: 50%–66%" in percent.ours
     (flat,) = claims_at(figures, "§IV, Fig. 4 / §III-B")
@@ -212,16 +224,22 @@ def test_fig5_csv_is_exact(quick_figures):
 def test_fig5_claims(quick_figures):
     _, _, figures, _ = quick_figures
     starve, srr, aliquem, comparable, buffers = claims_at(figures, "§IV, Fig. 5")
+    assert [c.id for c in (starve, srr, aliquem, comparable, buffers)] == [
+        "C8", "C12", "C13", "C14", "C15"]
     assert starve.verdict == "agree"
     assert "w1 2%, w2 50%, w3 100%, w4 100%, w5 120%" in starve.ours
-    assert "weights 1–2 on average 26%, weights > 4 120% of their ideal (VD: weights 1–2" \
-        " 105%)" in starve.ours
+    # Exact shares on every seed: zero-width intervals, so every flow is above or below.
+    assert "weights 1–2 on average 26% (0 above / 0 at / 2 below their ideal), weights > 4 120%" \
+        " (6 above / 0 at / 0 below; against the static 125·i kb/s: 6 above / 0 at / 0 below)" \
+        " (VD: weights 1–2 105%)" in starve.ours
     assert srr.verdict == aliquem.verdict == "not evaluated"
     assert comparable.verdict == "agree"
-    assert comparable.ours == ("mean |throughput / ideal − 1| over the flows, VD: 12 500 B 5%,"
-                               " 50 000 B 5%; DRR: 12 500 B 27%, 50 000 B 0%")
+    assert comparable.ours.startswith(
+        "[5 ms links] mean |throughput / ideal − 1| over the flows, VD: 12 500 B = 25 % of our"
+        " BDP 5%, 50 000 B = 100 % of our BDP 5%; DRR: 12 500 B 27%, 50 000 B 0% ‖")
     assert buffers.verdict == "agree"
-    assert "falls from 27% at 12 500 B to 0% at 50 000 B; VD's is 5% at 12 500 B" in buffers.ours
+    assert "falls from 27% at 12 500 B = 25 % of our BDP to 0% at 50 000 B; VD's is 5% at" \
+        " 12 500 B (per-flow schedulers' error there against VD's: DRR 5.4×)" in buffers.ours
 
 
 def test_report_embeds_the_study(quick_figures):
@@ -229,16 +247,16 @@ def test_report_embeds_the_study(quick_figures):
     text = write_report(root).read_text(encoding="utf-8")
     assert 'href="vertical-dimensioning/quick/fig4.csv"' in text
     assert 'href="vertical-dimensioning/quick/fig5.csv"' in text
-    assert "24 planned: 24 ok" in text
+    assert "48 planned: 48 ok" in text
 
 
 def test_missing_runs_are_not_evaluated(tmp_path):
     """Without the tcp runs fig5 is not drawn and its claims are not evaluated; without DRR's
     cbr runs the delay comparison is not evaluated either."""
     db = tmp_path / "campaign-quick.sqlite"
-    make_db(db, skip=lambda run: run.grid == "fig5" or run.params["queueDisc"] == "DRR")
+    make_db(db, skip=lambda run: run.grid.startswith("fig5") or run.params["queueDisc"] == "DRR")
     figures = get_reproduction("vertical-dimensioning").make_figures(db, tmp_path / "out")
-    assert [a.id for a in figures.artifacts] == ["fig4"]
+    assert [a.id for a in figures.artifacts] == ["fig4", "fig4-5ms"]
     (fig4,) = claims_at(figures, "§IV, Fig. 4")
     assert fig4.verdict == "not evaluated"
     (fig5,) = claims_at(figures, "§IV, Fig. 5")
@@ -257,7 +275,8 @@ def test_starvation_without_excess_is_partly(tmp_path, monkeypatch):
     figures = get_reproduction("vertical-dimensioning").make_figures(db, tmp_path / "out")
     starve = claims_at(figures, "§IV, Fig. 5")[0]
     assert starve.verdict == "partly"
-    assert "weights 1–2 on average 40%, weights > 4 100% of their ideal" in starve.ours
+    assert "weights 1–2 on average 40% (0 above / 0 at / 2 below their ideal), weights > 4 100%" \
+        " (0 above / 6 at / 0 below" in starve.ours
 
 
 def test_delay_claims_at_one_buffer_only(tmp_path, monkeypatch):
@@ -271,10 +290,14 @@ def test_delay_claims_at_one_buffer_only(tmp_path, monkeypatch):
     figures = get_reproduction("vertical-dimensioning").make_figures(db, tmp_path / "out")
     outperform, percent = claims_at(figures, "§IV, Fig. 4")
     assert outperform.verdict == "disagree"
-    assert outperform.ours.endswith("34 of 60 (flow, statistic, buffer) cases: 4 of 30 at"
-                                    " 12 500 B, 30 of 30 at 50 000 B")
+    # Weight 5's mean delay is 25 ms under both, on every seed: identical, a tie, not a win.
+    assert outperform.ours.startswith(
+        "[1 ms links only] VD's delay against DRR's over the 60 (flow, statistic, buffer) cases,"
+        " paired over seeds: 34 wins / 1 ties / 25 losses (4 wins / 1 ties / 25 losses at"
+        " 12 500 B = 125 % of our BDP;")
     assert percent.verdict == "partly"
     assert "12 500 B: -25%–14%; 50 000 B: 50%–66%" in percent.ours
+    assert outperform.cause.startswith("variant not run")  # quick: no variant database
     assert [a.id for a in figures.artifacts] == ["fig4"]
 
 
@@ -287,10 +310,100 @@ def test_comparable_claim_lists_every_per_flow_scheduler(tmp_path):
     make_db(db, quick=False, skip=lambda run: run.grid != "fig5" or run.seed > 3)
     figures = get_reproduction("vertical-dimensioning").make_figures(db, tmp_path / "out")
     comparable = [c for c in claims_at(figures, "§IV, Fig. 5") if "regardless" in c.paper][0]
-    sizes = ("12 500 B", "25 000 B", "50 000 B", "100 000 B")
-    expected = "mean |throughput / ideal − 1| over the flows, VD: " + ", ".join(
-        f"{s} 5%" for s in sizes)
+    sizes = ("2 500 B", "5 000 B", "12 500 B", "25 000 B", "50 000 B", "100 000 B")
+    fractions = ("25 % of our BDP (fewer than three 1000-B packets)", "50 % of our BDP",
+                 "125 % of our BDP", "250 % of our BDP", "500 % of our BDP", "1000 % of our BDP")
+    expected = "[1 ms links only] mean |throughput / ideal − 1| over the flows, VD: " + ", ".join(
+        f"{s} = {f} 5%" for s, f in zip(sizes, fractions))
     for name in ("DRR", "SRR", "Aliquem"):
-        expected += f"; {name}: 12 500 B 27%, 25 000 B 0%, 50 000 B 0%, 100 000 B 0%"
+        expected += f"; {name}: " + ", ".join(
+            f"{s} {27 if s == '12 500 B' else 0}%" for s in sizes)
     assert comparable.ours == expected
     assert comparable.verdict == "agree"
+
+
+# ----------------------------------------------------------------- BDP, ties, variants
+
+
+def test_bdp_is_computed_from_the_parameters():
+    assert vd.base_rtt_ms({}) == 8.0 and vd.bdp_bytes({}) == 10000.0
+    five = {"accessDelay": "5ms", "coreDelay": "5ms"}
+    assert vd.base_rtt_ms(five) == 40.0 and vd.bdp_bytes(five) == 50000.0
+    assert vd.bdp_bytes({"coreRate": "20Mbps", "hops": 3, "coreDelay": "2ms"}) == pytest.approx(
+        20e6 / 8 * 0.016)
+    # 12500 B queued on each hop on average: 2 x 10 ms more.
+    assert vd.estimated_rtt_ms({}, {"hop0_mean_queue_bytes": 12500.0,
+                                    "hop1_mean_queue_bytes": 12500.0}) == pytest.approx(28.0)
+    assert vd.estimated_rtt_ms({}, {"hop0_mean_queue_bytes": 1.0}) is None
+    assert vd.parse_ms("0.5s") == 500.0 and vd.parse_ms("200us") == pytest.approx(0.2)
+    with pytest.raises(ValueError, match="not a delay"):
+        vd.parse_ms("5 parsecs")
+
+
+def test_ties_are_apart_from_wins():
+    assert vd.lower_is_better({1: 5.0, 2: 6.0}, {1: 5.0, 2: 6.0}) == "tie"  # identical
+    assert vd.lower_is_better({1: 5.0, 2: 6.0, 3: 7.0}, {1: 6.0, 2: 7.0, 3: 8.0}) == "win"
+    assert vd.lower_is_better({1: 7.0, 2: 8.0, 3: 9.0}, {1: 6.0, 2: 7.0, 3: 8.0}) == "loss"
+    # Differences -1, +2, -1.5: the paired interval holds 0.
+    assert vd.lower_is_better({1: 5.0, 2: 8.0, 3: 5.0}, {1: 6.0, 2: 6.0, 3: 6.5}) == "tie"
+    assert vd.lower_is_better({1: 5.0}, {2: 6.0}) == "none"
+    assert vd.Tally(5, 0, 0).all_cases() == "agree"
+    assert vd.Tally(3, 3, 0).all_cases() == "partly"  # no loss, but as many ties as wins
+    assert vd.Tally(2, 4, 0).all_cases() == "partly"
+    assert vd.Tally(0, 4, 0).all_cases() == "disagree"
+    assert vd.Tally(7, 1, 2).all_cases() == "disagree"  # 70 % won, with losses
+    assert vd.Tally(8, 1, 1).all_cases() == "partly"
+    assert vd.Tally().all_cases() == "not evaluated"
+
+
+VARIANTS = CAMPAIGN.with_name("vertical-dimensioning-variants.toml")
+
+
+def variant_metrics(params: dict, seed: int) -> dict:
+    """As the main runs, except that VD keeping returning flows' rounds has a 10 ms delay."""
+    metrics = synthetic_metrics(params, seed)
+    if params.get("vdReturn") == "keep" and params["reference"] == "cbr":
+        k = SEED_OFFSET[seed]
+        for i in range(1, 11):
+            metrics[f"flow{i}_mean_delay_ms"] = 10.0 + k
+            metrics[f"flow{i}_p99_delay_ms"] = 20.0 + k
+            metrics[f"flow{i}_max_delay_ms"] = 30.0 + k
+    return metrics
+
+
+def test_causes_come_from_the_variant_runs(tmp_path, monkeypatch):
+    """VD at 25 ms (12500 B) loses to DRR in the main runs; with --vdReturn=keep (10 ms) it
+    wins every case: the cause says so beside the main runs' tally on the same seeds."""
+    import sys
+
+    monkeypatch.setattr(sys.modules[__name__], "VD_DELAY", {12500: 25.0, 50000: 10.0})
+    root = tmp_path / "results"
+    db = root / "vertical-dimensioning" / "campaign.sqlite"
+    write_campaign_db(db, CAMPAIGN, lambda run: synthetic_metrics(run.params, run.seed),
+                      skip=lambda run: run.seed > 3 or run.params["queueDisc"] != "VD"
+                      and run.params["queueDisc"] != "DRR")
+    write_campaign_db(root / "vertical-dimensioning-variants" / "campaign.sqlite", VARIANTS,
+                      lambda run: variant_metrics(run.params, run.seed))
+    figures = vd.make_figures(db, root / "vertical-dimensioning")
+    by_id = {c.id: c for c in figures.claims}
+    assert by_id["C5"].verdict == "disagree"
+    assert ("vd-return (VD with --vdReturn=keep), 5 ms links, 12 500 B: 30 wins / 0 ties /"
+            " 0 losses (Fig. 2's rule, same seeds: 4 wins / 1 ties / 25 losses)"
+            in by_id["C5"].cause)
+    assert "fig4-nodrop, 5 ms links, 1 000 000 B (no overflow): 30 wins / 0 ties / 0 losses" \
+        in by_id["C5"].cause
+    assert "onoff-exp (exponential periods), 1 ms links, 12 500 B: 4 wins / 1 ties / 25 losses" \
+        in by_id["C5"].cause
+    ids = [a.id for a in figures.artifacts]
+    assert ids == ["fig4", "fig5", "fig4-5ms", "fig5-5ms", "sensitivity", "variant-fig4",
+                   "variant-fig5"]
+    rows = read_csv(root / "vertical-dimensioning" / "sensitivity.csv")
+    sweep = [r for r in rows if r["source"] == "delay sweep"]
+    assert sorted({float(r["link_delay_ms"]) for r in sweep}) == [2.0, 3.0, 4.0]
+    assert {round(float(r["bdp_fraction"]), 9) for r in sweep
+            if r["link_delay_ms"] == "2.0"} == {12500 / 20000}
+    keep = [r for r in read_csv(root / "vertical-dimensioning" / "variant-fig4.csv")
+            if r["variant"] == "keep" and r["comparator"] == "DRR"]
+    assert {(r["link_delay_ms"], r["maxSize_bytes"], r["wins"]) for r in keep} == {
+        ("1.0", "12500", "30"), ("1.0", "50000", "30"), ("5.0", "12500", "30"),
+        ("5.0", "50000", "30")}

@@ -109,3 +109,37 @@ TEST(VdQueueDiscConfig, DefaultsAndValidEdges)
     EXPECT_DEATH(uncounted->GetFlowStats(0), "GetFlowStats needs BucketCounters = true");
     uncounted->Dispose();
 }
+
+// ReturningFlows: a flow that empties and returns in the round it was credited in. Flows A, X,
+// B from hosts 1-3, L_M = 1000 B: A 1000 (round 0), X 600 (0), B 1000 (0), A 1000 (1); A and X
+// leave; X returns with 600 B. Fresh (Fig. 2): round 0, before A's round-1 packet; Keep: X spent
+// 600 of its 1000 B in round 0, so round 1, after it.
+TEST(VdQueueDiscConfig, ReturningFlowsFreshOrKeep)
+{
+    for (const std::string returning : {"Fresh", "Keep"})
+    {
+        auto qd =
+            Make({{"MaxSize", "10000B"}, {"MaxPacketSize", "1000"}, {"ReturningFlows", returning}});
+        using qdisclab::test::FromHost;
+        using qdisclab::test::Uid;
+        Ptr<QueueDiscItem> a1 = FromHost(1, 1000);
+        Ptr<QueueDiscItem> x1 = FromHost(2, 600);
+        Ptr<QueueDiscItem> b1 = FromHost(3, 1000);
+        Ptr<QueueDiscItem> a2 = FromHost(1, 1000);
+        Ptr<QueueDiscItem> x2 = FromHost(2, 600);
+        for (const auto& item : {a1, x1, b1, a2})
+        {
+            ASSERT_TRUE(qd->Enqueue(item));
+        }
+        EXPECT_EQ(Uid(qd->Dequeue()), Uid(a1));
+        EXPECT_EQ(Uid(qd->Dequeue()), Uid(x1));
+        EXPECT_EQ(qd->GetActiveFlows(), 2u) << returning << ": A and B (X is not active)";
+        ASSERT_TRUE(qd->Enqueue(x2));
+        const std::vector<uint64_t> expected =
+            returning == "Keep" ? std::vector<uint64_t>{Uid(b1), Uid(a2), Uid(x2)}
+                                : std::vector<uint64_t>{Uid(b1), Uid(x2), Uid(a2)};
+        EXPECT_EQ(qdisclab::test::DrainUids(qd), expected) << returning;
+        qd->Dispose();
+    }
+    EXPECT_DEATH(Make({{"ReturningFlows", "Later"}}), "ReturningFlows");
+}

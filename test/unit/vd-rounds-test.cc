@@ -44,10 +44,11 @@ class Harness
     Harness(uint32_t rounds,
             uint32_t maxPacketSize,
             uint64_t buffer,
-            VdRounds::Unit unit = VdRounds::BYTES)
+            VdRounds::Unit unit = VdRounds::BYTES,
+            VdRounds::Returning returning = VdRounds::FRESH)
         : fifos(rounds)
     {
-        vd.Reset(rounds, maxPacketSize, buffer, unit);
+        vd.Reset(rounds, maxPacketSize, buffer, unit, returning);
     }
 
     /**
@@ -568,6 +569,124 @@ TEST(VdRounds, FlowsThatEmptyAndReturnWithinARoundKeepItOpen)
         }
     }
     EXPECT_EQ(drrA, 10u) << "DRR serves all of A's packets among the first 300";
+}
+
+// The same traffic with ReturningFlows = Keep: X and Y keep what is left of their quantum when
+// they return in the same round, so each sends 1000 B (ten 100-B packets) per round and round 0
+// ends; A sends one packet per round, all ten among the first 300, as under DRR.
+TEST(VdRounds, KeptFlowsSendOneQuantumPerRound)
+{
+    Harness h(VdRounds::MinRounds(100000, 1000), 1000, 100000, VdRounds::BYTES, VdRounds::KEEP);
+    EXPECT_EQ(h.vd.GetReturning(), VdRounds::KEEP);
+    const uint32_t A = 0;
+    const uint32_t X = 1;
+    const uint32_t Y = 2;
+    uint64_t id = 0;
+    for (int k = 0; k < 10; ++k)
+    {
+        h.Arrive(++id, A, 1000);
+    }
+    h.Arrive(++id, X, 100);
+    h.Arrive(++id, Y, 100);
+    EXPECT_EQ(h.Send().flow, A) << "A's round-0 packet";
+    uint32_t vdA = 1;
+    std::vector<uint32_t> xPerRound(12, 0);
+    for (int n = 0; n < 300; ++n)
+    {
+        const Harness::Left sent = h.Send();
+        vdA += sent.flow == A;
+        if (sent.flow == X && sent.round < xPerRound.size())
+        {
+            ++xPerRound[sent.round];
+        }
+        if (sent.flow != A)
+        {
+            h.Arrive(++id, sent.flow, 100);
+        }
+    }
+    EXPECT_EQ(vdA, 10u) << "A sends one packet per round, all ten";
+    for (uint64_t round = 0; round < 10; ++round)
+    {
+        EXPECT_EQ(xPerRound[round], 10u) << "X sends 1000 B in round " << round;
+    }
+}
+
+// Keep, by hand: a flow that empties in the round it was credited in is kept (not active, its
+// deficit remembered), returns behind its spent quantum, and is forgotten when a round ends
+// without its return; Fresh places the same return in the current round.
+TEST(VdRounds, KeptFlowStateLastsUntilTheRoundEnds)
+{
+    for (const VdRounds::Returning returning : {VdRounds::FRESH, VdRounds::KEEP})
+    {
+        const bool keep = returning == VdRounds::KEEP;
+        Harness h(VdRounds::MinRounds(10000, 1000), 1000, 10000, VdRounds::BYTES, returning);
+        const uint32_t A = 0;
+        const uint32_t B = 1;
+        const uint32_t X = 2;
+        h.Arrive(1, A, 1000); // round 0
+        h.Arrive(2, X, 600);  // round 0
+        h.Arrive(3, B, 1000); // round 0
+        h.Arrive(4, A, 1000); // round 1
+        EXPECT_EQ(h.Send().id, 1u);
+        EXPECT_EQ(h.Send().id, 2u);
+        EXPECT_FALSE(h.vd.IsActive(X));
+        EXPECT_EQ(h.vd.GetActiveFlows(), 2u) << "A and B";
+        EXPECT_EQ(h.vd.GetKeptFlows(), keep ? 1u : 0u);
+        EXPECT_EQ(h.vd.GetDeficit(X), keep ? -600 : 0);
+        h.Arrive(5, X, 600);
+        EXPECT_EQ(h.lastRound, keep ? 1u : 0u) << "600 + 600 B exceed X's 1000-B quantum";
+        EXPECT_EQ(h.vd.GetKeptFlows(), 0u);
+        EXPECT_EQ(h.vd.GetActiveFlows(), 3u);
+        if (!keep)
+        {
+            continue;
+        }
+        EXPECT_EQ(h.Send().id, 3u) << "B ends round 0";
+        EXPECT_EQ(h.vd.GetCurrent(), 1u);
+        EXPECT_EQ(h.Send().id, 4u);
+        const Harness::Left x = h.Send();
+        EXPECT_EQ(x.id, 5u);
+        EXPECT_EQ(h.vd.GetCurrent(), 2u) << "round 1 ended";
+        EXPECT_EQ(h.vd.GetKeptFlows(), 0u) << "X was kept in round 1, forgotten when it ended";
+        EXPECT_TRUE(h.vd.Empty());
+        h.Arrive(6, X, 600);
+        EXPECT_EQ(h.lastRound, 2u) << "a new flow in round 2";
+        EXPECT_EQ(h.vd.GetDeficit(X), 0) << "fresh state";
+    }
+}
+
+// Keep and Drop: a flow whose last packet is dropped in the round it was credited in is kept
+// too, and returns behind its spent quantum.
+TEST(VdRounds, KeptFlowsAfterDrops)
+{
+    Harness h(VdRounds::MinRounds(4500, 1000), 1000, 4500, VdRounds::BYTES, VdRounds::KEEP);
+    const uint32_t A = 0;
+    const uint32_t X = 1;
+    const uint32_t Y = 2;
+    const uint32_t Z = 3;
+    const uint32_t W = 4;
+    h.Arrive(1, A, 1000); // round 0
+    h.Arrive(2, X, 500);  // round 0
+    h.Arrive(3, Z, 1000); // round 0
+    EXPECT_EQ(h.Send().id, 1u);
+    EXPECT_EQ(h.Send().id, 2u);
+    EXPECT_EQ(h.vd.GetKeptFlows(), 2u) << "A and X, credited in round 0";
+    h.Arrive(4, Y, 1000); // round 0
+    h.Arrive(5, Y, 1000); // round 1
+    h.Arrive(6, X, 1000); // 500 spent + 1000: round 1, behind Y's
+    EXPECT_EQ(h.lastRound, 1u);
+    h.Arrive(7, W, 1000); // round 0; 5000 B > 4500 B: the tail of round 1, X's, goes
+    ASSERT_EQ(h.dropped.size(), 1u);
+    EXPECT_EQ(h.dropped[0].id, 6u);
+    EXPECT_EQ(h.vd.GetKeptFlows(), 2u) << "X is kept again";
+    EXPECT_EQ(h.vd.GetDeficit(X), -500) << "with the 500 B it sent in round 0";
+    EXPECT_EQ(h.vd.GetActiveFlows(), 3u) << "Z, Y, W";
+    h.Arrive(8, X, 400); // 500 spent + 400 fit: round 0
+    EXPECT_EQ(h.lastRound, 0u);
+    h.Arrive(9, A, 100); // A spent its 1000: round 1
+    EXPECT_EQ(h.lastRound, 1u);
+    EXPECT_EQ(h.vd.GetKeptFlows(), 0u);
+    EXPECT_EQ(h.dropped.size(), 1u) << "4500 B queued, no more drops";
 }
 
 // Packets larger than w_i L_M: DRR sends them after ceil(size / (w_i L_M)) rounds' quanta; the
