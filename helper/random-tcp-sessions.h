@@ -85,10 +85,11 @@ class RandomTcpSessions
 
     /**
      * Spread the sessions over \p ports consecutive sink ports: session k of Install's list
-     * connects to port + k mod \p ports, and every sink listens on all of them. The traffic is
-     * the same (ports change no header's size); only each sink's end-point demultiplexer,
-     * whose linear scan for every arriving packet rejects other ports' entries at once, gets
-     * cheaper. Default 1.
+     * connects to port + k mod \p ports, and every sink listens on all of them. Ports change
+     * no header's size, so where no queue looks at them (FIFO, RED; not a flow-hashing queue
+     * disc such as ns-3's default FqCoDel) the traffic is the same, packet for packet; only each
+     * sink's end-point demultiplexer, whose linear scan for every arriving packet rejects other
+     * ports' entries at once, gets cheaper. Default 1.
      * \param ports number of sink ports (1 .. 65535)
      */
     void SetSinkPorts(uint32_t ports);
