@@ -11,6 +11,7 @@
 #include "ns3/ipv6-address.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -26,6 +27,7 @@ RandomTcpSessions::RandomTcpSessions()
       m_startTo(Seconds(100)),
       m_end(Seconds(100)),
       m_excludeSameIndex(false),
+      m_sinkPorts(1),
       m_sourceDraw(CreateObject<UniformRandomVariable>()),
       m_sinkDraw(CreateObject<UniformRandomVariable>()),
       m_startDraw(CreateObject<UniformRandomVariable>()),
@@ -57,6 +59,14 @@ void
 RandomTcpSessions::SetExcludeSameIndex(bool exclude)
 {
     m_excludeSameIndex = exclude;
+}
+
+void
+RandomTcpSessions::SetSinkPorts(uint32_t ports)
+{
+    NS_ABORT_MSG_UNLESS(ports >= 1 && ports <= 65535,
+                        "RandomTcpSessions: sink ports must be in [1, 65535], got " << ports);
+    m_sinkPorts = ports;
 }
 
 void
@@ -133,6 +143,9 @@ RandomTcpSessions::Install(const std::vector<Session>& sessions,
                                                        << " sink addresses for " << sinks.GetN()
                                                        << " sinks");
     NS_ABORT_MSG_UNLESS(m_sources.empty(), "RandomTcpSessions::Install: already installed");
+    NS_ABORT_MSG_IF(uint32_t{port} + m_sinkPorts - 1 > 65535,
+                    "RandomTcpSessions::Install: " << m_sinkPorts << " sink ports from port "
+                                                   << port << " run past 65535");
     auto socketAddress = [](const Address& ip, uint16_t port) -> Address {
         if (Ipv4Address::IsMatchingType(ip))
         {
@@ -157,12 +170,14 @@ RandomTcpSessions::Install(const std::vector<Session>& sessions,
     {
         auto sink = CreateObject<TcpSessionSink>();
         sink->SetAttribute("Local", AddressValue(listen));
+        sink->SetAttribute("Ports", UintegerValue(m_sinkPorts));
         sinks.Get(k)->AddApplication(sink);
         sink->SetStartTime(Seconds(0));
         m_sinks.push_back(sink);
     }
-    for (const Session& s : sessions)
+    for (uint32_t k = 0; k < sessions.size(); ++k)
     {
+        const Session& s = sessions[k];
         NS_ABORT_MSG_UNLESS(s.source < sources.GetN() && s.sink < sinks.GetN(),
                             "RandomTcpSessions::Install: session from source "
                                 << s.source << " to sink " << s.sink << " of " << sources.GetN()
@@ -170,7 +185,8 @@ RandomTcpSessions::Install(const std::vector<Session>& sessions,
         TcpSessionSource::Session session;
         session.start = s.start;
         session.stop = s.stop;
-        session.peer = socketAddress(sinkAddresses[s.sink], port);
+        session.peer =
+            socketAddress(sinkAddresses[s.sink], static_cast<uint16_t>(port + k % m_sinkPorts));
         m_sources[s.source]->AddSession(session);
     }
 }

@@ -84,6 +84,17 @@ class RandomTcpSessions
     void SetExcludeSameIndex(bool exclude);
 
     /**
+     * Spread the sessions over \p ports consecutive sink ports: session k of Install's list
+     * connects to port + k mod \p ports, and every sink listens on all of them. Ports change
+     * no header's size, so where no queue looks at them (FIFO, RED; not a flow-hashing queue
+     * disc such as ns-3's default FqCoDel) the traffic is the same, packet for packet; only each
+     * sink's end-point demultiplexer, whose linear scan for every arriving packet rejects other
+     * ports' entries at once, gets cheaper. Default 1.
+     * \param ports number of sink ports (1 .. 65535)
+     */
+    void SetSinkPorts(uint32_t ports);
+
+    /**
      * Fix the random streams (four, from \p stream on).
      * \param stream first stream index
      * \return the number of streams used (4)
@@ -101,12 +112,13 @@ class RandomTcpSessions
 
     /**
      * Install the sessions: a TcpSessionSource on every source node with its sessions (running
-     * from time 0 to the end), a TcpSessionSink on every sink node, listening on \p port.
+     * from time 0 to the end), a TcpSessionSink on every sink node, listening on \p port (and
+     * the following ports, see SetSinkPorts).
      * \param sessions what Draw returned
      * \param sources the source nodes, indexed as in the sessions
      * \param sinks the sink nodes, indexed as in the sessions
      * \param sinkAddresses per sink, the IP address it is reached at
-     * \param port the sinks' TCP port
+     * \param port the sinks' (first) TCP port
      */
     void Install(const std::vector<Session>& sessions,
                  NodeContainer sources,
@@ -133,6 +145,7 @@ class RandomTcpSessions
     Time m_startTo;                               //!< starts are below this
     Time m_end;                                   //!< sessions stop by then
     bool m_excludeSameIndex;                      //!< a sink never has its source's index
+    uint32_t m_sinkPorts;                         //!< sessions spread over this many ports
     Ptr<UniformRandomVariable> m_sourceDraw;      //!< source host
     Ptr<UniformRandomVariable> m_sinkDraw;        //!< sink host among the others
     Ptr<UniformRandomVariable> m_startDraw;       //!< start

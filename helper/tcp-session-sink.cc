@@ -5,11 +5,14 @@
 #include "tcp-session-sink.h"
 
 #include "ns3/abort.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/inet6-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -31,6 +34,13 @@ TcpSessionSink::GetTypeId()
                                           AddressValue(),
                                           MakeAddressAccessor(&TcpSessionSink::m_local),
                                           MakeAddressChecker())
+                            .AddAttribute("Ports",
+                                          "Number of consecutive ports to listen on, from "
+                                          "Local's port on (1 .. 65535; Local's port + Ports "
+                                          "- 1 must not exceed 65535).",
+                                          UintegerValue(1),
+                                          MakeUintegerAccessor(&TcpSessionSink::m_ports),
+                                          MakeUintegerChecker<uint32_t>(1, 65535))
                             .AddTraceSource("Rx",
                                             "Data read from a connection: (packet, socket).",
                                             MakeTraceSourceAccessor(&TcpSessionSink::m_rxTrace),
@@ -51,7 +61,7 @@ TcpSessionSink::GetCounters() const
 void
 TcpSessionSink::DoDispose()
 {
-    m_listener = nullptr;
+    m_listeners.clear();
     m_accepted.clear();
     Application::DoDispose();
 }
@@ -61,32 +71,64 @@ TcpSessionSink::StartApplication()
 {
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_local.IsInvalid(), "TcpSessionSink: set the Local address to listen on");
-    m_listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    NS_ABORT_MSG_IF(m_listener->Bind(m_local) != 0, "TcpSessionSink: cannot bind " << m_local);
-    m_listener->Listen();
-    m_listener->SetAcceptCallback(
-        MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-        [this](Ptr<Socket> socket, const Address&) {
-            m_counters.accepted++;
-            m_accepted.push_back(socket);
-            socket->SetRecvCallback(MakeCallback(&TcpSessionSink::Read, this));
-            socket->SetCloseCallbacks(MakeCallback(&TcpSessionSink::PeerClosed, this),
-                                      [this](Ptr<Socket> s) {
-                                          m_counters.failed++;
-                                          s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-                                      });
-        });
+    const bool ipv4 = InetSocketAddress::IsMatchingType(m_local);
+    NS_ABORT_MSG_UNLESS(ipv4 || Inet6SocketAddress::IsMatchingType(m_local),
+                        "TcpSessionSink: Local must be an InetSocketAddress or an "
+                        "Inet6SocketAddress, got "
+                            << m_local);
+    const uint32_t first = ipv4 ? InetSocketAddress::ConvertFrom(m_local).GetPort()
+                                : Inet6SocketAddress::ConvertFrom(m_local).GetPort();
+    NS_ABORT_MSG_IF(first + m_ports - 1 > 65535,
+                    "TcpSessionSink: Ports " << m_ports << " from port " << first
+                                             << " run past 65535");
+    for (uint32_t i = 0; i < m_ports; ++i)
+    {
+        const auto port = static_cast<uint16_t>(first + i);
+        Address local = m_local;
+        if (ipv4)
+        {
+            InetSocketAddress address = InetSocketAddress::ConvertFrom(m_local);
+            address.SetPort(port);
+            local = address;
+        }
+        else
+        {
+            Inet6SocketAddress address = Inet6SocketAddress::ConvertFrom(m_local);
+            address.SetPort(port);
+            local = address;
+        }
+        Ptr<Socket> listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+        NS_ABORT_MSG_IF(listener->Bind(local) != 0, "TcpSessionSink: cannot bind " << local);
+        listener->Listen();
+        listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeCallback(&TcpSessionSink::Accepted, this));
+        m_listeners.push_back(listener);
+    }
+}
+
+void
+TcpSessionSink::Accepted(Ptr<Socket> socket, const Address& from)
+{
+    NS_LOG_FUNCTION(this << socket << from);
+    m_counters.accepted++;
+    m_accepted.push_back(socket);
+    socket->SetRecvCallback(MakeCallback(&TcpSessionSink::Read, this));
+    socket->SetCloseCallbacks(MakeCallback(&TcpSessionSink::PeerClosed, this),
+                              [this](Ptr<Socket> s) {
+                                  m_counters.failed++;
+                                  s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+                              });
 }
 
 void
 TcpSessionSink::StopApplication()
 {
     NS_LOG_FUNCTION(this);
-    if (m_listener)
+    for (const Ptr<Socket>& listener : m_listeners)
     {
-        m_listener->Close();
-        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
+        listener->Close();
+        listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeNullCallback<void, Ptr<Socket>, const Address&>());
     }
 }
 

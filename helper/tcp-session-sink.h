@@ -32,6 +32,10 @@ class Socket;
  * sender's after TIME_WAIT, 2 x TcpSocketBase::MaxSegLifetime). It still holds every accepted
  * socket object until it is disposed: a TcpSocketBase freed as soon as it closes can leave
  * events behind that refer to it (ns-3.37 crashes so).
+ *
+ * With Ports = n > 1 it listens on n consecutive ports from Local's: connections spread over
+ * them land in the demultiplexer's entries of different local ports, which its linear scan
+ * rejects on the port alone (RandomTcpSessions::SetSinkPorts spreads the sessions).
  */
 class TcpSessionSink : public Application
 {
@@ -76,14 +80,22 @@ class TcpSessionSink : public Application
     void Read(Ptr<Socket> socket);
 
     /**
+     * A connection was accepted: read it and close it with its peer.
+     * \param socket the accepted socket
+     * \param from the peer's address
+     */
+    void Accepted(Ptr<Socket> socket, const Address& from);
+
+    /**
      * The peer closed: close our side.
      * \param socket an accepted socket
      */
     void PeerClosed(Ptr<Socket> socket);
 
-    Address m_local;                     //!< address and port to listen on
-    Ptr<Socket> m_listener;              //!< the listening socket
-    std::vector<Ptr<Socket>> m_accepted; //!< every accepted socket
+    Address m_local;                      //!< address and first port to listen on
+    uint32_t m_ports;                     //!< number of consecutive ports to listen on
+    std::vector<Ptr<Socket>> m_listeners; //!< the listening sockets, one per port
+    std::vector<Ptr<Socket>> m_accepted;  //!< every accepted socket
     TracedCallback<Ptr<const Packet>, Ptr<const Socket>> m_rxTrace; //!< data read
     Counters m_counters;                                            //!< counters
 };

@@ -5,6 +5,7 @@
 #include "ns3/cioq-switch-helper.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/point-to-point-helper.h"
@@ -19,6 +20,10 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -230,18 +235,46 @@ class TcpSessionOverLinkTestCase : public TestCase
  * RandomTcpSessions across a CIOQ switch with N sources on ports 0 .. N-1 and N sinks on ports
  * N .. 2N-1 (the CIOQ-RED evaluation's topology): every session connects, delivers all it wrote
  * and closes; data crosses the switch only from source ports to sink ports, including between
- * a source and the sink of the same index.
+ * a source and the sink of the same index. With sink ports > 1 (SetSinkPorts), session k
+ * reaches its sink on port 5000 + k mod ports, and every packet crosses the switch at the same
+ * time, between the same ports, as with one sink port.
  */
 class RandomTcpSessionsAcrossSwitchTestCase : public TestCase
 {
   public:
-    RandomTcpSessionsAcrossSwitchTestCase()
-        : TestCase("Random sessions across a CIOQ switch, sources and sinks apart")
+    /// \param sinkPorts the sink ports the sessions spread over
+    RandomTcpSessionsAcrossSwitchTestCase(uint32_t sinkPorts)
+        : TestCase("Random sessions across a CIOQ switch, sources and sinks apart, " +
+                   std::to_string(sinkPorts) + " sink port(s)"),
+          m_sinkPorts(sinkPorts)
     {
     }
 
   private:
+    /// A packet through the switch: time (ns), input port, output port, size.
+    using Switched = std::tuple<int64_t, uint32_t, uint32_t, uint32_t>;
+
     void DoRun() override
+    {
+        std::vector<Switched> log;
+        Run(m_sinkPorts, log);
+        if (m_sinkPorts > 1)
+        {
+            std::vector<Switched> reference;
+            Run(1, reference);
+            NS_TEST_ASSERT_MSG_EQ(log.size(), reference.size(), "as many packets switched");
+            NS_TEST_ASSERT_MSG_EQ((log == reference),
+                                  true,
+                                  "the same packets at the same times with one sink port");
+        }
+    }
+
+    /**
+     * Run the sessions over \p sinkPorts sink ports and check them.
+     * \param sinkPorts the sink ports
+     * \param log every packet through the switch
+     */
+    void Run(uint32_t sinkPorts, std::vector<Switched>& log)
     {
         Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1000));
         Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime", DoubleValue(1)); // TIME_WAIT 2 s
@@ -256,6 +289,11 @@ class RandomTcpSessionsAcrossSwitchTestCase : public TestCase
         helper.SetDeviceAttribute("InputBufferSize", StringValue("1000p"));
         helper.SetOutputQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
         CioqSwitchHelper::Star star = helper.InstallStar(CreateObject<Node>(), hosts);
+        // FIFOs at the hosts, as in the CIOQ-RED evaluation: ns-3's default FqCoDel hashes the
+        // ports into its flow queues, so other sink ports would schedule packets otherwise.
+        TrafficControlHelper fifo;
+        fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
+        fifo.Install(star.hostDevices);
         Ipv4AddressHelper addresses("10.1.0.0", "255.255.0.0");
         Ipv4InterfaceContainer interfaces = helper.AssignIpv4(star, addresses);
         std::vector<Address> sinkAddresses;
@@ -269,6 +307,7 @@ class RandomTcpSessionsAcrossSwitchTestCase : public TestCase
         traffic.SetStartWindow(Seconds(0), Seconds(5));
         traffic.SetEnd(Seconds(10));
         traffic.AssignStreams(3);
+        traffic.SetSinkPorts(sinkPorts);
         const auto sessions = traffic.Draw(12, n, n);
         traffic.Install(sessions, sources, sinks, sinkAddresses, 5000);
         uint32_t sameIndex = 0;
@@ -285,7 +324,11 @@ class RandomTcpSessionsAcrossSwitchTestCase : public TestCase
         star.device->TraceConnectWithoutContext(
             "Switched",
             Callback<void, Ptr<const QueueDiscItem>, uint32_t, uint32_t>(
-                [&](Ptr<const QueueDiscItem>, uint32_t input, uint32_t output) {
+                [&](Ptr<const QueueDiscItem> item, uint32_t input, uint32_t output) {
+                    log.emplace_back(Simulator::Now().GetNanoSeconds(),
+                                     input,
+                                     output,
+                                     item->GetSize());
                     if (input < n && output >= n)
                     {
                         ++data[input * n + output - n];
@@ -299,6 +342,20 @@ class RandomTcpSessionsAcrossSwitchTestCase : public TestCase
                         ++other;
                     }
                 }));
+        // The sinks' local port of every connection that delivers data.
+        std::map<uint16_t, std::set<const Socket*>> byPort;
+        for (const auto& sink : traffic.GetSinks())
+        {
+            sink->TraceConnectWithoutContext(
+                "Rx",
+                Callback<void, Ptr<const Packet>, Ptr<const Socket>>(
+                    [&byPort](Ptr<const Packet>, Ptr<const Socket> socket) {
+                        Address local;
+                        socket->GetSockName(local);
+                        byPort[InetSocketAddress::ConvertFrom(local).GetPort()].insert(
+                            PeekPointer(socket));
+                    }));
+        }
         Simulator::Stop(Seconds(30));
         Simulator::Run();
 
@@ -322,9 +379,18 @@ class RandomTcpSessionsAcrossSwitchTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_GT(acks, 0, "acknowledgements from sink ports to source ports");
         NS_TEST_ASSERT_MSG_EQ(other, 0, "nothing between two sources or two sinks");
+        // Session k on port 5000 + k mod sinkPorts: 12 / sinkPorts sessions per port.
+        NS_TEST_ASSERT_MSG_EQ(byPort.size(), sinkPorts, "sessions on every sink port");
+        for (const auto& [port, sockets] : byPort)
+        {
+            NS_TEST_ASSERT_MSG_EQ((port >= 5000 && port < 5000 + sinkPorts), true, "port " << port);
+            NS_TEST_ASSERT_MSG_EQ(sockets.size(), 12 / sinkPorts, "sessions on port " << port);
+        }
         Simulator::Destroy();
         Config::Reset();
     }
+
+    uint32_t m_sinkPorts; //!< sink ports
 };
 
 /**
@@ -339,7 +405,8 @@ class RandomTcpSessionsTestSuite : public TestSuite
     {
         AddTestCase(new RandomTcpSessionsDrawTestCase());
         AddTestCase(new TcpSessionOverLinkTestCase());
-        AddTestCase(new RandomTcpSessionsAcrossSwitchTestCase());
+        AddTestCase(new RandomTcpSessionsAcrossSwitchTestCase(1));
+        AddTestCase(new RandomTcpSessionsAcrossSwitchTestCase(3));
     }
 };
 

@@ -64,6 +64,24 @@ def test_islip_and_sixteen_ports(tmp_path):
     assert m["mean_input_queue_packets"] < 1.0  # iSLIP at s = 2: output queued
 
 
+def test_sink_ports_change_nothing_but_speed(tmp_path):
+    """--sinkPorts spreads the sessions over the sinks' ports: the same packets, so the same
+    metrics to the last digit (FIFO queues only look at sizes)."""
+    one = run(tmp_path, "--sinkPorts=1", "--queueDisc=CioqRed")
+    many = run(tmp_path, "--sinkPorts=7", "--queueDisc=CioqRed")
+    assert (one["params"]["sinkPorts"], many["params"]["sinkPorts"]) == (1, 7)
+    assert one["metrics"] == many["metrics"]
+    assert one["metrics"]["sessions_connected"] > 0
+
+
+def test_bad_sink_ports_name_the_flag():
+    for value in ("0", "4097"):
+        result = subprocess.run([str(BINARY), f"--sinkPorts={value}", "--quick"],
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode != 0
+        assert "sinkPorts" in result.stderr and value in result.stderr, result.stderr
+
+
 def test_bad_arguments_stop_the_program():
     for args in (["--queueDisc=Fifo"], ["--speedup=0.5"], ["--fabric=Crossbar"],
                  ["--ports=5"], ["--load=0.5", "--sessions=10"], ["--maxP=0"],
