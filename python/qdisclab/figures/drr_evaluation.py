@@ -836,7 +836,7 @@ def _value_claim(design: Design, metric: str, paper: dict[Cell, float], where: s
     tied = [c for c, k in classes.items() if k == "tied"]
     text = (f"{len(errors)} held-out cells"
             + (f" (the anchor cell{'s' if len(tuple(anchors)) > 1 else ''} "
-               + ", ".join(_cell_label(c) for c in anchors) + " calibrated)" if anchors else "")
+               + "; ".join(_cell_label(c) for c in anchors) + " calibrated)" if anchors else "")
             + f": {kinds.count('within')} within ±{tolerance * scale:g}{unit} of the paper's"
             f" (95 % CI inside the band), {len(tied)} tied (CI straddles its edge"
             + (": " + "; ".join(_cell_label(c) for c in tied) if tied else "")
@@ -938,19 +938,556 @@ def factorial_claims(designs: dict[str, Design]) -> list[Claim]:
         reason = "no factorial run" if main is None else main.error
         return [Claim("§4, Tables 2–5", "the 2^3 factorial design P × B × Q", reason,
                       "not evaluated")]
-    claims = delay_claims(main) + ratio_claims(main)
+    claims = _numbered(delay_claims(main) + ratio_claims(main), 5)
     tail = designs.get("drr-tail")
     if tail is not None and tail.results:
-        claims += delay_claims(tail, "DRR tail drop")
+        claims += _numbered(delay_claims(tail, "DRR tail drop"), 12)
     return claims
+
+
+def _numbered(claims: list[Claim], first: int) -> list[Claim]:
+    """Give ``claims`` the plan's ids C<first>, C<first + 1>, ..."""
+    for i, claim in enumerate(claims):
+        claim.id = f"C{first + i}"
+    return claims
+
+
+def calibration_claims(designs: dict[str, Design], variants: Variants | None) -> list[Claim]:
+    """The anchor cells (plan: S15, S16, S22; claims C16-C18), marked "calibrated": our number
+    and the choice the variant campaign's sweep made there."""
+    main, tail = designs.get("main"), designs.get("drr-tail")
+    claims = []
+    anchor = (1000, 1.0)
+    for cid, queue, buffer_text in (
+        ("C16", "DropTail", f"DropTail limit {DROPTAIL_LIMIT}"),
+        ("C17", "Drr", f"DRR blimit_ {DRR_BLIMIT_HEAD} (head drop)"),
+    ):
+        cell = (*anchor, queue)
+        ours = main.estimate(cell, DELAY).format(3) if main and main.results else "–"
+        text = f"{ours} s with the chosen {buffer_text}"
+        if queue == "Drr" and tail is not None and tail.results:
+            text += (f"; tail drop: {tail.estimate(cell, DELAY).format(3)} s with"
+                     f" {DRR_BLIMIT_TAIL}")
+        if variants is not None:
+            for drop in (("",) if queue == "DropTail" else ("Head", "Tail")):
+                series = variants.buffers(queue, drop, anchor)
+                if series:
+                    chosen, inside = choose_buffer(series, PAPER_TABLE2[cell])
+                    text += (f"; factorial-buffers{'-' + drop.lower() if drop else ''}:"
+                             f" closest of {', '.join(series)} is {chosen}"
+                             f" ({series[chosen].format(3)} s,"
+                             f" {'within' if inside else 'outside'} ±5 %)")
+        claims.append(Claim(
+            "Table 2 (anchor)",
+            f"{_cell_label(cell)}: delay {PAPER_TABLE2[cell]:.4f} s (used to choose the"
+            f" {'DropTail limit' if queue == 'DropTail' else 'DRR blimit_'})",
+            text, "calibrated", id=cid))
+    ours = main.estimate(RATIO_ANCHOR, RATIO).format(3) if main and main.results else "–"
+    text = f"{ours} with the chosen background {_background_label(BACKGROUND)}"
+    if variants is not None and (anchor_runs := variants.anchor_backgrounds()):
+        chosen, inside = choose_background(anchor_runs)
+        text += (f"; factorial-background-anchor: {len(anchor_runs)} backgrounds, "
+                 + ("first in the band" if inside else "none within ±0.01, the closest")
+                 + f" is {_background_label(chosen)} ({anchor_runs[chosen].format(3)})")
+    claims.append(Claim(
+        "Table 4 (anchor)",
+        f"{_cell_label(RATIO_ANCHOR)}: arrival ratio {PAPER_TABLE4[RATIO_ANCHOR]} (used to"
+        " choose the background)", text, "calibrated", id="C18"))
+    return claims
+
+
+def _causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Design],
+            variants: Variants | None) -> None:
+    """Name, for every "partly"/"disagree" claim, the run that changes exactly its suspected
+    cause (the plan's table "Cause-demonstrating variants") and what it measured."""
+    causes: dict[str, str] = {}
+    tail = designs.get("drr-tail")
+    if tail is not None and tail.results:
+        tail_claims = {c.id: c for c in claims if c.where.endswith("(DRR tail drop)")}
+        summary = "; ".join(f"{cid} {c.verdict}" for cid, c in tail_claims.items())
+        for cid in ("C5", "C6", "C7", "C8"):
+            twin = tail_claims.get(f"C{int(cid[1:]) + 7}")
+            if twin is not None:
+                causes[cid] = (
+                    "ns-2's head drop delivers younger packets. factorial-drr-tail (DRR drops"
+                    " from the tail of the longest queue, blimit_ calibrated again on the"
+                    f" anchor, nothing else changed): {twin.id} {twin.verdict}: {twin.ours}"
+                    f" (all tail-drop claims: {summary})")
+    if variants is None:
+        for claim in claims:
+            if claim.verdict in ("partly", "disagree") and not claim.cause:
+                claim.cause = causes.get(claim.id, "variant not run")
+        return
+    studies = reading_studies(fairness, variants)
+    if len(studies) > 1:
+        verdicts = reading_verdicts(studies)
+        causes["C2"] = (
+            f"R1 offers {offered_load('R1'):.1f}× the bottleneck, so every bucket stays"
+            " backlogged. fig3-rates (only the source rate / on-off changed, three seeds): "
+            + "; ".join(f"{r} ({offered_load(r):.2f}×) {v['C2']}"
+                        for r, v in verdicts.items() if r != "R1"))
+        causes["C1"] = "fig3-rates: " + "; ".join(f"{r} {v['C1']}" for r, v in verdicts.items())
+    if variants.flows:
+        parts = []
+        for flows, study in variants.flows.items():
+            steps = []
+            for size in study.sizes:
+                series = [study.estimate("sequential", b, size) for b in study.buckets]
+                best = study.buckets[int(np.nanargmin([e.mean for e in series]))]
+                violations, ties = unimodal_steps(series)
+                steps.append(f"{_size_label(size)} B: {violations} (tied {ties}), minimum at"
+                             f" {best}")
+            parts.append(f"{flows} flows: " + ", ".join(steps))
+        causes["C3"] = ("fig3-flows (7 and 11 flows, so no Buckets value below the flow count"
+                        " but 1 splits them evenly): steps against a single minimum along"
+                        " Buckets beyond the CIs: " + "; ".join(parts))
+    series = hash_series(fairness, variants)
+    if any(b > 32 for b in series):
+        causes["C4"] = ("the hash puts flows in one bucket. fig3-hash-buckets (more buckets,"
+                        " nothing else): " + "; ".join(
+                            f"Buckets {b}: {v['colliding'].mean:.1f} colliding flows, std. dev."
+                            f" {v['hash'].format(1)} kb/s" for b, v in series.items())
+                        + (f"; ns-2 mapping at Buckets {FLOWS}:"
+                           f" {series[FLOWS]['sequential'].format(1)} kb/s"
+                           if FLOWS in series and series[FLOWS]["sequential"].n else ""))
+    designs_bg = variants.background_designs()
+    fixed = {b: d for b, d in designs_bg.items() if b[1] != 0}
+    if fixed:
+        text = "; ".join(
+            f"{_background_label(b)}: Table 4 {_value_claim(d, RATIO, PAPER_TABLE4, '', '', False, 0.05, 3, (RATIO_ANCHOR,)).ours.split(';')[0]};"
+            f" variation explained {_percents(d.results[RATIO], ('P', 'B', 'Q'))}"
+            for b, d in fixed.items())
+        for cid in ("C9", "C10"):
+            causes[cid] = ("the background scales with P. factorial-background-size (the"
+                           " background's packet size fixed, nothing else): " + text)
+    delays = variants.anchor_delays()
+    if delays:
+        causes["C12"] = (
+            f"at {_cell_label(RATIO_ANCHOR)} the offered load (1.6 Mb/s) keeps DropTail's"
+            " 400 packets full. factorial-background-anchor (only the background changed):"
+            " delay " + "; ".join(f"{_background_label(b)} {e.format(3)} s"
+                                  for b, e in delays.items()))
+    for claim in claims:
+        if claim.verdict in ("partly", "disagree") and not claim.cause:
+            claim.cause = causes.get(claim.id, "no variant of the plan changes this cause")
+
+
+# ----------------------------------------------------------------- variant campaign
+
+#: Backgrounds of the S22 calibration in the plan's order of preference: fewest flows, P,
+#: fixed 500 B, 1000 B, shortest inter-arrival.
+SIZE_ORDER = {0: 0, 500: 1, 1000: 2}
+#: The plan's S22 band and the tie margin of its fallback (the closest mean).
+RATIO_TARGET, RATIO_BAND, RATIO_TIE = 0.949, 0.01, 0.002
+#: The plan's S15 / S16 band (relative).
+DELAY_BAND = 0.05
+
+
+def _preference(background: Background) -> tuple:
+    flows, size, low, _ = background
+    return (flows, SIZE_ORDER.get(size, 3), size, low)
+
+
+def choose_background(estimates: dict[Background, Estimate]) -> tuple[Background, bool]:
+    """The plan's S22 rule: the first background in the order of preference whose mean arrival
+    ratio lies within ±0.01 of 0.949; if none does, the closest mean, the order breaking ties
+    within 0.002. Returns the choice and whether it is in the band."""
+    valid = {b: e for b, e in estimates.items() if e.n}
+    if not valid:
+        raise ValueError("no background was run")
+    inside = [b for b, e in valid.items() if abs(e.mean - RATIO_TARGET) <= RATIO_BAND]
+    if inside:
+        return min(inside, key=_preference), True
+    gap = min(abs(e.mean - RATIO_TARGET) for e in valid.values())
+    near = [b for b, e in valid.items() if abs(e.mean - RATIO_TARGET) <= gap + RATIO_TIE]
+    return min(near, key=_preference), False
+
+
+def choose_buffer(estimates: dict[str, Estimate], target: float) -> tuple[str, bool]:
+    """The plan's S15 / S16 rule: the buffer whose mean delay is closest to ``target``; returns
+    it and whether it is within ±5 %."""
+    valid = {b: e for b, e in estimates.items() if e.n}
+    if not valid:
+        raise ValueError("no buffer was run")
+    best = min(valid, key=lambda b: (abs(valid[b].mean - target), b))
+    return best, abs(valid[best].mean - target) <= DELAY_BAND * target
+
+
+def _buffer_value(size: str) -> float:
+    """A queue limit as a number for sorting and plotting (bytes, or packets)."""
+    return float(parse_bytes(size) or size.rstrip("p"))
+
+
+def _background_label(background: Background) -> str:
+    flows, size, low, high = background
+    return (f"{flows} × {'P' if size == 0 else f'{size} B'}, ({low:g}, {high:g}) ms")
+
+
+class Variants:
+    """The variant campaign's runs (``campaigns/drr-evaluation-variants.toml``)."""
+
+    def __init__(self, runs: Iterable[RunRecord]):
+        runs = list(runs)
+        self.readings = {r: Fairness(runs, r) for r in READINGS if r != "R1"}
+        self.readings = {r: f for r, f in self.readings.items() if f.cells}
+        self.flows = {n: f for n in (7, 11) if (f := Fairness(runs, "R1", n)).cells}
+        self.hash = Fairness(runs, "R1")
+        # Factorial runs with the final background (buffers), and every background.
+        self.factorial = factorial_runs(runs)
+        self.backgrounds: dict[Background, dict[tuple, dict[int, dict]]] = defaultdict(
+            lambda: defaultdict(dict))
+        for run in runs:
+            p = resolved(run.params)
+            if p["scenario"] == "factorial" and run.metrics \
+                    and p["packetSizeMin"] == p["packetSizeMax"]:
+                config = (p["queueDisc"], p["maxSize"], p["dropFrom"])
+                key = (p["packetSizeMin"], p["bottleneckRate"], config)
+                self.backgrounds[p["background"]][key][run.seed] = run.metrics
+
+    def buffers(self, queue: str, drop_from: str, cell: tuple[int, float]) -> dict[str, Estimate]:
+        """Mean delay per buffer of one queue type in one (P, B) cell."""
+        out = {}
+        for (p, b, (q, size, drop)), by_seed in self.factorial.items():
+            if (p, b) == cell and q == queue and drop == drop_from:
+                out[size] = t_interval(_value(m, DELAY) for m in by_seed.values())
+        return dict(sorted(out.items(), key=lambda kv: _buffer_value(kv[0])))
+
+    def anchor_backgrounds(self) -> dict[Background, Estimate]:
+        """S22: arrival ratio at the anchor cell (DropTail 400 p, 500 B, 1.5 Mb/s) per
+        background."""
+        key = (RATIO_ANCHOR[0], RATIO_ANCHOR[1], ("DropTail", "400p", ""))
+        out = {b: t_interval(_value(m, RATIO) for m in cells[key].values())
+               for b, cells in self.backgrounds.items() if key in cells}
+        return dict(sorted(out.items(), key=lambda kv: _preference(kv[0])))
+
+    def anchor_delays(self) -> dict[Background, Estimate]:
+        """The anchor cell's delay per background (the cause of C12's gap)."""
+        key = (RATIO_ANCHOR[0], RATIO_ANCHOR[1], ("DropTail", "400p", ""))
+        out = {b: t_interval(_value(m, DELAY) for m in cells[key].values())
+               for b, cells in self.backgrounds.items() if key in cells}
+        return dict(sorted(out.items(), key=lambda kv: _preference(kv[0])))
+
+    def background_designs(self) -> dict[Background, Design]:
+        """The main design (calibrated buffers) with each background run in all 8 cells."""
+        out = {}
+        for background, cells in self.backgrounds.items():
+            design = build_design("main", cells)
+            if design is not None and design.results:
+                out[background] = design
+        return dict(sorted(out.items(), key=lambda kv: _preference(kv[0])))
+
+
+def _reading_title(reading: str) -> str:
+    rate, on, off, meaning = READINGS[reading]
+    return (f"{reading}: {parse_mbps(rate) * 1000:g} kb/s, on/off {on:g}/{off:g} s"
+            f"\n({meaning}); offered {offered_load(reading):.2f}×")
+
+
+def reading_studies(main: Fairness, variants: Variants | None) -> dict[str, Fairness]:
+    """Fig. 3 per reading: R1 from the final campaign, the others from the variants."""
+    studies = {"R1": main} if main.cells else {}
+    if variants is not None:
+        studies.update(variants.readings)
+    return {r: studies[r] for r in READINGS if r in studies}
+
+
+def rate_figure(studies: dict[str, Fairness]) -> Figure:
+    """The sensitivity of Fig. 3 to the source rate: one panel per reading, the std. dev. over
+    MaxSize for a few Buckets values (ns-2 mapping)."""
+    fig = Figure(figsize=(4.0 * len(studies), 4.2), layout="constrained")
+    axes = fig.subplots(1, len(studies), squeeze=False)[0]
+    for axis, (reading, study) in zip(axes, studies.items(), strict=True):
+        for i, buckets in enumerate(RATE_FIGURE_BUCKETS):
+            if buckets not in study.buckets:
+                continue
+            estimates = [study.estimate("sequential", buckets, s) for s in study.sizes]
+            _errorbar(axis, [s / 1000 for s in study.sizes], estimates, color=f"C{i}",
+                      label=f"Buckets {buckets}")
+        axis.set_title(_reading_title(reading), fontsize=8)
+        axis.set_xlabel("MaxSize (kB)")
+        axis.set_ylim(bottom=0)
+        axis.grid(alpha=0.3)
+    axes[0].set_ylabel("std. dev. of throughput (kb/s)")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Figure 3 against the source rate's readings (ns-2 mapping; mean ± 95 % CI)",
+                 fontsize=10)
+    return fig
+
+
+RATE_HEADER = ("reading", "onRate", "meanOn_s", "meanOff_s", "offered_load", "buckets",
+               "maxSize_bytes", "std_kbps_mean", "std_kbps_ci95", "n", "jain_mean")
+
+
+def rate_rows(studies: dict[str, Fairness]) -> list[list]:
+    rows = []
+    for reading, study in studies.items():
+        rate, on, off, _ = READINGS[reading]
+        for b in study.buckets:
+            for size in study.sizes:
+                e = study.estimate("sequential", b, size)
+                if e.n:
+                    rows.append([reading, rate, on, off, offered_load(reading), b, size, e.mean,
+                                 e.half_width, e.n,
+                                 study.estimate("sequential", b, size, "jain_index").mean])
+    return rows
+
+
+def reading_verdicts(studies: dict[str, Fairness]) -> dict[str, dict[str, str]]:
+    """Per reading, C1-C3 as the claims judge them (ns-2 mapping)."""
+    out = {}
+    for reading, study in studies.items():
+        counts = below_flows_counts(study, "sequential")
+        threshold = threshold_test(study)
+        convex = convex_test(study)
+        out[reading] = {
+            "C1": (below_flows_verdict(counts) + f" ({len(counts['above'])} above,"
+                   f" {len(counts['tied'])} tied, {len(counts['below'])} below)")
+            if counts else "not evaluated",
+            "C2": ({"agree": "agree", "tied": "partly (tied)", "disagree": "disagree"}[
+                threshold["kind"]] + f": {threshold['smallest'][1].format(1)} kb/s at"
+                f" {threshold['smallest'][0]} B vs {threshold['largest'][1].format(1)} at"
+                f" {threshold['largest'][0]} B, threshold {threshold['threshold']} B")
+            if threshold else "not evaluated",
+            "C3": (convex["verdict"] + f" (minimum at Buckets {convex['best'][0]},"
+                   f" {convex['best'][1]} B; wrong-way steps {convex['along_buckets'][0]} /"
+                   f" {convex['along_sizes'][0]})") if convex else "not evaluated",
+        }
+    return out
+
+
+def rate_table(studies: dict[str, Fairness]) -> TableData:
+    verdicts = reading_verdicts(studies)
+    return TableData(
+        ["reading", "offered load", "C1 (worse below 10 buckets)", "C2 (buffer threshold)",
+         "C3 (single optimum)"],
+        [[r, f"{offered_load(r):.2f}×", v["C1"], v["C2"], v["C3"]] for r, v in verdicts.items()])
+
+
+def flows_figure(variants: Variants) -> Figure:
+    """C3's variant: the std. dev. along Buckets with 7 and 11 flows."""
+    fig = Figure(figsize=(5.0 * len(variants.flows), 4.0), layout="constrained")
+    axes = fig.subplots(1, len(variants.flows), squeeze=False)[0]
+    for axis, (flows, study) in zip(axes, variants.flows.items(), strict=True):
+        xs = list(range(len(study.buckets)))
+        for i, size in enumerate(study.sizes):
+            _errorbar(axis, xs, [study.estimate("sequential", b, size) for b in study.buckets],
+                      color=f"C{i}", label=f"{_size_label(size)} B")
+        axis.set_xticks(xs, [str(b) for b in study.buckets])
+        axis.set_title(f"{flows} flows (R1, ns-2 mapping)", fontsize=9)
+        axis.set_xlabel("Buckets")
+        axis.set_ylim(bottom=0)
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=7)
+    axes[0].set_ylabel("std. dev. of throughput (kb/s)")
+    return fig
+
+
+FLOWS_HEADER = ("nFlows", "buckets", "maxSize_bytes", "std_kbps_mean", "std_kbps_ci95", "n",
+                "colliding_flows_mean")
+
+
+def flows_rows(variants: Variants) -> list[list]:
+    rows = []
+    for flows, study in variants.flows.items():
+        for b in study.buckets:
+            for size in study.sizes:
+                e = study.estimate("sequential", b, size)
+                if e.n:
+                    rows.append([flows, b, size, e.mean, e.half_width, e.n,
+                                 study.estimate("sequential", b, size, "colliding_flows").mean])
+    return rows
+
+
+def hash_series(main: Fairness, variants: Variants) -> dict[int, dict[str, Estimate]]:
+    """C4's variant: per Buckets (the final campaign's ≥ 10 and the variant's 64 .. 1024), the
+    std. dev. and colliding flows with the hash at the variant's MaxSize values."""
+    sizes = variants.hash.sizes
+    out: dict[int, dict[str, Estimate]] = {}
+    for source in (main, variants.hash):
+        for b in source.buckets:
+            if b < FLOWS:
+                continue
+            std = t_interval(v for s in sizes for m in source.cells.get(("hash", b, s), {})
+                             .values() if (v := _value(m, STD)) is not None)
+            col = t_interval(v for s in sizes for m in source.cells.get(("hash", b, s), {})
+                             .values() if (v := _value(m, "colliding_flows")) is not None)
+            seq = t_interval(v for s in sizes for m in main.cells.get(("sequential", b, s), {})
+                             .values() if (v := _value(m, STD)) is not None)
+            if std.n:
+                out[b] = {"hash": std, "colliding": col, "sequential": seq}
+    return dict(sorted(out.items()))
+
+
+def hash_figure(series: dict[int, dict[str, Estimate]]) -> Figure:
+    fig = Figure(figsize=(9.0, 3.8), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    xs = list(range(len(series)))
+    _errorbar(left, xs, [v["hash"] for v in series.values()], color="C1",
+              label="DrrQueueDisc's hash")
+    seq = [(x, v["sequential"]) for x, v in zip(xs, series.values(), strict=True)
+           if v["sequential"].n]
+    if seq:
+        _errorbar(left, [x for x, _ in seq], [e for _, e in seq], color="C0",
+                  label="ns-2 mapping")
+    _errorbar(right, xs, [v["colliding"] for v in series.values()], color="C1")
+    for axis, label in ((left, "std. dev. of throughput (kb/s)"),
+                        (right, f"colliding flows (of {FLOWS})")):
+        axis.set_xticks(xs, [str(b) for b in series])
+        axis.set_xlabel("Buckets")
+        axis.set_ylabel(label)
+        axis.set_ylim(bottom=0)
+        axis.grid(alpha=0.3)
+    left.legend(fontsize=7)
+    fig.suptitle("C4: the hash with more buckets (R1; MaxSize 6000, 25000, 45000 B pooled)",
+                 fontsize=10)
+    return fig
+
+
+def buffers_figure(variants: Variants) -> Figure:
+    """S15 / S16 and the held-out delays against the buffers."""
+    panels = (("DropTail", "", "DropTail limit (packets)"),
+              ("Drr", "Head", "DRR blimit_, head drop (kB)"),
+              ("Drr", "Tail", "DRR blimit_, tail drop (kB)"))
+    fig = Figure(figsize=(13.0, 4.0), layout="constrained")
+    axes = fig.subplots(1, 3)
+    for axis, (queue, drop, label) in zip(axes, panels, strict=True):
+        for i, (p, b) in enumerate((p, b) for p in P_LEVELS for b in B_LEVELS):
+            series = variants.buffers(queue, drop, (p, b))
+            if not series:
+                continue
+            scale = 1 if queue == "DropTail" else 1e-3
+            xs = [_buffer_value(k) * scale for k in series]
+            _errorbar(axis, xs, list(series.values()), color=f"C{i}", label=f"{p} B, {b:g} Mb/s")
+            axis.axhline(PAPER_TABLE2[(p, b, queue)], color=f"C{i}", lw=0.8, ls="--")
+        axis.set_xlabel(label)
+        axis.grid(alpha=0.3)
+        axis.set_ylim(bottom=0)
+    axes[0].set_ylabel("mean delay of the flow (s)")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Buffers (factorial-buffers-*): delay per cell, the paper's as dashed lines;"
+                 " the anchor cell 1000 B, 1 Mb/s chooses each buffer", fontsize=10)
+    return fig
+
+
+BUFFERS_HEADER = ("queueDisc", "dropFrom", "maxSize", "packet_size", "bottleneck_mbps",
+                  "delay_mean_s", "delay_ci95", "n", "paper_delay_s", "anchor")
+
+
+def buffers_rows(variants: Variants) -> list[list]:
+    rows = []
+    for queue, drop in (("DropTail", ""), ("Drr", "Head"), ("Drr", "Tail")):
+        for p in P_LEVELS:
+            for b in B_LEVELS:
+                for size, e in variants.buffers(queue, drop, (p, b)).items():
+                    rows.append([queue, drop, size, p, b, e.mean, e.half_width, e.n,
+                                 PAPER_TABLE2[(p, b, queue)], (p, b, queue) in DELAY_ANCHORS])
+    return rows
+
+
+def background_figure(variants: Variants) -> Figure:
+    fig = Figure(figsize=(12.0, 4.2), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    anchor = variants.anchor_backgrounds()
+    xs = list(range(len(anchor)))
+    _errorbar(left, xs, list(anchor.values()), color="C0", ls="none")
+    left.axhspan(RATIO_TARGET - RATIO_BAND, RATIO_TARGET + RATIO_BAND, color="C2", alpha=0.2,
+                 label="paper 0.949 ± 0.01")
+    left.set_xticks(xs, [_background_label(b) for b in anchor], rotation=60, fontsize=6)
+    left.set_ylabel("arrival ratio, DropTail 500 B 1.5 Mb/s")
+    left.set_title("S22: background at the anchor cell", fontsize=9)
+    left.legend(fontsize=7)
+    left.grid(alpha=0.3)
+    designs = variants.background_designs()
+    cells = [(p, b, q) for p in P_LEVELS for b in B_LEVELS for q in Q_LEVELS]
+    cx = list(range(len(cells)))
+    right.plot(cx, [PAPER_TABLE4[c] for c in cells], "k_", markersize=14, label="paper")
+    for i, (background, design) in enumerate(designs.items()):
+        _errorbar(right, [x + 0.12 * (i - 1) for x in cx],
+                  [design.estimate(c, RATIO) for c in cells], color=f"C{i + 1}", ls="none",
+                  label=_background_label(background))
+    right.set_xticks(cx, [f"{p}/{b:g}/{Q_LABELS[q]}" for p, b, q in cells], rotation=45,
+                     fontsize=7)
+    right.set_ylabel("arrival ratio of the flow")
+    right.set_title("C9, C10: background size in the 8 cells", fontsize=9)
+    right.legend(fontsize=7)
+    right.grid(alpha=0.3)
+    return fig
+
+
+BACKGROUND_HEADER = ("background_flows", "bgPacketSize", "bgIntervalMin_ms", "bgIntervalMax_ms",
+                     "packet_size", "bottleneck_mbps", "queueDisc", "ratio_mean", "ratio_ci95",
+                     "delay_mean_s", "delay_ci95", "n", "paper_ratio")
+
+
+def background_rows(variants: Variants) -> list[list]:
+    rows = []
+    for background, cells in sorted(variants.backgrounds.items(),
+                                    key=lambda kv: _preference(kv[0])):
+        for (p, b, config), by_seed in sorted(cells.items(), key=str):
+            ratio = t_interval(_value(m, RATIO) for m in by_seed.values())
+            delay = t_interval(_value(m, DELAY) for m in by_seed.values())
+            rows.append([*background, p, b, config[0], ratio.mean, ratio.half_width,
+                         delay.mean, delay.half_width, ratio.n,
+                         PAPER_TABLE4.get((p, b, config[0]))])
+    return rows
+
+
+def variant_artifacts(main: Fairness, variants: Variants, out_dir: Path) -> list[Artifact]:
+    """The variant campaign's figures (PNG, PDF, CSV): those with runs."""
+    out = []
+    studies = reading_studies(main, variants)
+    if len(studies) > 1:
+        artifact = figure_artifact(
+            rate_figure(studies), out_dir, "fig3-rate", RATE_HEADER, rate_rows(studies),
+            "Figure 3 against the source rate (sensitivity)",
+            "The std. dev. of the ten flows' throughputs over MaxSize at every reading of the"
+            " paper's \u201c1 Mb\u201d (R1 from the final campaign, R2-R5 from fig3-rates, three"
+            " seeds), ns-2 mapping. The table judges C1-C3 at each reading; no reading is"
+            " chosen.")
+        artifact.table = rate_table(studies)
+        out.append(artifact)
+    if variants.flows:
+        out.append(figure_artifact(
+            flows_figure(variants), out_dir, "variant-flows", FLOWS_HEADER,
+            flows_rows(variants), "Variant fig3-flows (C3): 7 and 11 flows",
+            "Along Buckets with 7 and 11 flows (R1, ns-2 mapping, three seeds): where Buckets"
+            " divides the flow count the flows split evenly."))
+    series = hash_series(main, variants)
+    if any(b > 32 for b in series):
+        out.append(figure_artifact(
+            hash_figure(series), out_dir, "variant-hash",
+            ("buckets", "hash_std_kbps", "hash_std_ci95", "colliding_flows", "sequential_std_kbps"),
+            [[b, v["hash"].mean, v["hash"].half_width, v["colliding"].mean,
+              v["sequential"].mean] for b, v in series.items()],
+            "Variant fig3-hash-buckets (C4): the hash with many buckets",
+            "DrrQueueDisc's hash with Buckets 10-32 (final campaign) and 64-1024 (variant),"
+            " pooled over MaxSize 6000, 25000 and 45000 B."))
+    if variants.factorial:
+        out.append(figure_artifact(
+            buffers_figure(variants), out_dir, "variant-buffers", BUFFERS_HEADER,
+            buffers_rows(variants), "Calibration factorial-buffers (S15, S16)",
+            "Mean delay of the flow (five seeds) against DropTail's limit and DRR's blimit_"
+            " (head and tail drop) in the four (P, B) cells; the anchor cell (1000 B, 1 Mb/s)"
+            " chooses each buffer, the other cells are held out."))
+    if variants.anchor_backgrounds():
+        out.append(figure_artifact(
+            background_figure(variants), out_dir, "variant-background", BACKGROUND_HEADER,
+            background_rows(variants), "Calibration factorial-background (S22) and sizes (C9, C10)",
+            "Left: the arrival ratio at the anchor cell per background (factorial-background-"
+            "anchor). Right: the 8 cells with the background's packet size fixed at 500 or 1000 B"
+            " (factorial-background-size) beside the paper's Table 4."))
+    return out
 
 
 # ----------------------------------------------------------------- entry point
 
 
 def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
-    """Write fig3 and tables 2–5 from the database ``db_path``."""
+    """Write fig3 and tables 2–5 from the database ``db_path``, and the variant campaign's
+    figures when its database is beside it."""
     meta, runs = load_campaign_runs(db_path)
+    variant_path = variants_db(db_path, NAME)
+    variants = Variants(load_campaign_runs(variant_path)[1]) if variant_path else None
     result = FigureSet(NAME, out_dir)
     mode = meta.get("mode", "full")
     fairness = Fairness(runs)
@@ -974,11 +1511,12 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
         " qBQ = −0.0001; the equation prints −0.003xBxQ and −0.0001xQxP). The column"
         " \u201cpaper's table, recomputed\u201d is the 2^3 analysis of the paper's own Table 2 / 4.",
         "Factorial: the measured flow and one background flow with the same traffic (uniform"
-        " inter-arrival times in (2.5, 7.5) ms, P-byte packets); DropTail holds 400 packets"
-        " (ns-2's limit_ counts packets), DRR 200000 bytes (blimit_ counts bytes): with full"
-        " tail-drop queues the delay is 400·P·8/B for DropTail and 200000·8/B for DRR, the"
-        " magnitudes of the paper's Table 2. Effects and intervals: 2^3 r analysis, 95 %"
-        " confidence.",
+        f" inter-arrival times in (2.5, 7.5) ms, P-byte packets); DropTail holds"
+        f" {DROPTAIL_LIMIT} (ns-2's limit_ counts packets), DRR {DRR_BLIMIT_HEAD} with head"
+        f" drop and {DRR_BLIMIT_TAIL} with tail drop (blimit_ counts bytes): buffers"
+        " calibrated on the anchor cell 1000 B, 1 Mb/s (claims C16, C17), the background on"
+        " 500 B, 1.5 Mb/s (C18); those cells are not judged. Effects and intervals: 2^3 r"
+        " analysis, 95 % confidence.",
         "With two identical flows the arrival ratio is about B / (2 · 200 packets/s · P · 8)"
         " under either queue: Q hardly matters, as in the paper, but P matters as much as B."
         " The paper's Table 4 keeps 0.53 of the flow's 1.6 Mb/s with 1000-byte packets at"
@@ -1006,14 +1544,14 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
                if optimum else ""),
         ))
         if "sequential" in fairness.mappings:
-            result.claims += [_worse_below_flows(fairness, "sequential"),
-                              _buffer_threshold(fairness, "sequential"),
-                              _convex_optimum(fairness, "sequential")]
+            result.claims += _numbered([_worse_below_flows(fairness, "sequential"),
+                                        _buffer_threshold(fairness, "sequential"),
+                                        _convex_optimum(fairness, "sequential")], 1)
         if "hash" in fairness.mappings:
-            result.claims.append(_worse_below_flows(fairness, "hash"))
+            result.claims += _numbered([_worse_below_flows(fairness, "hash")], 4)
     else:
         result.claims.append(Claim("§3, Fig. 3", "fairness over buckets_ × blimit_",
-                                   "no fairness run", "not evaluated"))
+                                   "no fairness run", "not evaluated", id="C1"))
 
     if designs:
         for stem, metric, paper, digits, title in (
@@ -1049,4 +1587,13 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
                 f" variation each explains. {equations}",
                 csv, table=table))
     result.claims += factorial_claims(designs)
+    if designs:
+        result.claims += calibration_claims(designs, variants)
+    if variants is not None:
+        result.artifacts += variant_artifacts(fairness, variants, out_dir)
+        result.notes.append(
+            f"Variant campaign ({variant_path}): calibration sweeps and cause-demonstrating"
+            " variants, with their own seeds; its figures are fig3-rate (the sensitivity of"
+            " Fig. 3 to the source rate) and variant-*.")
+    _causes(result.claims, fairness, designs, variants)
     return result
