@@ -1053,10 +1053,15 @@ def _causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Design],
     designs_bg = variants.background_designs()
     fixed = {b: d for b, d in designs_bg.items() if b[1] != 0}
     if fixed:
-        text = "; ".join(
-            f"{_background_label(b)}: Table 4 {_value_claim(d, RATIO, PAPER_TABLE4, '', '', False, 0.05, 3, (RATIO_ANCHOR,)).ours.split(';')[0]};"
-            f" variation explained {_percents(d.results[RATIO], ('P', 'B', 'Q'))}"
-            for b, d in fixed.items())
+        parts = []
+        for background, design in fixed.items():
+            kinds = [band_class(design.estimate(c, RATIO), v, False, 0.05)
+                     for c, v in PAPER_TABLE4.items() if c != RATIO_ANCHOR]
+            parts.append(f"{_background_label(background)}: Table 4 {kinds.count('within')}"
+                         f" within ±0.05, {kinds.count('tied')} tied,"
+                         f" {kinds.count('outside')} outside of {len(kinds)}; variation"
+                         f" explained {_percents(design.results[RATIO], ('P', 'B', 'Q'))}")
+        text = "; ".join(parts)
         for cid in ("C9", "C10"):
             causes[cid] = ("the background scales with P. factorial-background-size (the"
                            " background's packet size fixed, nothing else): " + text)
