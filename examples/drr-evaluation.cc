@@ -14,7 +14,9 @@
  *    standard deviation of the flows' throughputs over DRR's Buckets and MaxSize (blimit_).
  *  - factorial (Tables 2-5): one measured flow and background flows, all with inter-arrival
  *    times uniform in (2.5, 7.5) ms and packets of P bytes, through a bottleneck of B Mb/s with
- *    DropTail or DRR; the measured flow's mean delay and packet arrival ratio.
+ *    DropTail or DRR; the measured flow's mean delay and packet arrival ratio. The background
+ *    flows (1 .. nFlows - 1) may have a packet size and inter-arrival range of their own
+ *    (--bgPacketSize, --bgIntervalMin, --bgIntervalMax), which the paper does not give.
  *
  * DRR maps sender k to bucket k mod Buckets by default (--flowMapping=sequential: what ns-2's
  * DRR hash does with node addresses below 16) or uses DrrQueueDisc's own hash
@@ -198,6 +200,9 @@ main(int argc, char* argv[])
     double meanOff = 0.3;
     double intervalMin = 2.5;
     double intervalMax = 7.5;
+    uint32_t bgPacketSize = 0;
+    double bgIntervalMin = 0;
+    double bgIntervalMax = 0;
     double simTime = fairness ? 300 : 200;
     double warmup = fairness ? 30 : 50;
     double drainTime = 10;
@@ -263,6 +268,20 @@ main(int argc, char* argv[])
     cmd.AddValue("intervalMax",
                  "factorial: largest inter-arrival time in ms (uniform)",
                  intervalMax);
+    flags.AddUnsigned("bgPacketSize",
+                      "factorial: IPv4 packet size in bytes of the background flows (1 .. "
+                      "nFlows - 1); 0 = the measured flow's sizes (P), else 40 .. 65535",
+                      bgPacketSize,
+                      0,
+                      65535);
+    cmd.AddValue("bgIntervalMin",
+                 "factorial: background flows' smallest inter-arrival time in ms (uniform); "
+                 "0 = intervalMin",
+                 bgIntervalMin);
+    cmd.AddValue("bgIntervalMax",
+                 "factorial: background flows' largest inter-arrival time in ms (uniform); "
+                 "0 = intervalMax",
+                 bgIntervalMax);
     cmd.AddValue("simTime", "Seconds until the sources stop", simTime);
     cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
     cmd.AddValue("drainTime",
@@ -304,11 +323,24 @@ main(int argc, char* argv[])
     {
         NS_ABORT_MSG_UNLESS(meanOn > 0 && meanOff >= 0,
                             "--meanOn must be > 0 and --meanOff >= 0 seconds");
+        NS_ABORT_MSG_IF(bgPacketSize != 0 || bgIntervalMin != 0 || bgIntervalMax != 0,
+                        "--bgPacketSize, --bgIntervalMin and --bgIntervalMax apply to "
+                        "--scenario=factorial only");
     }
     else
     {
         NS_ABORT_MSG_UNLESS(intervalMin > 0 && intervalMin <= intervalMax,
                             "inter-arrival times must satisfy 0 < intervalMin <= intervalMax");
+        NS_ABORT_MSG_IF(bgPacketSize != 0 && bgPacketSize < 40,
+                        "--bgPacketSize=" << bgPacketSize
+                                          << " is out of range: 0 (the measured flow's sizes) "
+                                             "or [40, 65535] bytes");
+        bgIntervalMin = bgIntervalMin == 0 ? intervalMin : bgIntervalMin;
+        bgIntervalMax = bgIntervalMax == 0 ? intervalMax : bgIntervalMax;
+        NS_ABORT_MSG_UNLESS(bgIntervalMin > 0 && bgIntervalMin <= bgIntervalMax,
+                            "background inter-arrival times must satisfy 0 < bgIntervalMin <= "
+                            "bgIntervalMax (ms; 0 = the measured flow's), got "
+                                << bgIntervalMin << " and " << bgIntervalMax);
     }
     if (maxSize.empty())
     {
@@ -317,7 +349,7 @@ main(int argc, char* argv[])
     const QueueSize limit(maxSize);
 
     // Every device must carry the largest packet unfragmented.
-    const uint32_t mtu = std::max<uint32_t>(1500, packetSizeMax);
+    const uint32_t mtu = std::max({1500U, packetSizeMax, bgPacketSize});
     Config::SetDefault("ns3::PointToPointNetDevice::Mtu", UintegerValue(mtu));
 
     const bool drr = queueDisc == "Drr";
@@ -392,9 +424,14 @@ main(int argc, char* argv[])
         meters[i].SetWindow(warmupTime, stopTime);
         meters[i].Install(dumbbell.GetRight(i), port);
 
+        // Flow 0 is the measured flow; the others are the factorial's background.
+        const bool background = !fairness && i > 0;
+        const bool ownSize = background && bgPacketSize != 0;
         auto source = CreateObject<RandomPacketSource>();
         source->Setup(InetSocketAddress(dumbbell.GetRightAddress(i), port),
-                      RandomPacketSource::UniformSizes(packetSizeMin, packetSizeMax, 10 + 4 * i));
+                      RandomPacketSource::UniformSizes(ownSize ? bgPacketSize : packetSizeMin,
+                                                       ownSize ? bgPacketSize : packetSizeMax,
+                                                       10 + 4 * i));
         if (fairness)
         {
             source->SetOnOff(DataRate(onRate),
@@ -404,8 +441,10 @@ main(int argc, char* argv[])
         else
         {
             auto interval = CreateObject<UniformRandomVariable>();
-            interval->SetAttribute("Min", DoubleValue(intervalMin / 1000));
-            interval->SetAttribute("Max", DoubleValue(intervalMax / 1000));
+            interval->SetAttribute("Min",
+                                   DoubleValue((background ? bgIntervalMin : intervalMin) / 1000));
+            interval->SetAttribute("Max",
+                                   DoubleValue((background ? bgIntervalMax : intervalMax) / 1000));
             interval->SetStream(13 + 4 * i);
             source->SetInterval(interval);
         }
@@ -492,6 +531,9 @@ main(int argc, char* argv[])
     {
         report.SetParam("intervalMin", intervalMin);
         report.SetParam("intervalMax", intervalMax);
+        report.SetParam("bgPacketSize", int64_t{bgPacketSize});
+        report.SetParam("bgIntervalMin", bgIntervalMin);
+        report.SetParam("bgIntervalMax", bgIntervalMax);
     }
     report.SetParam("simTime", simTime);
     report.SetParam("warmup", warmup);

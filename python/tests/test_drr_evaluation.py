@@ -91,7 +91,7 @@ def test_registry_and_campaign():
     assert reproduction.figures_function() is drr.make_figures
     full = load_campaign(reproduction.campaign)
     quick = load_campaign(reproduction.campaign, quick=True)
-    assert full.program == "drr-evaluation" and full.ns3 == "system"
+    assert full.program == "drr-evaluation" and full.ns3 == "optimized"
     assert len(full.runs()) == 1080 and len(full.seeds) == 5
     assert len(quick.runs()) == 288 and len(quick.seeds) == 3
 
@@ -163,19 +163,25 @@ def test_fig3_claims(quick_figures):
     _, _, figures, _ = quick_figures
     worse, threshold, convex = [c for c in figures.claims if c.where == "§3, Fig. 3"]
     assert worse.verdict == "agree"
-    assert "at 10 of 10 MaxSize values, the mean at 10" in worse.ours
+    assert worse.id == "C1"
+    assert ("(95 % CIs apart) at 10 of 10 MaxSize values, tied (CIs overlap) at 0, below at 0"
+            in worse.ours)
     assert "mean 18.0 vs 2.0 kb/s" in worse.ours  # 45000 B: (12 + 24) / 2 vs 2
     assert "Buckets 8: 4.0, Buckets 10: 0.0, Buckets 16: 0.0" in worse.ours
     assert threshold.verdict == "agree"
     assert "Buckets 10" in threshold.ours and "within the minimum's interval from 4500 B" \
         in threshold.ours
     # Along Buckets the slice rises from 1 to 8 before its minimum at 10: not unimodal.
+    assert (threshold.id, convex.id) == ("C2", "C3")
     assert convex.verdict == "partly"
     assert "at Buckets 10, MaxSize 4500 B" in convex.ours
     assert "1 step(s) against a single minimum along Buckets, 0 along MaxSize" in convex.ours
+    assert "within them, tied: 0 and 0" in convex.ours
+    assert convex.cause == "variant not run"
     assert "best Buckets per MaxSize: 10" in convex.ours
     hashed = claim(figures, "§3, Fig. 3 (DrrQueueDisc's hash)")
     assert hashed.verdict == "disagree" and "at 0 of 10 MaxSize values" in hashed.ours
+    assert hashed.id == "C4" and "below at 10" in hashed.ours
 
 
 def test_unimodal_violations():
@@ -264,7 +270,14 @@ def test_table3_and_table5_reproduce_the_papers_effects(quick_figures):
 def test_factorial_claims(quick_figures):
     _, _, figures, _ = quick_figures
     assert claim(figures, "Table 2").verdict == "agree"
-    assert claim(figures, "Table 2").ours.startswith("8 of 8 cells within ±15%")
+    assert claim(figures, "Table 2").ours.startswith(
+        "6 held-out cells (the anchor cells 1000 B, 1 Mb/s, DropTail; 1000 B, 1 Mb/s, DRR"
+        " calibrated): 6 within ±15% of the paper's (95 % CI inside the band), 0 tied")
+    assert [c.id for c in figures.claims] == [f"C{i}" for i in range(1, 19)]
+    anchors = [c for c in figures.claims if c.verdict == "calibrated"]
+    assert [c.id for c in anchors] == ["C16", "C17", "C18"]
+    assert anchors[0].ours.startswith("3.232 ± 0.039 s with the chosen DropTail limit 400p")
+    assert anchors[2].ours.startswith("0.949 ± 0.002 with the chosen background 1 × P")
     table3 = claim(figures, "Table 3")
     assert table3.verdict == "agree" and table3.ours.startswith("by decreasing importance: P,"
                                                                 " B, PQ, Q, PBQ, BQ, PB")

@@ -79,3 +79,47 @@ def test_bad_arguments_stop_the_program():
         result = subprocess.run([str(BINARY), *args], capture_output=True, text=True,
                                 timeout=60)
         assert result.returncode != 0, args
+
+
+def test_background_flags_default_to_the_measured_flows_traffic(tmp_path):
+    """--bgPacketSize=0 and --bgInterval*=0 are the measured flow's values: the same run."""
+    base = ["--scenario=factorial", "--queueDisc=DropTail", "--simTime=30", "--warmup=20"]
+    plain = run(tmp_path, *base)
+    explicit = run(tmp_path, *base, "--bgPacketSize=0", "--bgIntervalMin=0", "--bgIntervalMax=0")
+    assert explicit["metrics"] == plain["metrics"]
+    params = plain["params"]
+    assert params["bgPacketSize"] == 0
+    assert (params["bgIntervalMin"], params["bgIntervalMax"]) == (2.5, 7.5)
+
+
+def test_background_flags_set_the_background_traffic(tmp_path):
+    """A 2000-byte background (links' MTU raised) every 20-60 ms: 400 kb/s. With the measured
+    flow's 800 kb/s that is 1.2 Mb/s on 1.5 Mb/s, so nothing is lost and the queue stays short."""
+    doc = run(tmp_path, "--scenario=factorial", "--queueDisc=DropTail", "--simTime=60",
+              "--warmup=20", "--bottleneckRate=1.5Mbps", "--bgPacketSize=2000",
+              "--bgIntervalMin=20", "--bgIntervalMax=60")
+    params, metrics = doc["params"], doc["metrics"]
+    assert (params["bgPacketSize"], params["bgIntervalMin"], params["bgIntervalMax"]) == \
+        (2000, 20, 60)
+    assert (params["intervalMin"], params["intervalMax"]) == (2.5, 7.5)
+    assert metrics["arrival_ratio"] == 1 and metrics["all_arrival_ratio"] == 1
+    assert metrics["drops"] == 0 and metrics["mean_delay_s"] < 0.1
+    assert metrics["flow0_kbps"] == pytest.approx(500 * 8 / 5e-3 / 1000, rel=0.05)
+    assert metrics["flow1_kbps"] == pytest.approx(2000 * 8 / 40e-3 / 1000, rel=0.1)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--scenario=factorial", "--bgPacketSize=39"],
+     "--bgPacketSize=39 is out of range: 0 (the measured flow's sizes) or [40, 65535] bytes"),
+    (["--scenario=factorial", "--bgPacketSize=70000"],
+     "--bgPacketSize=70000 is out of range [0, 65535]"),
+    (["--scenario=factorial", "--bgIntervalMin=9"],
+     "0 < bgIntervalMin <= bgIntervalMax (ms; 0 = the measured flow's), got 9 and 7.5"),
+    (["--scenario=factorial", "--bgIntervalMax=-1"], "got 2.5 and -1"),
+    (["--bgPacketSize=500"],
+     "--bgPacketSize, --bgIntervalMin and --bgIntervalMax apply to --scenario=factorial only"),
+])
+def test_bad_background_flags_stop_the_program(args, message):
+    result = subprocess.run([str(BINARY), *args], capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert message in result.stdout + result.stderr

@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The DRR evaluation's calibration and cause-demonstrating variants, from synthetic databases.
+
+The final campaign's database is the quick one of ``test_drr_evaluation`` (its numbers), and
+beside it, where ``qdisc-lab sweep drr-evaluation-variants`` writes, a synthetic database of
+every run of ``campaigns/drr-evaluation-variants.toml`` whose numbers are constructed here:
+
+* fig3-rates: R2 has a buffer threshold (std. dev. 20 kb/s at MaxSize 3000 and 4500 B with
+  Buckets >= 10, 2 kb/s above), R3-R5 are flat at 1 kb/s with Buckets >= 10; Buckets < 10
+  gives 20 kb/s everywhere; seeds add -1/4, 0, +1/4.
+* fig3-flows: a dip at Buckets 1 for 7 flows; fig3-hash-buckets: 6, 3, 1 colliding flows.
+* factorial-buffers: delay = buffer / (B x 1e6 / 8) x (P / 1000) for DropTail (packets x P
+  bytes) and buffer / (B x 1e6 / 8) for DRR (bytes), exact per seed.
+* factorial-background-anchor: ratio 0.9 - 0.1 x (flows - 1) - (0.05 with 1000 B) + 0.03 x
+  (interval index), 0.93 with the final campaign's background: (1 flow, P, (5, 15) ms) = 0.96
+  is the closest to 0.949 and no background lands within 0.01. factorial-background-size: 0.6
+  (500 B packets) or 0.55 with a 1000-byte background.
+"""
+
+import math
+from pathlib import Path
+
+import pytest
+
+from qdisclab.figures import get_reproduction
+from qdisclab.figures import drr_evaluation as drr
+from synthetic_campaign import read_csv, write_campaign_db
+from test_drr_evaluation import make_db as make_main_db
+
+VARIANTS = Path(__file__).resolve().parents[2] / "campaigns" / "drr-evaluation-variants.toml"
+SEED_OFFSET = {1: -1.0, 2: 0.0, 3: 1.0, 4: -0.5, 5: 0.5}
+
+
+def fairness_metrics(p: dict, seed: int) -> dict:
+    reading = drr.reading_of(p)
+    size = drr.parse_bytes(p["maxSize"])
+    flows = p["nFlows"]
+    if p["flowMapping"] == "hash":
+        colliding = {64: 6.0, 256: 3.0, 1024: 1.0}[p["buckets"]]
+        std = 5.0 * colliding
+    elif p["buckets"] < flows:
+        colliding, std = float(flows), 20.0
+        if p["buckets"] == 1 and flows == 7:
+            std = 4.0  # one FIFO: even split
+    else:
+        colliding = 0.0
+        std = 20.0 if reading == "R2" and size <= 4500 else (2.0 if reading == "R2" else 1.0)
+    std += SEED_OFFSET[seed] / 4
+    return {"throughput_std_kbps": std, "throughput_mean_kbps": 100.0, "jain_index": 0.99,
+            "mean_delay_s": 0.1, "arrival_ratio": 0.5, "colliding_flows": colliding}
+
+
+def background_ratio(background: tuple) -> float:
+    flows, size, low, _ = background
+    return 0.9 - 0.1 * (flows - 1) - (0.05 if size == 1000 else 0.0) + 0.03 * {
+        2.5: 0, 3.75: 1, 5.0: 2}[low]
+
+
+def factorial_metrics(p: dict, seed: int) -> dict:
+    size, rate = p["packetSizeMin"], p["bottleneckRate"]
+    buffer = p["maxSize"]
+    bytes_per_s = rate * 1e6 / 8
+    if buffer.endswith("p"):
+        delay = int(buffer[:-1]) * size / bytes_per_s
+    else:
+        delay = drr.parse_bytes(buffer) / bytes_per_s
+    ratio = background_ratio(p["background"]) if p["background"] != drr.BACKGROUND else 0.93
+    if p["background"][1] == 1000:
+        ratio = 0.6 if size == 500 else 0.55
+    return {"throughput_std_kbps": 0.0, "throughput_mean_kbps": 500.0, "jain_index": 1.0,
+            "mean_delay_s": delay + SEED_OFFSET[seed] / 64,
+            "arrival_ratio": ratio + SEED_OFFSET[seed] / 1024}
+
+
+def variant_metrics(run) -> dict:
+    p = drr.resolved(run.params)
+    if p["scenario"] == "fairness":
+        return fairness_metrics(p, run.seed)
+    return factorial_metrics(p, run.seed)
+
+
+@pytest.fixture(scope="module")
+def figures(tmp_path_factory):
+    root = tmp_path_factory.mktemp("results")
+    main = root / "drr-evaluation" / "campaign-quick.sqlite"
+    make_main_db(main, quick=True)
+    count = write_campaign_db(root / "drr-evaluation-variants" / "campaign.sqlite", VARIANTS,
+                              variant_metrics)
+    out = root / "drr-evaluation" / "quick"
+    return out, get_reproduction("drr-evaluation").make_figures(main, out), count
+
+
+def claim(figures, cid: str):
+    (found,) = [c for c in figures.claims if c.id == cid]
+    return found
+
+
+# ----------------------------------------------------------------- pure rules
+
+
+def test_choose_background_prefers_the_band_then_the_plans_order():
+    e = lambda m: drr.Estimate(m, 0.001, 5)  # noqa: E731
+    one_p, one_k = (1, 0, 2.5, 7.5), (1, 1000, 2.5, 7.5)
+    two_p, one_p_long = (2, 0, 2.5, 7.5), (1, 0, 5.0, 15.0)
+    # In the band: the fewest flows first, then P before 1000 B, then the shortest interval.
+    assert drr.choose_background({two_p: e(0.949), one_k: e(0.955)}) == (one_k, True)
+    assert drr.choose_background({one_k: e(0.949), one_p_long: e(0.945)}) == (one_p_long, True)
+    assert drr.choose_background({one_p_long: e(0.95), one_p: e(0.941)}) == (one_p, True)
+    # None in the band: the closest, ties within 0.002 broken by the order.
+    assert drr.choose_background({one_p: e(0.933), two_p: e(0.937)}) == (two_p, False)
+    assert drr.choose_background({one_p: e(0.936), two_p: e(0.937)}) == (one_p, False)
+    with pytest.raises(ValueError, match="no background was run"):
+        drr.choose_background({one_p: drr.NO_ESTIMATE})
+
+
+def test_choose_buffer_takes_the_closest_and_says_if_it_is_in_the_band():
+    e = lambda m: drr.Estimate(m, 0.01, 5)  # noqa: E731
+    assert drr.choose_buffer({"300p": e(2.4), "400p": e(3.2), "500p": e(4.0)}, 3.232) == \
+        ("400p", True)
+    assert drr.choose_buffer({"100000B": e(0.8), "200000B": e(1.3)}, 1.6192) == \
+        ("200000B", False)
+
+
+def test_band_classes_and_verdict():
+    assert drr.band_class(drr.Estimate(1.0, 0.05, 5), 1.0, True, 0.15) == "within"
+    assert drr.band_class(drr.Estimate(1.12, 0.05, 5), 1.0, True, 0.15) == "tied"
+    assert drr.band_class(drr.Estimate(1.3, 0.05, 5), 1.0, True, 0.15) == "outside"
+    assert drr.band_class(drr.Estimate(0.92, 0.01, 5), 0.949, False, 0.05) == "within"
+    assert drr.band_class(drr.Estimate(0.895, 0.01, 5), 0.949, False, 0.05) == "tied"
+    assert drr.band_verdict(["within"] * 4 + ["tied"] * 2) == "agree"
+    assert drr.band_verdict(["within"] * 2 + ["tied"] * 3) == "partly"
+    assert drr.band_verdict(["within", "outside"]) == "partly"
+    assert drr.band_verdict(["within", "outside", "outside"]) == "disagree"
+
+
+def test_below_flows_verdict_counts_ties_apart():
+    assert drr.below_flows_verdict({"above": list(range(8)), "tied": [8, 9], "below": []}) \
+        == "agree"
+    assert drr.below_flows_verdict({"above": list(range(7)), "tied": [7, 8, 9], "below": []}) \
+        == "partly"
+    assert drr.below_flows_verdict({"above": [1], "tied": [2], "below": [3, 4, 5]}) \
+        == "disagree"
+
+
+def test_unimodal_steps_counts_ties():
+    series = [drr.Estimate(m, 0.5, 3) for m in (5, 8, 1, 2, 1.5)]
+    assert drr.unimodal_steps(series) == (1, 1)  # 5 -> 8 beyond, 2 -> 1.5 within the noise
+    assert drr.unimodal_violations(series) == 1
+
+
+def test_readings():
+    assert drr.offered_load("R1") == pytest.approx(10 / 1.1)
+    assert drr.offered_load("R2") == pytest.approx(10 * 0.333333 / 1.1)
+    assert drr.offered_load("R5") == pytest.approx(10 * 0.3 / 3.3)
+    p = drr.resolved({"onRate": "64kbps"})
+    assert drr.reading_of(p) == "R4"
+    assert drr.reading_of(drr.resolved({"onRate": "1Mbps", "meanOn": 0.3, "meanOff": 3})) == "R5"
+    assert drr.reading_of(drr.resolved({"onRate": "2Mbps"})) is None
+    assert drr.resolved({"scenario": "factorial", "nFlows": 3, "bgPacketSize": 1000,
+                         "bgIntervalMin": 5, "bgIntervalMax": 15})["background"] == \
+        (2, 1000, 5.0, 15.0)
+    assert drr.resolved({"scenario": "factorial"})["background"] == drr.BACKGROUND
+
+
+# ----------------------------------------------------------------- from the databases
+
+
+def test_variant_files_are_written(figures):
+    directory, result, count = figures
+    assert count == 1945
+    ids = [a.id for a in result.artifacts]
+    assert ids[-5:] == ["fig3-rate", "variant-flows", "variant-hash", "variant-buffers",
+                        "variant-background"]
+    for stem in ids[-5:]:
+        for suffix in (".png", ".pdf", ".csv"):
+            assert (directory / f"{stem}{suffix}").stat().st_size > 0
+
+
+def test_fig3_rate_judges_every_reading(figures):
+    directory, result, _ = figures
+    rows = read_csv(directory / "fig3-rate.csv")
+    assert {r["reading"] for r in rows} == {"R1", "R2", "R3", "R4", "R5"}
+    r2 = [r for r in rows if r["reading"] == "R2" and r["buckets"] == "10"]
+    assert [float(r["std_kbps_mean"]) for r in r2][:3] == [20.0, 20.0, 2.0]
+    assert float(r2[0]["offered_load"]) == pytest.approx(3.0303, abs=1e-4)
+    table = next(a for a in result.artifacts if a.id == "fig3-rate").table
+    verdicts = {row[0]: row for row in table.rows}
+    assert verdicts["R2"][3].startswith("agree: 20.0 ± ")
+    assert "threshold 6000 B" in verdicts["R2"][3]
+    assert verdicts["R3"][3].startswith("disagree")
+    assert verdicts["R4"][2].startswith("agree (10 above, 0 tied, 0 below)")
+
+
+def test_calibrated_anchor_claims(figures):
+    _, result, _ = figures
+    c16, c17, c18 = claim(result, "C16"), claim(result, "C17"), claim(result, "C18")
+    assert {c.verdict for c in (c16, c17, c18)} == {"calibrated"}
+    # 400 p x 1000 B at 1 Mb/s = 3.2 s: closest to 3.232 of 300-500 p.
+    assert "closest of 300p, 350p, 400p, 450p, 500p is 400p (3.200 ± " in c16.ours
+    assert "within ±5 %" in c16.ours
+    # 200000 B at 1 Mb/s = 1.6 s: the closest blimit_ for both ends.
+    assert "factorial-buffers-head: closest of 100000B, 150000B, 200000B" in c17.ours
+    assert "is 200000B (1.600 ± " in c17.ours
+    assert "none within ±0.01, the closest is 1 × P, (5, 15) ms (0.960 ± " in c18.ours
+    # The anchors are not judged: Table 2 and Table 4 count the other cells.
+    assert claim(result, "C5").ours.startswith("6 held-out cells (the anchor cells 1000 B,"
+                                               " 1 Mb/s, DropTail; 1000 B, 1 Mb/s, DRR"
+                                               " calibrated): 6 within")
+    assert claim(result, "C9").ours.startswith("7 held-out cells (the anchor cell 500 B,"
+                                               " 1.5 Mb/s, DropTail calibrated): 7 within")
+
+
+def test_causes_name_the_variant_and_its_numbers(figures):
+    _, result, _ = figures
+    for c in result.claims:
+        if c.verdict in ("partly", "disagree"):
+            assert c.cause, c.id
+    # C3 is "partly" in the main synthetic data (a rise along Buckets): fig3-flows.
+    c3 = claim(result, "C3")
+    assert c3.verdict == "partly"
+    assert c3.cause.startswith("fig3-flows (7 and 11 flows")
+    assert "7 flows: 6k B: 1 (tied 0), minimum at 8" in c3.cause
+    # C4 disagrees (the hash): fig3-hash-buckets.
+    c4 = claim(result, "C4")
+    assert c4.verdict == "disagree"
+    assert "Buckets 64: 6.0 colliding flows" in c4.cause
+    assert "Buckets 1024: 1.0 colliding flows, std. dev. 5.0 ± " in c4.cause
+    # The tail-drop design disagrees in the synthetic main data: its C12 cause is the anchor
+    # cell's delay per background.
+    c12 = claim(result, "C12")
+    assert c12.verdict == "partly"
+    assert "factorial-background-anchor (only the background changed): delay 1 × P" in c12.cause
+
+
+def test_without_variants_the_causes_say_so(tmp_path):
+    db = tmp_path / "drr-evaluation" / "campaign-quick.sqlite"
+    make_main_db(db, quick=True)
+    result = get_reproduction("drr-evaluation").make_figures(db, tmp_path / "out")
+    assert not any(a.id.startswith("variant") or a.id == "fig3-rate" for a in result.artifacts)
+    partly = [c for c in result.claims if c.verdict in ("partly", "disagree")]
+    assert partly and all(c.cause == "variant not run" or c.id in ("C5", "C6", "C7", "C8")
+                          for c in partly)
+    assert [c.id for c in result.claims] == [f"C{i}" for i in range(1, 19)]
+    assert math.isfinite(0.0)
