@@ -501,7 +501,7 @@ main(int argc, char* argv[])
     Ptr<RioQueueDisc> rio = DynamicCast<RioQueueDisc>(queue);
     std::vector<RioQueueDisc::PrecedenceStats> statsAtWarmup(2);
     AverageSampler sampler{rio, MilliSeconds(10), stopTime};
-    Simulator::Schedule(warmupTime, [&]() {
+    qdisclab::Schedule(warmupTime, [&]() {
         for (uint32_t i = 0; i < nFlows; ++i)
         {
             rxAtWarmup[i] = sinks[i]->GetTotalRx();

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/trace-source-accessor.h"
@@ -66,16 +67,16 @@ TcpSessionSink::StartApplication()
     m_listener->Listen();
     m_listener->SetAcceptCallback(
         MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-        [this](Ptr<Socket> socket, const Address&) {
+        qdisclab::MakeFunctorCallback([this](Ptr<Socket> socket, const Address&) {
             m_counters.accepted++;
             m_accepted.push_back(socket);
             socket->SetRecvCallback(MakeCallback(&TcpSessionSink::Read, this));
             socket->SetCloseCallbacks(MakeCallback(&TcpSessionSink::PeerClosed, this),
-                                      [this](Ptr<Socket> s) {
+                                      qdisclab::MakeFunctorCallback([this](Ptr<Socket> s) {
                                           m_counters.failed++;
                                           s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-                                      });
-        });
+                                      }));
+        }));
 }
 
 void
