@@ -359,9 +359,23 @@ def check_sha256(tarball: Path, expected: str, what: str, hint: str = "") -> Non
         raise StepFailed(f"{tarball}: SHA-256 {got}, but the pin for {what} says {expected}{hint}")
 
 
+def main_worktree(repo: Path) -> Path | None:
+    """The main working tree of the clone `repo` is a linked worktree of, else None."""
+    proc = subprocess.run(["git", "-C", str(repo), "rev-parse", "--path-format=absolute",
+                           "--git-common-dir"], capture_output=True, text=True, check=False)
+    common = Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
+    if common is None or common.name != ".git" or common.parent.resolve() == repo.resolve():
+        return None
+    return common.parent
+
+
 def fetch_fixture_source(repo: Path, pin: FixtureSource) -> Path:
-    """The pinned fixture tarball beside the clone, its SHA-256 checked."""
+    """The pinned fixture tarball beside the clone (or, for a linked git worktree, beside its
+    main working tree), its SHA-256 checked."""
     tarball = (repo / pin.path).resolve()
+    main = main_worktree(repo) if not tarball.is_file() else None
+    if main is not None and (main / pin.path).is_file():
+        tarball = (main / pin.path).resolve()
     if not tarball.is_file():
         raise StepFailed(f"ns-{pin.release} is a fixture: {tarball} ({pin.path} from the "
                          f"repository root) is missing; or set {SRC_ENV_VAR} to an "
@@ -370,14 +384,14 @@ def fetch_fixture_source(repo: Path, pin: FixtureSource) -> Path:
     return tarball
 
 
-def extract_ns3(tarball: Path, dest: Path, version: str, console=None) -> Path:
-    """Unpack ns-allinone-<v>/ns-<v> (a Debian orig tarball) or ns-<v> (a fixture) from the
-    tarball to dest (atomically)."""
+def extract_ns3(tarball: Path, dest: Path, version: str, console=None, *, top: bool = False) -> Path:
+    """Unpack ns-allinone-<v>/ns-<v> (a Debian orig tarball) or, with `top`, ns-<v> (a
+    fixture) from the tarball to dest (atomically)."""
     tmp = dest.parent / f".{dest.name}.extract"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    run_cmd(["tar", "-xf", tarball, "-C", tmp, "--wildcards", f"ns-{version}/*", f"*/ns-{version}/*"],
-            console=console)
+    member = f"ns-{version}/*" if top else f"*/ns-{version}/*"
+    run_cmd(["tar", "-xf", tarball, "-C", tmp, "--wildcards", member], console=console)
     found = [p for p in tmp.glob(f"*/ns-{version}") if is_ns3_tree(p)]
     found += [p for p in tmp.glob(f"ns-{version}") if is_ns3_tree(p)]
     if not found:
@@ -411,7 +425,7 @@ def ensure_ns3_source(cache: Path, version: str, console=None, ns3_src: Path | N
     if version in FIXTURE_SOURCES:
         tarball = fetch_fixture_source(repo or Path(__file__).resolve().parents[2],
                                        FIXTURE_SOURCES[version])
-        return extract_ns3(tarball, tree, version, console)
+        return extract_ns3(tarball, tree, version, console, top=True)
     pin = DEBIAN_SOURCES.get(version)
     if pin is None:
         raise StepFailed(
