@@ -295,3 +295,19 @@ def test_optimized_flavour_reports_a_failed_tree_build(tmp_path, monkeypatch):
     monkeypatch.setattr(intree, "prepare_tree", prepare_tree)
     with pytest.raises(click.ClickException, match="optimized flavour failed: ./ns3 configure failed"):
         build_mod.build("optimized")
+
+
+def test_a_linked_worktree_finds_the_fixture_beside_its_main_working_tree(tmp_path):
+    main, linked = tmp_path / "main", tmp_path / "wt" / "helper"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q", main], check=True)
+    subprocess.run([*git, "-C", main, "commit", "-q", "--allow-empty", "-m", "0"], check=True)
+    subprocess.run([*git, "-C", main, "worktree", "add", "-q", linked], check=True)
+    tarball = tmp_path / "shared" / "ns-3" / "ns-3.35-src.tar.xz"  # ../shared of main only
+    tarball.parent.mkdir(parents=True)
+    tarball.write_bytes(b"fixture")
+    pin = intree.FixtureSource("3.35", "../shared/ns-3/ns-3.35-src.tar.xz", intree.sha256_of(tarball))
+    assert intree.main_worktree(linked) == main
+    assert intree.main_worktree(main) is None
+    assert intree.fetch_fixture_source(linked, pin) == tarball
+    assert intree.fetch_fixture_source(main, pin) == tarball
