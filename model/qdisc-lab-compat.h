@@ -267,8 +267,8 @@ Schedule(const Time& delay, F f)
 #if QDISC_LAB_NS3_CALLBACK_TAKES_LAMBDA
     return Simulator::Schedule(delay, std::move(f));
 #else
-    return Simulator::Schedule(delay, Ptr<EventImpl>(new compat::FunctorEvent<F>(std::move(f)),
-                                                     false));
+    return Simulator::Schedule(delay,
+                               Ptr<EventImpl>(new compat::FunctorEvent<F>(std::move(f)), false));
 #endif
 }
 
