@@ -557,7 +557,6 @@ def waf_configure_args(profile: str = BUILD_PROFILE) -> list[str]:
     """Arguments after `./waf configure` (ns-3 <= 3.35).
 
     Only qdisc-lab is named: waf enables the ns-3 modules its wscript depends on, and theirs.
-    Waf has no filter for examples and tests: the build names its targets instead (BuildSystem).
     """
     return [
         "-d", profile,
@@ -612,20 +611,19 @@ class BuildSystem:
                 and any((cache_dir / f).is_file() for f in ("build.ninja", "Makefile")))
 
     def build_cmd(self, ns3dir: Path, jobs: int) -> list[str]:
-        """Everything configured (CMake: libraries, test-runner, qdisc-lab's examples; its
-        filter leaves the other modules' out). Waf: the test-runner, which links the enabled
-        modules and their test libraries, and qdisc-lab's examples, named as targets since waf
-        would also build every enabled module's examples.
+        """Everything configured: the libraries, the test-runner and qdisc-lab's examples
+        (CMake's filter leaves the other modules' examples and tests out). Waf has no such
+        filter and builds the enabled modules' examples and test libraries too; naming targets
+        (`--targets=test-runner,...`) would skip them but also skip copying the headers to
+        build/ns3, and the compiler would then take an installed ns-3's from /usr/include.
 
         Not `./ns3 build -j N`: ns-3.37's ns3 script caps the job count at
         nproc - 1 (`min(jobs, max_cpu_threads)`), i.e. -j 1 on a 2-core machine,
         whatever -j says.  `cmake --build` on its cmake-cache is the same build.
         """
-        if not self.waf:
-            return ["cmake", "--build", "cmake-cache", "-j", str(jobs)]
-        examples = sorted(p.stem for p in (ns3dir / "contrib" / MODULE_NAME / "examples").glob("*.cc"))
-        return ["python3", "./waf", "build", "-j", str(jobs),
-                "--targets=" + ",".join(["test-runner", *examples])]
+        if self.waf:
+            return ["python3", "./waf", "build", "-j", str(jobs)]
+        return ["cmake", "--build", "cmake-cache", "-j", str(jobs)]
 
     def run_cmd(self, program: str, cwd: Path) -> list[str]:
         """Run a built program (name and arguments in one string) with `cwd` as its directory."""

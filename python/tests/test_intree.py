@@ -205,9 +205,8 @@ def test_a_waf_tree_is_configured_built_tested_and_run_with_waf(tmp_path, monkey
     monkeypatch.setattr(intree.shutil, "which", lambda name: f"/usr/bin/{name}")
     assert system.configure_env({"PATH": "/bin"}) == {"PATH": "/bin", "CXX": "ccache g++"}
     assert intree.BuildSystem(waf=False).configure_env({"PATH": "/bin"}) == {"PATH": "/bin"}
-    # Only the test-runner and qdisc-lab's examples, not every enabled module's examples.
-    assert system.build_cmd(tree, 2) == ["python3", "./waf", "build", "-j", "2",
-                                         "--targets=test-runner,drr-evaluation,red-vs-droptail"]
+    # Everything: with --targets, waf would not copy the headers to build/ns3.
+    assert system.build_cmd(tree, 2) == ["python3", "./waf", "build", "-j", "2"]
     assert system.no_build == "--nowaf"
     assert system.run_cmd("red-vs-droptail --quick", tmp_path) == [
         "python3", "./waf", "--run-no-build", "red-vs-droptail --quick", f"--cwd={tmp_path}"]
