@@ -16,6 +16,11 @@
  * program including the module's headers needs no flags; the waf build (wscript) passes them as
  * -D flags to the module and everything in the tree that uses it.
  *
+ * Supported: ns-3.35 (the last waf release, built with the module's wscript), 3.37 and newer.
+ * What 3.35 lacks and this header bridges: lambdas as Callbacks and as simulator events
+ * (MakeFunctorCallback, Schedule, ScheduleNow). SlotQueue reaches QueueBase's counters (private
+ * in 3.35) the same way on every version, so it needs nothing here.
+ *
  * Differences between 3.37 and 3.44 that the module avoids rather than wraps (see
  * doc/qdisc-lab.rst, "Supported ns-3 versions"):
  *  - TestCase durations and TestSuite types became scoped enums; tests use the defaults.
