@@ -71,6 +71,7 @@ def build(bld):
         'test/aliquem-queue-disc-test-suite.cc',
         'test/cioq-red-queue-disc-test-suite.cc',
         'test/cioq-switch-test-suite.cc',
+        'test/compat-test-suite.cc',
         'test/drr-queue-disc-test-suite.cc',
         'test/dscp-marker-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',

@@ -428,7 +428,7 @@ main(int argc, char* argv[])
     std::vector<QueueDisc::Stats> outputAtWarmup(ports);
     std::vector<QueueDisc::Stats> hostAtWarmup(ports);
     uint64_t sinkBytesAtWarmup = 0;
-    Simulator::Schedule(warmupTime, [&]() {
+    qdisclab::Schedule(warmupTime, [&]() {
         star.device->ResetStatistics();
         for (uint32_t k = 0; k < ports; ++k)
         {

@@ -98,11 +98,11 @@ main(int argc, char* argv[])
     {
         Ptr<Socket> sink = Socket::CreateSocket(hosts.Get(k), UdpSocketFactory::GetTypeId());
         sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
-        sink->SetRecvCallback([](Ptr<Socket> s) {
+        sink->SetRecvCallback(qdisclab::MakeFunctorCallback([](Ptr<Socket> s) {
             while (s->Recv())
             {
             }
-        });
+        }));
         senders.push_back(sink);
     }
     uint64_t datagrams = 0;
@@ -112,11 +112,11 @@ main(int argc, char* argv[])
         senders[k]->SendTo(Create<Packet>(payload),
                            0,
                            InetSocketAddress(interfaces.GetAddress(to), 9));
-        Simulator::Schedule(gap, [&send, k]() { send(k); });
+        qdisclab::Schedule(gap, [&send, k]() { send(k); });
     };
     for (uint32_t k = 0; k < ports; ++k)
     {
-        Simulator::Schedule(MicroSeconds(k), [&send, k]() { send(k); });
+        qdisclab::Schedule(MicroSeconds(k), [&send, k]() { send(k); });
     }
 
     const double warmup = duration / 10;

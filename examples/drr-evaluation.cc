@@ -461,7 +461,7 @@ main(int argc, char* argv[])
     double meanQueueDelayMs = 0;
     double meanQueueBytes = 0;
     double drops = 0;
-    Simulator::Schedule(stopTime, [&]() {
+    qdisclab::Schedule(stopTime, [&]() {
         meanQueueDelayMs = monitor.GetMeanQueueDelayMs();
         meanQueueBytes = monitor.GetMeanQueueBytes();
         drops = static_cast<double>(monitor.GetDrops());

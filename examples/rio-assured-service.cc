@@ -523,7 +523,7 @@ main(int argc, char* argv[])
             }
         });
         Ptr<Node> sender = dumbbell.GetLeft(traced);
-        Simulator::Schedule(flowStart[traced] + NanoSeconds(1), [&trace, sender]() {
+        qdisclab::Schedule(flowStart[traced] + NanoSeconds(1), [&trace, sender]() {
             Ptr<TcpL4Protocol> tcp = sender->GetObject<TcpL4Protocol>();
             ObjectVectorValue sockets;
             tcp->GetAttribute("SocketList", sockets);
@@ -541,7 +541,7 @@ main(int argc, char* argv[])
     Ptr<RioQueueDisc> rio = DynamicCast<RioQueueDisc>(queue);
     std::vector<RioQueueDisc::PrecedenceStats> statsAtWarmup(2);
     AverageSampler sampler{rio, MilliSeconds(10), stopTime};
-    Simulator::Schedule(warmupTime, [&]() {
+    qdisclab::Schedule(warmupTime, [&]() {
         for (uint32_t i = 0; i < nFlows; ++i)
         {
             rxAtWarmup[i] = sinks[i]->GetTotalRx();

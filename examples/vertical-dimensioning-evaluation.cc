@@ -549,7 +549,7 @@ main(int argc, char* argv[])
             std::make_unique<BottleneckMonitor>(lot.GetCoreQueueDisc(hop), warmupTime));
         monitors.back()->Start();
     }
-    Simulator::Schedule(warmupTime, [&]() {
+    qdisclab::Schedule(warmupTime, [&]() {
         for (uint32_t hop = 0; hop < hops; ++hop)
         {
             sentAtWarmup[hop] = lot.GetCoreQueueDisc(hop)->GetStats().nTotalSentBytes;
@@ -559,7 +559,7 @@ main(int argc, char* argv[])
             tcpRxAtWarmup[i] = tcpSinks[i]->GetTotalRx();
         }
     });
-    Simulator::Schedule(stopTime, [&]() {
+    qdisclab::Schedule(stopTime, [&]() {
         for (uint32_t hop = 0; hop < hops; ++hop)
         {
             sentAtEnd[hop] = lot.GetCoreQueueDisc(hop)->GetStats().nTotalSentBytes;

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
+#include "ns3/qdisc-lab-compat.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -20,12 +21,11 @@ namespace ns3
 namespace
 {
 
-/// The type of CommandLine::AddValue's overload taking a Callback<bool, Arg>.
-template <typename Arg>
-using AddValueWithCallback = void (CommandLine::*)(const std::string&,
-                                                   const std::string&,
-                                                   Callback<bool, Arg>,
-                                                   const std::string&);
+/// The type of CommandLine::AddValue's overload taking a Callback<bool, Arg> (its default
+/// value's parameter is a const std::string&, or a const std::string up to ns-3.35).
+template <typename Arg, typename Default = const std::string&>
+using AddValueWithCallback =
+    void (CommandLine::*)(const std::string&, const std::string&, Callback<bool, Arg>, Default);
 
 /**
  * Whether CommandLine::AddValue has an overload taking exactly a Callback<bool, Arg> (ns-3
@@ -44,6 +44,14 @@ struct TakesCallbackOf<
     Arg,
     std::void_t<decltype(static_cast<AddValueWithCallback<Arg>>(&CommandLine::AddValue))>>
     : std::true_type
+{
+};
+
+/// \copydoc TakesCallbackOf
+template <typename Arg>
+struct TakesCallbackOf<Arg,
+                       std::void_t<decltype(static_cast<AddValueWithCallback<Arg, std::string>>(
+                           &CommandLine::AddValue))>> : std::true_type
 {
 };
 
@@ -73,10 +81,11 @@ ExampleFlags::AddUnsigned(const std::string& name,
     uint32_t* target = &value;
     m_cmd.AddValue(name,
                    help + " [" + std::to_string(min) + ", " + std::to_string(max) + "]",
-                   FlagCallback([name, target, min, max](const std::string& text) {
-                       *target = ParseUnsigned(name, text, min, max);
-                       return true;
-                   }),
+                   qdisclab::MakeFunctorCallback<FlagCallback>(
+                       [name, target, min, max](const std::string& text) {
+                           *target = ParseUnsigned(name, text, min, max);
+                           return true;
+                       }),
                    std::to_string(value));
 }
 
@@ -84,14 +93,15 @@ void
 ExampleFlags::AddRate(const std::string& name, const std::string& help, std::string& value)
 {
     std::string* target = &value;
-    m_cmd.AddValue(name,
-                   help + " (> 0)",
-                   FlagCallback([name, target](const std::string& text) {
-                       ParseRate(name, text);
-                       *target = text;
-                       return true;
-                   }),
-                   value);
+    m_cmd.AddValue(
+        name,
+        help + " (> 0)",
+        qdisclab::MakeFunctorCallback<FlagCallback>([name, target](const std::string& text) {
+            ParseRate(name, text);
+            *target = text;
+            return true;
+        }),
+        value);
 }
 
 void

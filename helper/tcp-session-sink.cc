@@ -9,6 +9,7 @@
 #include "ns3/inet6-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/trace-source-accessor.h"
@@ -114,10 +115,10 @@ TcpSessionSink::Accepted(Ptr<Socket> socket, const Address& from)
     m_accepted.push_back(socket);
     socket->SetRecvCallback(MakeCallback(&TcpSessionSink::Read, this));
     socket->SetCloseCallbacks(MakeCallback(&TcpSessionSink::PeerClosed, this),
-                              [this](Ptr<Socket> s) {
+                              qdisclab::MakeFunctorCallback([this](Ptr<Socket> s) {
                                   m_counters.failed++;
                                   s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-                              });
+                              }));
 }
 
 void

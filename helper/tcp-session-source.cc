@@ -130,16 +130,16 @@ TcpSessionSource::StartSession(uint32_t index)
     UintegerValue segmentSize;
     socket->GetAttribute("SegmentSize", segmentSize);
     state.segmentSize = static_cast<uint32_t>(segmentSize.Get());
-    socket->SetConnectCallback([this](Ptr<Socket>) { m_counters.connected++; },
-                               [this](Ptr<Socket>) { m_counters.failed++; });
+    socket->SetConnectCallback(
+        qdisclab::MakeFunctorCallback([this](Ptr<Socket>) { m_counters.connected++; }),
+        qdisclab::MakeFunctorCallback([this](Ptr<Socket>) { m_counters.failed++; }));
     socket->TraceConnectWithoutContext(
         "State",
-        Callback<void, TcpSocket::TcpStates_t, TcpSocket::TcpStates_t>(
-            [this](TcpSocket::TcpStates_t, TcpSocket::TcpStates_t state) {
-                m_counters.closed += state == TcpSocket::CLOSED;
-            }));
-    socket->SetDataSentCallback(
-        [this, index](Ptr<Socket>, uint32_t bytes) { DataSent(index, bytes); });
+        qdisclab::MakeFunctorCallback([this](TcpSocket::TcpStates_t, TcpSocket::TcpStates_t state) {
+            m_counters.closed += state == TcpSocket::CLOSED;
+        }));
+    socket->SetDataSentCallback(qdisclab::MakeFunctorCallback(
+        [this, index](Ptr<Socket>, uint32_t bytes) { DataSent(index, bytes); }));
     // ns-3 < 3.44 crashes when the sent data exactly fills the peer's window (see
     // qdisclab::GuardedReceiveWindow); the guard makes it decide like 3.44, before Connect.
     qdisclab::GuardTcpSocketFullWindow(socket);

@@ -16,6 +16,11 @@
  * program including the module's headers needs no flags; the waf build (wscript) passes them as
  * -D flags to the module and everything in the tree that uses it.
  *
+ * Supported: ns-3.35 (the last waf release, built with the module's wscript), 3.37 and newer.
+ * What 3.35 lacks and this header bridges: lambdas as Callbacks and as simulator events
+ * (MakeFunctorCallback, Schedule, ScheduleNow). SlotQueue reaches QueueBase's counters (private
+ * in 3.35) the same way on every version, so it needs nothing here.
+ *
  * Differences between 3.37 and 3.44 that the module avoids rather than wraps (see
  * doc/qdisc-lab.rst, "Supported ns-3 versions"):
  *  - TestCase durations and TestSuite types became scoped enums; tests use the defaults.
@@ -26,13 +31,18 @@
 #include "ns3/boolean.h"
 #include "ns3/bulk-send-application.h"
 #include "ns3/callback.h"
+#include "ns3/event-id.h"
 #include "ns3/ipv4.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-tx-buffer.h"
 
+#include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #ifndef QDISC_LAB_NS3_VERSION_MAJOR // waf passes it as a -D flag; CMake generates the header
 #include "ns3/qdisc-lab-version.h"
@@ -63,11 +73,22 @@
  */
 #define QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG (!QDISC_LAB_NS3_AT_LEAST(3, 44))
 
+/**
+ * True when ns-3's Callback and Simulator::Schedule take a lambda (or any callable object)
+ * directly: ns-3 >= 3.36 (Callback became a wrapper of std::function). ns-3 <= 3.35 (the waf
+ * era) takes function and member-function pointers only; MakeFunctorCallback, Schedule and
+ * ScheduleNow below give lambdas to both.
+ */
+#define QDISC_LAB_NS3_CALLBACK_TAKES_LAMBDA QDISC_LAB_NS3_AT_LEAST(3, 36)
+
 #if QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG
 #include "ns3/abort.h"
 #include "ns3/simple-ref-count.h"
-#include "ns3/simulator.h"
 #include "ns3/tcp-socket-base.h"
+#endif
+
+#if !QDISC_LAB_NS3_CALLBACK_TAKES_LAMBDA
+#include "ns3/event-impl.h"
 #endif
 
 namespace ns3
@@ -103,6 +124,174 @@ SetStrongEndSystemModel(Ptr<Ipv4> ipv4, bool strong)
     ipv4->SetAttribute("StrongEndSystemModel", BooleanValue(strong));
 #else
     ipv4->SetAttribute("WeakEsModel", BooleanValue(!strong));
+#endif
+}
+
+namespace compat
+{
+
+/**
+ * The signature of the callable type \p F (a lambda) as an ns-3 Callback type: Callback<R,
+ * Args...> for an F whose (only) operator() is R(Args...), const or not.
+ */
+template <typename F>
+struct CallbackOf : CallbackOf<decltype(&F::operator())>
+{
+};
+
+/// \copydoc CallbackOf
+template <typename F, typename R, typename... Args>
+struct CallbackOf<R (F::*)(Args...) const>
+{
+    using Type = Callback<R, Args...>; //!< the Callback type
+};
+
+/// \copydoc CallbackOf
+template <typename F, typename R, typename... Args>
+struct CallbackOf<R (F::*)(Args...)>
+{
+    using Type = Callback<R, Args...>; //!< the Callback type
+};
+
+/// The Callback type \p Cb, given (the counterpart of CallbackOf).
+template <typename Cb>
+struct GivenCallback
+{
+    using Type = Cb; //!< the Callback type
+};
+
+/// The Callback type MakeFunctorCallback<Cb>(f) returns: Cb, or f's own signature for void.
+template <typename Cb, typename F>
+using FunctorCallbackType =
+    typename std::conditional_t<std::is_void_v<Cb>, CallbackOf<F>, GivenCallback<Cb>>::Type;
+
+#if !QDISC_LAB_NS3_CALLBACK_TAKES_LAMBDA
+/**
+ * A callable object for ns-3 <= 3.35's FunctorCallbackImpl, which compares the functors of two
+ * callbacks with != (lambdas have no such operator): copies share the callable, and two are
+ * equal when they share it.
+ */
+template <typename F>
+class SharedFunctor
+{
+  public:
+    /// \param f the callable
+    explicit SharedFunctor(F f)
+        : m_f(std::make_shared<F>(std::move(f)))
+    {
+    }
+
+    /**
+     * Call the callable.
+     * \param args its arguments
+     * \return what it returns
+     */
+    template <typename... Args>
+    decltype(auto) operator()(Args&&... args) const
+    {
+        return (*m_f)(std::forward<Args>(args)...);
+    }
+
+    /**
+     * \param other another SharedFunctor
+     * \return true unless both share one callable
+     */
+    bool operator!=(const SharedFunctor& other) const
+    {
+        return m_f != other.m_f;
+    }
+
+  private:
+    std::shared_ptr<F> m_f; //!< the callable
+};
+
+/**
+ * A simulator event that calls a callable object (ns-3 <= 3.35's MakeEvent takes function and
+ * member-function pointers only).
+ */
+template <typename F>
+class FunctorEvent : public EventImpl
+{
+  public:
+    /// \param f the callable, called with no argument
+    explicit FunctorEvent(F f)
+        : m_f(std::move(f))
+    {
+    }
+
+  private:
+    void Notify() override
+    {
+        m_f();
+    }
+
+    F m_f; //!< the callable
+};
+#endif
+
+} // namespace compat
+
+/**
+ * \ingroup qdisc-lab
+ * An ns-3 Callback that calls a lambda (or another callable object), on every ns-3 version:
+ * ns-3 >= 3.36 converts the lambda itself; ns-3 <= 3.35 only through Callback's functor
+ * constructor, with functors that compare with != (compat::SharedFunctor).
+ *
+ * \code
+ * socket->SetRecvCallback(qdisclab::MakeFunctorCallback([](Ptr<Socket> s) { ... }));
+ * cmd.AddValue(name, help, qdisclab::MakeFunctorCallback<Callback<bool, std::string>>(f), v);
+ * \endcode
+ * \tparam Cb the Callback type to return; by default (void) the lambda's own signature, which
+ *         deduction needs to be unique (no generic lambda, no overloaded operator())
+ * \param f the callable
+ * \return the callback
+ */
+template <typename Cb = void, typename F>
+compat::FunctorCallbackType<Cb, F>
+MakeFunctorCallback(F f)
+{
+#if QDISC_LAB_NS3_CALLBACK_TAKES_LAMBDA
+    return compat::FunctorCallbackType<Cb, F>(std::move(f));
+#else
+    return compat::FunctorCallbackType<Cb, F>(compat::SharedFunctor<F>(std::move(f)), true, true);
+#endif
+}
+
+/**
+ * \ingroup qdisc-lab
+ * Simulator::Schedule for a lambda (or another callable object taking no argument), on every
+ * ns-3 version (ns-3 <= 3.35 schedules function and member-function pointers only).
+ * \param delay the delay from now
+ * \param f the callable
+ * \return the event's id
+ */
+template <typename F>
+EventId
+Schedule(const Time& delay, F f)
+{
+#if QDISC_LAB_NS3_CALLBACK_TAKES_LAMBDA
+    return Simulator::Schedule(delay, std::move(f));
+#else
+    return Simulator::Schedule(delay,
+                               Ptr<EventImpl>(new compat::FunctorEvent<F>(std::move(f)), false));
+#endif
+}
+
+/**
+ * \ingroup qdisc-lab
+ * Simulator::ScheduleNow for a lambda (or another callable object taking no argument), on every
+ * ns-3 version (see Schedule).
+ * \param f the callable
+ * \return the event's id
+ */
+template <typename F>
+EventId
+ScheduleNow(F f)
+{
+#if QDISC_LAB_NS3_CALLBACK_TAKES_LAMBDA
+    return Simulator::ScheduleNow(std::move(f));
+#else
+    return Simulator::ScheduleNow(Ptr<EventImpl>(new compat::FunctorEvent<F>(std::move(f)), false));
 #endif
 }
 
@@ -248,8 +437,8 @@ GuardBulkSendFullWindow([[maybe_unused]] Ptr<BulkSendApplication> sender,
     // The application's own start event, at the same time, is queued when the simulation begins,
     // so after this one; an event this one schedules for "now" runs after it, when the socket
     // exists and has sent its SYN, and long before the SYN-ACK brings the peer's window.
-    Simulator::Schedule(start, [sender]() {
-        Simulator::ScheduleNow([sender]() {
+    Schedule(start, [sender]() {
+        ScheduleNow([sender]() {
             NS_ABORT_MSG_UNLESS(sender->GetSocket(),
                                 "GuardBulkSendFullWindow: the application has not started");
             GuardTcpSocketFullWindow(sender->GetSocket());

@@ -19,45 +19,51 @@ namespace
  * Queue::DoEnqueue and Queue::DoDequeue; those also check a size limit SlotQueue does not have
  * and keep each packet in a std::list node, which costs a third of a per-flow queue disc's
  * enqueue. A subclass cannot redeclare the trace sources (TypeId refuses a name its parent
- * has), so SlotQueue fires these two itself. Access checking does not apply to the names in an
- * explicit instantiation ([temp.explicit]), which lets the two pointers-to-member below be
- * taken; nothing else of Queue's private state is touched.
+ * has), so SlotQueue fires these two itself, and keeps QueueBase's packet and byte counters as
+ * DoEnqueue and DoDequeue do (protected since ns-3.36, private to QueueBase and its friend Queue
+ * in the waf era, <= 3.35: reached the same way on every version). Access checking does not
+ * apply to the names in an explicit instantiation ([temp.explicit]), which lets the
+ * pointers-to-member below be taken; nothing else of Queue's private state is touched.
  */
-
-/// The type of Queue<QueueDiscItem>'s item trace sources, as a pointer to member.
-using ItemTraceMember = TracedCallback<Ptr<const QueueDiscItem>> Queue<QueueDiscItem>::*;
 
 /**
  * Hands out the pointer to member \p Member through the friend function Get(Tag).
- * \tparam Tag a tag type naming the member
+ * \tparam Tag a tag type naming the member; it declares `friend Pointer Get(Tag)`
+ * \tparam Pointer the type of a pointer to the member
  * \tparam Member the member
  */
-template <typename Tag, ItemTraceMember Member>
-struct ItemTraceAccess
+template <typename Tag, typename Pointer, Pointer Member>
+struct MemberAccess
 {
     /// \return the pointer to member
-    friend ItemTraceMember Get(Tag)
+    friend Pointer Get(Tag)
     {
         return Member;
     }
 };
 
-/// Names Queue<QueueDiscItem>::m_traceEnqueue.
-struct EnqueueTrace
-{
-    /// \return the pointer to member (defined by the explicit instantiation below)
-    friend ItemTraceMember Get(EnqueueTrace);
-};
+/**
+ * Declares a tag type \p Tag naming Class::member of type \p Type and defines its Get(Tag)
+ * through an explicit instantiation of MemberAccess.
+ */
+#define QDISC_LAB_MEMBER_ACCESS(Tag, Class, Type, member)                                          \
+    struct Tag                                                                                     \
+    {                                                                                              \
+        friend Type Class::*Get(Tag);                                                              \
+    };                                                                                             \
+    template struct MemberAccess<Tag, Type Class::*, &Class::member>
 
-/// Names Queue<QueueDiscItem>::m_traceDequeue.
-struct DequeueTrace
-{
-    /// \return the pointer to member (defined by the explicit instantiation below)
-    friend ItemTraceMember Get(DequeueTrace);
-};
+/// The type of Queue<QueueDiscItem>'s item trace sources.
+using ItemTrace = TracedCallback<Ptr<const QueueDiscItem>>;
 
-template struct ItemTraceAccess<EnqueueTrace, &Queue<QueueDiscItem>::m_traceEnqueue>;
-template struct ItemTraceAccess<DequeueTrace, &Queue<QueueDiscItem>::m_traceDequeue>;
+QDISC_LAB_MEMBER_ACCESS(EnqueueTrace, Queue<QueueDiscItem>, ItemTrace, m_traceEnqueue);
+QDISC_LAB_MEMBER_ACCESS(DequeueTrace, Queue<QueueDiscItem>, ItemTrace, m_traceDequeue);
+QDISC_LAB_MEMBER_ACCESS(NBytes, QueueBase, TracedValue<uint32_t>, m_nBytes);
+QDISC_LAB_MEMBER_ACCESS(NPackets, QueueBase, TracedValue<uint32_t>, m_nPackets);
+QDISC_LAB_MEMBER_ACCESS(NTotalReceivedBytes, QueueBase, uint32_t, m_nTotalReceivedBytes);
+QDISC_LAB_MEMBER_ACCESS(NTotalReceivedPackets, QueueBase, uint32_t, m_nTotalReceivedPackets);
+
+#undef QDISC_LAB_MEMBER_ACCESS
 
 } // namespace
 
@@ -89,10 +95,10 @@ SlotQueue::Put(uint32_t slot, Ptr<QueueDiscItem> item, uint32_t size)
     }
     // Queue::DoEnqueue's steps after its limit check (store, count, trace).
     m_items[slot] = item;
-    m_nBytes += size;
-    m_nTotalReceivedBytes += size;
-    m_nPackets++;
-    m_nTotalReceivedPackets++;
+    this->*Get(NBytes{}) += size;
+    this->*Get(NTotalReceivedBytes{}) += size;
+    (this->*Get(NPackets{}))++;
+    (this->*Get(NTotalReceivedPackets{}))++;
     (this->*Get(EnqueueTrace{}))(m_items[slot]);
 }
 
@@ -102,8 +108,8 @@ SlotQueue::Take(uint32_t slot, uint32_t size)
     Ptr<QueueDiscItem> item = m_items[slot];
     m_items[slot] = nullptr; // ns-3's Ptr has no move: let the packet go explicitly
     // Queue::DoDequeue's steps after it unlinked the item.
-    m_nBytes -= size;
-    m_nPackets--;
+    this->*Get(NBytes{}) -= size;
+    (this->*Get(NPackets{}))--;
     (this->*Get(DequeueTrace{}))(item);
     return item;
 }

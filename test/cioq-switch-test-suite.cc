@@ -14,6 +14,7 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
 #include "ns3/random-variable-stream.h"
@@ -198,7 +199,7 @@ SaturationThroughput(uint32_t n,
     // Count what the outputs deliver between a warm-up and the end of the sources' traffic.
     const uint32_t warmup = slots / 10;
     uint64_t atWarmup = 0;
-    Simulator::Schedule(SLOT * warmup, [&]() {
+    qdisclab::Schedule(SLOT * warmup, [&]() {
         for (uint32_t j = n; j < 2 * n; ++j)
         {
             atWarmup += raw.received[j];
@@ -598,12 +599,12 @@ class CioqForwardingTestCase : public TestCase
         {
             Ptr<Socket> sink = Socket::CreateSocket(hosts.Get(k), UdpSocketFactory::GetTypeId());
             sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
-            sink->SetRecvCallback([&received, k](Ptr<Socket> socket) {
+            sink->SetRecvCallback(qdisclab::MakeFunctorCallback([&received, k](Ptr<Socket> socket) {
                 while (socket->Recv())
                 {
                     ++received[k];
                 }
-            });
+            }));
             sockets.push_back(sink);
         }
         // 0 -> 2 and 3 -> 1, 10 datagrams each; 0 -> an address no host has, 5 datagrams.
@@ -612,8 +613,8 @@ class CioqForwardingTestCase : public TestCase
             s->Connect(InetSocketAddress(to, 9));
             for (uint32_t c = 0; c < count; ++c)
             {
-                Simulator::Schedule(MilliSeconds(100 + 50 * c),
-                                    [s]() { s->Send(Create<Packet>(500)); });
+                qdisclab::Schedule(MilliSeconds(100 + 50 * c),
+                                   [s]() { s->Send(Create<Packet>(500)); });
             }
             sockets.push_back(s);
         };

@@ -10,6 +10,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/packet-filter.h"
 #include "ns3/packet.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/slot-queue.h"
 #include "ns3/test.h"
@@ -458,13 +459,13 @@ class DrrStolenSojournTestCase : public TestCase
             std::vector<Time> sojourns;
             qd->TraceConnectWithoutContext("SojournTime",
                                            MakeBoundCallback(&RecordSojourn, &sojourns));
-            Simulator::Schedule(Seconds(1), [qd]() {
+            qdisclab::Schedule(Seconds(1), [qd]() {
                 for (int i = 0; i < 5; ++i)
                 {
                     qd->Enqueue(Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 1000));
                 }
             });
-            Simulator::Schedule(Seconds(5), [qd]() {
+            qdisclab::Schedule(Seconds(5), [qd]() {
                 qd->Enqueue(Ipv4UdpPacket("10.0.0.1", "10.9.0.1", 1, 9, 1000));
                 qd->Enqueue(Ipv4UdpPacket("10.0.0.2", "10.9.0.1", 1, 9, 1000));
             });

@@ -23,6 +23,7 @@
 #include "ns3/packet.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/prio-queue-disc.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
@@ -108,7 +109,7 @@ RunAt(const std::vector<std::pair<int64_t, std::function<void()>>>& steps)
 {
     for (const auto& [ms, step] : steps)
     {
-        Simulator::Schedule(MilliSeconds(ms), step);
+        qdisclab::Schedule(MilliSeconds(ms), step);
     }
     Simulator::Run();
     Simulator::Destroy();
@@ -501,26 +502,27 @@ RunScenario(bool ipv6)
             socket->Bind(local);
             socket->SetIpRecvTos(true);
             socket->SetIpv6RecvTclass(true);
-            socket->SetRecvCallback([byDscp, countBytes, ipv6, &m](Ptr<Socket> s) {
-                while (Ptr<Packet> packet = s->Recv())
-                {
-                    uint8_t ds = 0;
-                    if (ipv6)
+            socket->SetRecvCallback(
+                qdisclab::MakeFunctorCallback([byDscp, countBytes, ipv6, &m](Ptr<Socket> s) {
+                    while (Ptr<Packet> packet = s->Recv())
                     {
-                        SocketIpv6TclassTag tag;
-                        NS_ABORT_UNLESS(packet->RemovePacketTag(tag));
-                        ds = tag.GetTclass();
+                        uint8_t ds = 0;
+                        if (ipv6)
+                        {
+                            SocketIpv6TclassTag tag;
+                            NS_ABORT_UNLESS(packet->RemovePacketTag(tag));
+                            ds = tag.GetTclass();
+                        }
+                        else
+                        {
+                            SocketIpTosTag tag;
+                            NS_ABORT_UNLESS(packet->RemovePacketTag(tag));
+                            ds = tag.GetTos();
+                        }
+                        (*byDscp)[ds >> 2] += countBytes ? packet->GetSize() + Headers(ipv6) : 1;
+                        m.packets += countBytes;
                     }
-                    else
-                    {
-                        SocketIpTosTag tag;
-                        NS_ABORT_UNLESS(packet->RemovePacketTag(tag));
-                        ds = tag.GetTos();
-                    }
-                    (*byDscp)[ds >> 2] += countBytes ? packet->GetSize() + Headers(ipv6) : 1;
-                    m.packets += countBytes;
-                }
-            });
+                }));
             return socket;
         };
     Ptr<Socket> s5000 = receiver(any5000, &m.bytesByDscp, true);

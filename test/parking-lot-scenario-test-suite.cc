@@ -16,6 +16,7 @@
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -267,13 +268,13 @@ class ParkingLotRoutesTestCase : public TestCase
                           500),
         };
         std::vector<std::vector<uint32_t>> seen(2); // packets each hop's queue disc saw, by time
-        Simulator::Schedule(Seconds(1.5), [&]() {
+        qdisclab::Schedule(Seconds(1.5), [&]() {
             for (uint32_t hop = 0; hop < 2; ++hop)
             {
                 seen[hop].push_back(lot.GetCoreQueueDisc(hop)->GetStats().nTotalReceivedPackets);
             }
         });
-        Simulator::Schedule(Seconds(2.5), [&]() {
+        qdisclab::Schedule(Seconds(2.5), [&]() {
             for (uint32_t hop = 0; hop < 2; ++hop)
             {
                 seen[hop].push_back(lot.GetCoreQueueDisc(hop)->GetStats().nTotalReceivedPackets);

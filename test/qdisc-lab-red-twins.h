@@ -18,6 +18,7 @@
 #include "ns3/double.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/queue-disc.h"
 #include "ns3/red-queue-disc.h"
 #include "ns3/simulator.h"
@@ -234,7 +235,7 @@ RunRedTwins(Ptr<QueueDisc> reference,
             serverBusy = false;
             return;
         }
-        Simulator::Schedule(Seconds(a->GetSize() * 8 / linkRate), serve);
+        qdisclab::Schedule(Seconds(a->GetSize() * 8 / linkRate), serve);
     };
     const auto arrive = [&](uint32_t size, bool ecnCapable) {
         if (!run.divergence.empty())
@@ -256,7 +257,7 @@ RunRedTwins(Ptr<QueueDisc> reference,
         if (!serverBusy)
         {
             serverBusy = true;
-            Simulator::ScheduleNow(serve);
+            qdisclab::ScheduleNow(serve);
         }
     };
 
@@ -276,7 +277,7 @@ RunRedTwins(Ptr<QueueDisc> reference,
         {
             const uint32_t size = sizes[pick(rng)];
             const bool ecn = ecnCapable(rng);
-            Simulator::Schedule(Seconds(t), [&arrive, size, ecn]() { arrive(size, ecn); });
+            qdisclab::Schedule(Seconds(t), [&arrive, size, ecn]() { arrive(size, ecn); });
             t += mean * gap(rng);
         }
         t += std::uniform_real_distribution<double>(0, 0.4)(rng) * scale;

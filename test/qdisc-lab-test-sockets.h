@@ -17,6 +17,7 @@
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/udp-socket-factory.h"
@@ -51,7 +52,7 @@ InstallSink(Ptr<Node> node, uint16_t port, std::vector<Arrival>* arrivals)
 {
     Ptr<Socket> sink = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
     sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
-    sink->SetRecvCallback([arrivals](Ptr<Socket> socket) {
+    sink->SetRecvCallback(qdisclab::MakeFunctorCallback([arrivals](Ptr<Socket> socket) {
         Address from;
         while (Ptr<Packet> packet = socket->RecvFrom(from))
         {
@@ -59,7 +60,7 @@ InstallSink(Ptr<Node> node, uint16_t port, std::vector<Arrival>* arrivals)
                                  InetSocketAddress::ConvertFrom(from).GetIpv4(),
                                  packet->GetSize()});
         }
-    });
+    }));
     return sink;
 }
 
@@ -77,7 +78,7 @@ ScheduleBurst(Ptr<Node> node, InetSocketAddress to, Time at, uint32_t count, uin
 {
     Ptr<Socket> source = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
     source->Bind();
-    Simulator::Schedule(at, [source, to, count, bytes]() {
+    qdisclab::Schedule(at, [source, to, count, bytes]() {
         for (uint32_t i = 0; i < count; ++i)
         {
             source->SendTo(Create<Packet>(bytes), 0, to);

@@ -9,6 +9,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/random-tcp-sessions.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -189,20 +190,20 @@ class TcpSessionOverLinkTestCase : public TestCase
         Time last;
         uint64_t beforeStop = 0;
         uint64_t afterStop = 0;
-        sink->TraceConnectWithoutContext("Rx",
-                                         Callback<void, Ptr<const Packet>, Ptr<const Socket>>(
-                                             [&](Ptr<const Packet> packet, Ptr<const Socket>) {
-                                                 first = std::min(first, Simulator::Now());
-                                                 last = Simulator::Now();
-                                                 if (Simulator::Now() > Seconds(4))
-                                                 {
-                                                     afterStop += packet->GetSize();
-                                                 }
-                                                 else
-                                                 {
-                                                     beforeStop += packet->GetSize();
-                                                 }
-                                             }));
+        sink->TraceConnectWithoutContext(
+            "Rx",
+            qdisclab::MakeFunctorCallback([&](Ptr<const Packet> packet, Ptr<const Socket>) {
+                first = std::min(first, Simulator::Now());
+                last = Simulator::Now();
+                if (Simulator::Now() > Seconds(4))
+                {
+                    afterStop += packet->GetSize();
+                }
+                else
+                {
+                    beforeStop += packet->GetSize();
+                }
+            }));
         Simulator::Stop(Seconds(20));
         Simulator::Run();
 
@@ -323,7 +324,7 @@ class RandomTcpSessionsAcrossSwitchTestCase : public TestCase
         uint32_t other = 0;
         star.device->TraceConnectWithoutContext(
             "Switched",
-            Callback<void, Ptr<const QueueDiscItem>, uint32_t, uint32_t>(
+            qdisclab::MakeFunctorCallback(
                 [&](Ptr<const QueueDiscItem> item, uint32_t input, uint32_t output) {
                     log.emplace_back(Simulator::Now().GetNanoSeconds(),
                                      input,

@@ -10,6 +10,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/packet-filter.h"
 #include "ns3/packet.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/test.h"
@@ -660,13 +661,13 @@ class VdDroppedSojournTestCase : public TestCase
         auto qd = MakeVd({{"MaxPacketSize", "1500"}, {"MaxSize", "3000B"}});
         std::vector<Time> sojourns;
         qd->TraceConnectWithoutContext("SojournTime", MakeBoundCallback(&RecordSojourn, &sojourns));
-        Simulator::Schedule(Seconds(1), [qd]() {
+        qdisclab::Schedule(Seconds(1), [qd]() {
             qd->Enqueue(Ipv4Packet("10.0.0.1", 9, 1400));
             qd->Enqueue(Ipv4Packet("10.0.0.1", 9, 200));
             qd->Enqueue(Ipv4Packet("10.0.0.2", 9, 1400));
         });
         Ptr<QueueDiscItem> c = Ipv4Packet("10.0.0.3", 9, 1500);
-        Simulator::Schedule(Seconds(5), [qd, c]() { qd->Enqueue(c); });
+        qdisclab::Schedule(Seconds(5), [qd, c]() { qd->Enqueue(c); });
         Simulator::Run();
         Simulator::Destroy();
         NS_TEST_ASSERT_MSG_EQ(qd->GetStats().nTotalDroppedPacketsAfterDequeue,

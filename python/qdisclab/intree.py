@@ -6,11 +6,14 @@ cache directory outside the repository clone, ns-3 is configured with only the
 modules qdisc-lab needs (examples and tests on, but only qdisc-lab's own
 examples and tests are compiled), built with ccache, then the module's test
 suites run through ``./test.py`` and the demo example through ``./ns3 run``.
+A waf-era tree (ns-3 <= 3.35) goes through the same steps with ``./waf`` and
+the module's ``wscript`` (:class:`BuildSystem` holds the differences).
 
 The releases that can be fetched are pinned in :data:`DEBIAN_SOURCES`: ns-3.37
 from Debian bookworm and the newest release from Debian unstable (sid), each by
 its exact Debian version and the SHA-256 of its orig tarball (``apt-get source
-ns3=<version>``). For any other version pass ``ns3_src=`` or set
+ns3=<version>``); ns-3.35, the last waf release, is a fixture file beside the
+clone (:data:`FIXTURE_SOURCES`). For any other version pass ``ns3_src=`` or set
 ``QDISC_LAB_NS3_SRC`` to an existing ns-3 source tree, which is then used in
 place.
 
@@ -90,6 +93,26 @@ DEBIAN_SOURCES: dict[str, DebianSource] = {
                      "dfa5ca1994ff3dbe1d4b23cef54e05e6079f5707a2ed6055f717bdd5b458c38d"),
         DebianSource("3.48", "sid", "3.48-1", "ns3_3.48.orig.tar.bz2",
                      "5700ceecef2c9bc862502914b2237fe798d4c7ae07652247050e300e49407c4d"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class FixtureSource:
+    """An ns-3 release kept as a source tarball beside the repository clone (no package
+    registry serves a waf-era ns-3 source): the tarball holds ns-<release>/."""
+
+    release: str  #: ns-3 release, e.g. "3.35"
+    path: str  #: the tarball, relative to the repository root
+    sha256: str  #: of the tarball, checked before it is unpacked
+
+
+# Releases no Debian suite still serves (/work/shared/ns-3/README.md says what the file holds).
+FIXTURE_SOURCES: dict[str, FixtureSource] = {
+    s.release: s
+    for s in (
+        FixtureSource("3.35", "../shared/ns-3/ns-3.35-src.tar.xz",
+                      "27728391f1b1a29b257187a52d2d29959a0490be66cf49c5be1b6cfeab59ab15"),
     )
 }
 DEFAULT_RELEASE = "3.37"  #: Debian stable's, the same as the `system` flavour
@@ -294,7 +317,9 @@ def ns3_version_of(tree: Path) -> str | None:
 
 
 def is_ns3_tree(tree: Path) -> bool:
-    return (tree / "ns3").is_file() and (tree / "test.py").is_file() and (tree / "src" / "core").is_dir()
+    """An ns-3 source tree: CMake era (./ns3) or waf era (./waf)."""
+    return (((tree / "ns3").is_file() or (tree / "waf").is_file())
+            and (tree / "test.py").is_file() and (tree / "src" / "core").is_dir())
 
 
 def sha256_of(path: Path) -> str:
@@ -323,19 +348,50 @@ def fetch_debian_source(src_dir: Path, pin: DebianSource, console=None) -> Path:
                 f"the Debian mirror does not serve it (when sid moved on, move the pin in "
                 f"DEBIAN_SOURCES), or set {SRC_ENV_VAR} to an ns-{pin.release} source tree"
             )
-    got = sha256_of(tarball)
-    if got != pin.sha256:
-        raise StepFailed(f"{tarball}: SHA-256 {got}, but the pin for ns3 {pin.version} says "
-                         f"{pin.sha256}; delete the file to fetch it again")
+    check_sha256(tarball, pin.sha256, f"ns3 {pin.version}", "; delete the file to fetch it again")
     return tarball
 
 
-def extract_ns3(tarball: Path, dest: Path, version: str, console=None) -> Path:
-    """Unpack ns-allinone-<v>/ns-<v> from the orig tarball to dest (atomically)."""
+def check_sha256(tarball: Path, expected: str, what: str, hint: str = "") -> None:
+    """Raise StepFailed unless the tarball's SHA-256 is the one pinned for `what`."""
+    got = sha256_of(tarball)
+    if got != expected:
+        raise StepFailed(f"{tarball}: SHA-256 {got}, but the pin for {what} says {expected}{hint}")
+
+
+def main_worktree(repo: Path) -> Path | None:
+    """The main working tree of the clone `repo` is a linked worktree of, else None."""
+    proc = subprocess.run(["git", "-C", str(repo), "rev-parse", "--path-format=absolute",
+                           "--git-common-dir"], capture_output=True, text=True, check=False)
+    common = Path(proc.stdout.strip()) if proc.returncode == 0 and proc.stdout.strip() else None
+    if common is None or common.name != ".git" or common.parent.resolve() == repo.resolve():
+        return None
+    return common.parent
+
+
+def fetch_fixture_source(repo: Path, pin: FixtureSource) -> Path:
+    """The pinned fixture tarball beside the clone (or, for a linked git worktree, beside its
+    main working tree), its SHA-256 checked."""
+    tarball = (repo / pin.path).resolve()
+    main = main_worktree(repo) if not tarball.is_file() else None
+    if main is not None and (main / pin.path).is_file():
+        tarball = (main / pin.path).resolve()
+    if not tarball.is_file():
+        raise StepFailed(f"ns-{pin.release} is a fixture: {tarball} ({pin.path} from the "
+                         f"repository root) is missing; or set {SRC_ENV_VAR} to an "
+                         f"ns-{pin.release} source tree")
+    check_sha256(tarball, pin.sha256, f"ns-{pin.release}")
+    return tarball
+
+
+def extract_ns3(tarball: Path, dest: Path, version: str, console=None, *, top: bool = False) -> Path:
+    """Unpack ns-allinone-<v>/ns-<v> (a Debian orig tarball) or, with `top`, ns-<v> (a
+    fixture) from the tarball to dest (atomically)."""
     tmp = dest.parent / f".{dest.name}.extract"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    run_cmd(["tar", "-xf", tarball, "-C", tmp, "--wildcards", f"*/ns-{version}/*"], console=console)
+    member = f"ns-{version}/*" if top else f"*/ns-{version}/*"
+    run_cmd(["tar", "-xf", tarball, "-C", tmp, "--wildcards", member], console=console)
     found = [p for p in tmp.glob(f"*/ns-{version}") if is_ns3_tree(p)]
     found += [p for p in tmp.glob(f"ns-{version}") if is_ns3_tree(p)]
     if not found:
@@ -348,13 +404,15 @@ def extract_ns3(tarball: Path, dest: Path, version: str, console=None) -> Path:
     return dest
 
 
-def ensure_ns3_source(cache: Path, version: str, console=None, ns3_src: Path | None = None) -> Path:
-    """Return an ns-3 source tree of `version`: given, cached, or fetched from Debian."""
+def ensure_ns3_source(cache: Path, version: str, console=None, ns3_src: Path | None = None,
+                      repo: Path | None = None) -> Path:
+    """Return an ns-3 source tree of `version`: given, cached, fetched from Debian, or
+    unpacked from its fixture (FIXTURE_SOURCES, relative to `repo`)."""
     given = ns3_src or (Path(os.environ[SRC_ENV_VAR]) if os.environ.get(SRC_ENV_VAR) else None)
     if given is not None:
         given = given.expanduser().resolve()
         if not is_ns3_tree(given):
-            raise StepFailed(f"{given} is not an ns-3 source tree (no ns3, test.py, src/core)")
+            raise StepFailed(f"{given} is not an ns-3 source tree (no ns3 or waf, test.py, src/core)")
         found = ns3_version_of(given)
         if found and found != version:
             _say(console, f"note: {given} is ns-{found}, not ns-{version}; using it", "yellow")
@@ -364,10 +422,14 @@ def ensure_ns3_source(cache: Path, version: str, console=None, ns3_src: Path | N
     if is_ns3_tree(tree) and ns3_version_of(tree) == version:
         _say(console, f"reusing {tree}")
         return tree
+    if version in FIXTURE_SOURCES:
+        tarball = fetch_fixture_source(repo or Path(__file__).resolve().parents[2],
+                                       FIXTURE_SOURCES[version])
+        return extract_ns3(tarball, tree, version, console, top=True)
     pin = DEBIAN_SOURCES.get(version)
     if pin is None:
         raise StepFailed(
-            f"ns-{version} cannot be fetched (pinned: {', '.join(DEBIAN_SOURCES)}); "
+            f"ns-{version} cannot be fetched (pinned: {', '.join([*DEBIAN_SOURCES, *FIXTURE_SOURCES])}); "
             f"set {SRC_ENV_VAR} to an ns-{version} source tree"
         )
     tarball = fetch_debian_source(cache / "src", pin, console)
@@ -491,6 +553,85 @@ def configure_args(modules: Sequence[str] = NS3_MODULES, profile: str = BUILD_PR
     return args
 
 
+def waf_configure_args(profile: str = BUILD_PROFILE) -> list[str]:
+    """Arguments after `./waf configure` (ns-3 <= 3.35).
+
+    Only qdisc-lab is named: waf enables the ns-3 modules its wscript depends on, and theirs.
+    """
+    return [
+        "-d", profile,
+        "--enable-examples",
+        "--enable-tests",
+        "--disable-werror",  # ns-3.35's own code trips g++ 12's -Werror=use-after-free
+        "--disable-python",
+        "--disable-gtk",
+        "--enable-modules=" + MODULE_NAME,
+    ]
+
+
+@dataclass(frozen=True)
+class BuildSystem:
+    """How an ns-3 tree is configured, built, tested and run: CMake through ``./ns3``
+    (ns-3 >= 3.36) or waf (``./waf``, ns-3 <= 3.35, the module's ``wscript``)."""
+
+    waf: bool
+
+    @staticmethod
+    def of(ns3dir: Path) -> "BuildSystem":
+        return BuildSystem(waf=not (ns3dir / "ns3").is_file() and (ns3dir / "waf").is_file())
+
+    @property
+    def state_dir(self) -> str:
+        """The tree's directory holding the configuration (and our stamp)."""
+        return "build" if self.waf else "cmake-cache"
+
+    @property
+    def no_build(self) -> str:
+        """test.py's flag for "do not build first"."""
+        return "--nowaf" if self.waf else "--no-build"
+
+    def configure_args(self) -> list[str]:
+        return waf_configure_args() if self.waf else configure_args()
+
+    def configure_cmd(self, args: Sequence[str]) -> list[str]:
+        return ["python3", "./waf", "configure", *args] if self.waf else ["./ns3", "configure", *args]
+
+    def configure_env(self, env: dict[str, str]) -> dict[str, str]:
+        """ns-3's CMake uses ccache when it is on PATH; waf only through CXX (it keeps the
+        compiler it was configured with)."""
+        if self.waf and shutil.which("ccache"):
+            return {**env, "CXX": f"ccache {env.get('CXX', 'g++')}"}
+        return env
+
+    def configured(self, ns3dir: Path) -> bool:
+        if self.waf:
+            return (ns3dir / "build" / "c4che" / "_cache.py").is_file()
+        cache_dir = ns3dir / "cmake-cache"
+        return ((cache_dir / "CMakeCache.txt").is_file()
+                and any((cache_dir / f).is_file() for f in ("build.ninja", "Makefile")))
+
+    def build_cmd(self, ns3dir: Path, jobs: int) -> list[str]:
+        """Everything configured: the libraries, the test-runner and qdisc-lab's examples
+        (CMake's filter leaves the other modules' examples and tests out). Waf has no such
+        filter and builds the enabled modules' examples and test libraries too; naming targets
+        (`--targets=test-runner,...`) would skip them but also skip copying the headers to
+        build/ns3, and the compiler would then take an installed ns-3's from /usr/include.
+
+        Not `./ns3 build -j N`: ns-3.37's ns3 script caps the job count at
+        nproc - 1 (`min(jobs, max_cpu_threads)`), i.e. -j 1 on a 2-core machine,
+        whatever -j says.  `cmake --build` on its cmake-cache is the same build.
+        """
+        if self.waf:
+            return ["python3", "./waf", "build", "-j", str(jobs)]
+        return ["cmake", "--build", "cmake-cache", "-j", str(jobs)]
+
+    def run_cmd(self, program: str, cwd: Path) -> list[str]:
+        """Run a built program (name and arguments in one string) with `cwd` as its directory."""
+        if self.waf:
+            return ["python3", "./waf", "--run-no-build", program, f"--cwd={cwd}"]
+        return ["./ns3", "run", "--no-build", f"--cwd={cwd}", program]
+
+
 def _stamp_data(ns3dir: Path, args: Sequence[str]) -> dict:
     module_cmake = ns3dir / "contrib" / MODULE_NAME / "CMakeLists.txt"
     return {
@@ -502,30 +643,30 @@ def _stamp_data(ns3dir: Path, args: Sequence[str]) -> dict:
 
 
 def needs_configure(ns3dir: Path, args: Sequence[str]) -> bool:
-    cache_dir = ns3dir / "cmake-cache"
-    if not (cache_dir / "CMakeCache.txt").is_file():
-        return True
-    if not any((cache_dir / f).is_file() for f in ("build.ninja", "Makefile")):
+    system = BuildSystem.of(ns3dir)
+    if not system.configured(ns3dir):
         return True
     try:
-        old = json.loads((cache_dir / STAMP_NAME).read_text())
+        old = json.loads((ns3dir / system.state_dir / STAMP_NAME).read_text())
     except (OSError, ValueError):
         return True
     return old != _stamp_data(ns3dir, args)
 
 
 def configure(ns3dir: Path, args: Sequence[str], env: dict[str, str], console=None) -> bool:
-    """Run ./ns3 configure when needed; return True if it ran."""
+    """Run ./ns3 configure (./waf configure) when needed; return True if it ran."""
     if not needs_configure(ns3dir, args):
-        _say(console, "configuration unchanged; skipping ./ns3 configure")
+        _say(console, "configuration unchanged; skipping configure")
         return False
-    cache_dir = ns3dir / "cmake-cache"
+    system = BuildSystem.of(ns3dir)
+    cache_dir = ns3dir / system.state_dir
     stamp = cache_dir / STAMP_NAME
     stamp.unlink(missing_ok=True)
-    cmd = ["./ns3", "configure", *args]
+    cmd = system.configure_cmd(args)
+    env = system.configure_env(env)
     if run_cmd(cmd, cwd=ns3dir, env=env, console=console, check=False).returncode != 0:
-        if not cache_dir.is_dir():
-            raise StepFailed("./ns3 configure failed")
+        if system.waf or not cache_dir.is_dir():
+            raise StepFailed(f"{'./waf' if system.waf else './ns3'} configure failed")
         # A cache left by another configuration (e.g. another generator) can
         # make CMake refuse; start from a clean cache once (ccache stays warm).
         _say(console, "configure failed; retrying with a fresh cmake-cache", "yellow")
@@ -540,14 +681,9 @@ def default_jobs() -> int:
 
 
 def build(ns3dir: Path, env: dict[str, str], jobs: int | None = None, console=None) -> None:
-    """Build everything configured (libraries, test-runner, qdisc-lab's examples).
-
-    Not `./ns3 build -j N`: ns-3.37's ns3 script caps the job count at
-    nproc - 1 (`min(jobs, max_cpu_threads)`), i.e. -j 1 on a 2-core machine,
-    whatever -j says.  `cmake --build` on its cmake-cache is the same build.
-    """
+    """Build the libraries, the test-runner and qdisc-lab's examples (BuildSystem.build_cmd)."""
     jobs = jobs or default_jobs()
-    run_cmd(["cmake", "--build", "cmake-cache", "-j", str(jobs)], cwd=ns3dir, env=env, console=console)
+    run_cmd(BuildSystem.of(ns3dir).build_cmd(ns3dir, jobs), cwd=ns3dir, env=env, console=console)
 
 
 # --------------------------------------------------------------------------- tests / example
@@ -573,7 +709,7 @@ def parse_test_list(text: str) -> list[str]:
 
 
 def discover_suites(ns3dir: Path, repo: Path, env: dict[str, str], console=None) -> list[str]:
-    proc = run_cmd(["./test.py", "--no-build", "--list"], cwd=ns3dir, env=env, console=console,
+    proc = run_cmd(["./test.py", BuildSystem.of(ns3dir).no_build, "--list"], cwd=ns3dir, env=env, console=console,
                    capture=True, check=False)
     suites = parse_test_list(proc.stdout or "") if proc.returncode == 0 else []
     if not suites:
@@ -587,7 +723,7 @@ def run_suites(ns3dir: Path, suites: Sequence[str], env: dict[str, str], jobs: i
                console=None) -> dict[str, bool]:
     results = {}
     for suite in suites:
-        cmd = ["./test.py", "--no-build", "--nocolor", "-s", suite]
+        cmd = ["./test.py", BuildSystem.of(ns3dir).no_build, "--nocolor", "-s", suite]
         if jobs:
             cmd += ["--jobs", str(jobs)]
         proc = run_cmd(cmd, cwd=ns3dir, env=env, console=console, check=False)
@@ -599,8 +735,7 @@ def run_example(ns3dir: Path, cache: Path, env: dict[str, str], console=None,
                 example: str = DEMO_EXAMPLE, args: str = DEMO_ARGS) -> None:
     out = cache / "example-output" / example
     out.mkdir(parents=True, exist_ok=True)
-    run_cmd(["./ns3", "run", "--no-build", f"--cwd={out}", f"{example} {args}".strip()],
-            cwd=ns3dir, env=env, console=console)
+    run_cmd(BuildSystem.of(ns3dir).run_cmd(f"{example} {args}".strip(), out), cwd=ns3dir, env=env, console=console)
 
 
 def run_module_suites(ns3dir: Path, repo: Path, env: dict[str, str], jobs: int | None = None,
@@ -640,14 +775,14 @@ def prepare_tree(repo: Path, cache: Path, version: str = DEFAULT_RELEASE, jobs: 
     with _step(console, "tools"):
         ensure_tools(console)
     with _step(console, f"ns-{version} source"):
-        ns3dir = ensure_ns3_source(cache, version, console, ns3_src)
+        ns3dir = ensure_ns3_source(cache, version, console, ns3_src, repo)
         _say(console, f"ns-3 source tree: {ns3dir}")
     with _step(console, f"copy module to contrib/{MODULE_NAME}"):
         stats = sync_tree(repo, ns3dir / "contrib" / MODULE_NAME)
         _say(console, f"{len(stats.written)} written, {len(stats.removed)} removed, "
                       f"{stats.unchanged} unchanged")
     with _step(console, "configure"):
-        configure(ns3dir, configure_args(), env, console)
+        configure(ns3dir, BuildSystem.of(ns3dir).configure_args(), env, console)
     with _step(console, "build"):
         build(ns3dir, env, jobs or default_jobs(), console)
     return ns3dir

@@ -2,6 +2,7 @@
 """The in-tree mode's release pins, deb-src handling and the optimized flavour's wiring,
 with apt, ns-3 and the network replaced by recordings."""
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -36,7 +37,7 @@ def test_newest_and_default_resolve_to_the_pins():
 
 def test_an_unpinned_release_is_refused_with_the_pinned_list(tmp_path, monkeypatch):
     monkeypatch.delenv(intree.SRC_ENV_VAR, raising=False)
-    with pytest.raises(intree.StepFailed, match=r"ns-3\.44 cannot be fetched \(pinned: 3\.37, 3\.48\); "
+    with pytest.raises(intree.StepFailed, match=r"ns-3\.44 cannot be fetched \(pinned: 3\.37, 3\.48, 3\.35\); "
                                                 r"set QDISC_LAB_NS3_SRC"):
         intree.ensure_ns3_source(tmp_path, "3.44")
 
@@ -172,6 +173,87 @@ def test_configure_uses_the_portable_release_profile():
     assert "--filter-module-examples-and-tests=qdisc-lab" in args
 
 
+# --------------------------------------------------------------------------- waf era (3.35)
+
+
+def _fake_waf_tree(root: Path) -> Path:
+    """A waf-era tree (./waf, no ./ns3) with the module's examples in contrib/."""
+    tree = root / "ns-3.35"
+    (tree / "src" / "core").mkdir(parents=True)
+    for name in ("waf", "test.py"):
+        (tree / name).write_text("")
+    (tree / "VERSION").write_text("3.35\n")
+    examples = tree / "contrib" / "qdisc-lab" / "examples"
+    examples.mkdir(parents=True)
+    for name in ("red-vs-droptail.cc", "drr-evaluation.cc", "wscript", "CMakeLists.txt"):
+        (examples / name).write_text("")
+    return tree
+
+
+def test_a_waf_tree_is_configured_built_tested_and_run_with_waf(tmp_path, monkeypatch):
+    tree = _fake_waf_tree(tmp_path)
+    assert intree.is_ns3_tree(tree)
+    system = intree.BuildSystem.of(tree)
+    assert system == intree.BuildSystem(waf=True)
+    assert intree.BuildSystem.of(_fake_tree(tmp_path, "3.37")) == intree.BuildSystem(waf=False)
+    # waf enables qdisc-lab's dependencies itself: the module is the only one named.
+    args = system.configure_args()
+    assert args == ["-d", "release", "--enable-examples", "--enable-tests", "--disable-werror",
+                    "--disable-python", "--disable-gtk", "--enable-modules=qdisc-lab"]
+    assert system.configure_cmd(args) == ["python3", "./waf", "configure", *args]
+    # Waf keeps the compiler it was configured with: ccache goes in through CXX.
+    monkeypatch.setattr(intree.shutil, "which", lambda name: f"/usr/bin/{name}")
+    assert system.configure_env({"PATH": "/bin"}) == {"PATH": "/bin", "CXX": "ccache g++"}
+    assert intree.BuildSystem(waf=False).configure_env({"PATH": "/bin"}) == {"PATH": "/bin"}
+    # Everything: with --targets, waf would not copy the headers to build/ns3.
+    assert system.build_cmd(tree, 2) == ["python3", "./waf", "build", "-j", "2"]
+    assert system.no_build == "--nowaf"
+    assert system.run_cmd("red-vs-droptail --quick", tmp_path) == [
+        "python3", "./waf", "--run-no-build", "red-vs-droptail --quick", f"--cwd={tmp_path}"]
+
+
+def test_a_waf_tree_needs_configure_until_its_stamp_matches(tmp_path):
+    tree = _fake_waf_tree(tmp_path)
+    args = intree.waf_configure_args()
+    assert intree.needs_configure(tree, args)  # not configured
+    (tree / "build" / "c4che").mkdir(parents=True)
+    (tree / "build" / "c4che" / "_cache.py").write_text("")
+    assert intree.needs_configure(tree, args)  # configured, but not by us
+    (tree / "build" / intree.STAMP_NAME).write_text(json.dumps(intree._stamp_data(tree, args)))
+    assert not intree.needs_configure(tree, args)
+    assert intree.needs_configure(tree, [*args, "--enable-mpi"])
+
+
+def test_the_waf_release_is_a_fixture_checked_before_it_is_unpacked(tmp_path, monkeypatch):
+    monkeypatch.delenv(intree.SRC_ENV_VAR, raising=False)
+    pin = intree.FIXTURE_SOURCES["3.35"]
+    assert pin.path == "../shared/ns-3/ns-3.35-src.tar.xz"
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    with pytest.raises(intree.StepFailed, match=r"ns-3\.35 is a fixture: .*ns-3\.35-src\.tar\.xz "
+                                                r"\(\.\./shared/ns-3/ns-3\.35-src\.tar\.xz from the "
+                                                r"repository root\) is missing"):
+        intree.ensure_ns3_source(tmp_path / "cache", "3.35", repo=repo)
+    tarball = tmp_path / "shared" / "ns-3" / "ns-3.35-src.tar.xz"
+    tarball.parent.mkdir(parents=True)
+    tarball.write_bytes(b"not the release")
+    with pytest.raises(intree.StepFailed, match=rf"SHA-256 [0-9a-f]{{64}}, but the pin for ns-3\.35 "
+                                                rf"says {pin.sha256}$"):
+        intree.ensure_ns3_source(tmp_path / "cache", "3.35", repo=repo)
+
+
+def test_the_fixture_unpacks_into_the_cache(tmp_path, monkeypatch):
+    """A fixture-shaped tarball (ns-3.35/ at its top) becomes cache/ns-3.35."""
+    made = _fake_waf_tree(tmp_path / "made")
+    tarball = tmp_path / "ns-3.35-src.tar.xz"
+    subprocess.run(["tar", "-cJf", tarball, "-C", made.parent, "ns-3.35"], check=True)
+    pin = intree.FixtureSource("3.35", str(tarball), intree.sha256_of(tarball))
+    monkeypatch.setitem(intree.FIXTURE_SOURCES, "3.35", pin)
+    tree = intree.ensure_ns3_source(tmp_path / "cache", "3.35", repo=tmp_path)
+    assert tree == tmp_path / "cache" / "ns-3.35"
+    assert intree.BuildSystem.of(tree).waf and intree.ns3_version_of(tree) == "3.35"
+
+
 # --------------------------------------------------------------------------- optimized flavour
 
 
@@ -212,3 +294,19 @@ def test_optimized_flavour_reports_a_failed_tree_build(tmp_path, monkeypatch):
     monkeypatch.setattr(intree, "prepare_tree", prepare_tree)
     with pytest.raises(click.ClickException, match="optimized flavour failed: ./ns3 configure failed"):
         build_mod.build("optimized")
+
+
+def test_a_linked_worktree_finds_the_fixture_beside_its_main_working_tree(tmp_path):
+    main, linked = tmp_path / "main", tmp_path / "wt" / "helper"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q", main], check=True)
+    subprocess.run([*git, "-C", main, "commit", "-q", "--allow-empty", "-m", "0"], check=True)
+    subprocess.run([*git, "-C", main, "worktree", "add", "-q", linked], check=True)
+    tarball = tmp_path / "shared" / "ns-3" / "ns-3.35-src.tar.xz"  # ../shared of main only
+    tarball.parent.mkdir(parents=True)
+    tarball.write_bytes(b"fixture")
+    pin = intree.FixtureSource("3.35", "../shared/ns-3/ns-3.35-src.tar.xz", intree.sha256_of(tarball))
+    assert intree.main_worktree(linked) == main
+    assert intree.main_worktree(main) is None
+    assert intree.fetch_fixture_source(linked, pin) == tarball
+    assert intree.fetch_fixture_source(main, pin) == tarball
