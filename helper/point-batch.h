@@ -69,10 +69,11 @@ class PointBatch
     static int Main(int argc, char* argv[], Point point);
 
     /**
-     * Return ns-3's global state to that of a fresh process: Simulator::Destroy (events, nodes,
-     * channels), Names::Clear, Config::Reset (attribute defaults and global values such as RngRun),
-     * the automatic random-stream counter, the IPv4/IPv6 address generators and the MAC address
-     * allocators. Stops the program when !IsSupported().
+     * Return ns-3's global state to that of a fresh process: Names::Clear, Config::Reset
+     * (attribute defaults and global values such as RngRun), the automatic random-stream counter,
+     * the IPv4/IPv6 address generators, the MAC address allocators, and last Simulator::Destroy
+     * (events, nodes, channels, simulation singletons, and the simulator itself, whose time
+     * NS_FATAL_ERROR's messages would otherwise show). Stops the program when !IsSupported().
      *
      * Not reset, because no result depends on it: Packet's UID counter (ns-3 offers no reset;
      * UIDs only tag packets) and Packet::EnablePrinting/EnableChecking.
