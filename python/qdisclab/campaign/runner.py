@@ -25,7 +25,6 @@ import socket
 import subprocess
 import tempfile
 import time
-from contextlib import nullcontext
 
 #: How much of a run's standard error (and output) is kept, in characters.
 TAIL_CHARS = 4000
@@ -190,15 +189,27 @@ def execute_run(
     (:func:`death_signal_launcher`) goes before the command.
     """
     result = _new_result()
-    children = None
-    if track:
-        from qdisclab.campaign import children
-    with children.run_slot() if children else nullcontext(True) as admitted:
-        if not admitted:
-            result["outcome"] = "error"
-            result["error"] = "not started: the sweep is stopping"
-            return result
-        return _execute(argv, timeout, env, tail_chars, children, launcher or [], result)
+    return _in_run_slot(
+        track,
+        lambda children: _execute(argv, timeout, env, tail_chars, children, launcher or [],
+                                  result),
+        lambda: {**result, "outcome": "error", "error": NOT_STARTED},
+    )
+
+
+#: The error of a run refused because its sweep is stopping.
+NOT_STARTED = "not started: the sweep is stopping"
+
+
+def _in_run_slot(track: bool, work, refused):
+    """``work(children)``; with ``track``, counted in flight by :mod:`~qdisclab.campaign.children`
+    (``children`` is then that module, else None), and ``refused()`` once the sweep is stopping."""
+    if not track:
+        return work(None)
+    from qdisclab.campaign import children
+
+    with children.run_slot() as admitted:
+        return work(children) if admitted else refused()
 
 
 def _new_result() -> dict:
@@ -355,16 +366,12 @@ def execute_batch(
     the error.
     """
     result = _new_result()
-    children = None
-    if track:
-        from qdisclab.campaign import children
-    with children.run_slot() if children else nullcontext(True) as admitted:
-        if not admitted:
-            result["outcome"] = "error"
-            result["error"] = "not started: the sweep is stopping"
-            return [dict(result) for _ in points]
-        return _execute_batch(program, points, timeout, env, tail_chars, children,
-                              launcher or [], result)
+    return _in_run_slot(
+        track,
+        lambda children: _execute_batch(program, points, timeout, env, tail_chars, children,
+                                        launcher or [], result),
+        lambda: [{**result, "outcome": "error", "error": NOT_STARTED} for _ in points],
+    )
 
 
 def _execute_batch(program, points, timeout, env, tail_chars, children, launcher, batch):
