@@ -100,11 +100,12 @@ PointBatch::IsSupported()
 void
 PointBatch::RequireSupport()
 {
-    NS_ABORT_MSG_UNLESS(IsSupported(),
-                        "--batch needs ns-3 >= 3.44 (RngSeedManager::ResetNextStreamIndex); on ns-3 "
-                            << qdisclab::Ns3Version()
-                            << " a point's automatic random-stream numbers would continue from "
-                               "the previous point's: run one point per process");
+    NS_ABORT_MSG_UNLESS(
+        IsSupported(),
+        "--batch needs ns-3 >= 3.44 (RngSeedManager::ResetNextStreamIndex); on ns-3 "
+            << qdisclab::Ns3Version()
+            << " a point's automatic random-stream numbers would continue from "
+               "the previous point's: run one point per process");
 }
 
 void
