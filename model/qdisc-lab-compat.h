@@ -81,6 +81,14 @@
  */
 #define QDISC_LAB_NS3_CALLBACK_TAKES_LAMBDA QDISC_LAB_NS3_AT_LEAST(3, 36)
 
+/**
+ * True when RngSeedManager::ResetNextStreamIndex exists, so that a process can run several
+ * simulations one after another, each numbering its automatically assigned random streams from
+ * 0 like a fresh process (PointBatch). ns-3.37 lacks it; 3.44 is the first release this module
+ * verified with it.
+ */
+#define QDISC_LAB_NS3_RESETS_STREAM_INDEX QDISC_LAB_NS3_AT_LEAST(3, 44)
+
 #if QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG
 #include "ns3/abort.h"
 #include "ns3/simple-ref-count.h"

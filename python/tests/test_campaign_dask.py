@@ -121,3 +121,24 @@ def test_sweep_on_a_dask_cluster(dask_cluster, tmp_path, monkeypatch):
 
     again = sweep(campaign, program, db, cluster=address, console=console)
     assert (again.skipped_done, again.skipped_failed, again.executed) == (10, 2, 0)
+
+
+def test_batched_sweep_on_a_dask_cluster(dask_cluster, tmp_path):
+    """Batches travel by value too; the runs behind a crash in a batch run in a new one."""
+    address, worker = dask_cluster
+    program = write_fake_program(tmp_path)
+    campaign = loads_campaign("points_per_process = 6\n" + CAMPAIGN)
+    db = tmp_path / "remote-batched.sqlite"
+    console = Console(file=io.StringIO(), width=200)
+
+    result = sweep(campaign, program, db, cluster=address, console=console)
+
+    assert worker.poll() is None
+    assert (result.planned, result.ok, result.failed, result.timeout) == (12, 10, 2, 0)
+    assert "Up to 6 points per process (points_per_process = 6)." in console.file.getvalue()
+    with ResultStore(db) as store:
+        records = store.runs()
+    ok = sorted(r.metrics["value_mbps"] for r in records if r.status == "ok")
+    assert ok == sorted(x * 1.5 + s / 100 for x in range(1, 6) for s in (1, 2))
+    assert sorted(r.reason for r in records if r.status == "failed") == [
+        'exit status 3: msg="Simulated fatal error", file=fake.cc, line=42'] * 2

@@ -39,6 +39,7 @@ def run_sweep(
     retry_failed: bool,
     flavor: str | None,
     binary: Path | None,
+    points_per_process: int | None = None,
 ):
     """Load, sweep and summarize a campaign; return the :class:`SweepResult`."""
     from qdisclab.build import runtime_env
@@ -64,6 +65,7 @@ def run_sweep(
             cluster=cluster,
             retry_failed=retry_failed,
             env=runtime_env(flavor) or None,
+            points_per_process=points_per_process,
         )
     except CampaignError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -92,8 +94,14 @@ def run_sweep(
     "--binary", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
     help="Run this executable instead of build/<flavor>/examples/<program>.",
 )
+@click.option(
+    "--points-per-process", type=click.IntRange(min=1), default=None,
+    help="Run up to this many runs in one process (default: the campaign's"
+    " points_per_process; 1: a process per run).",
+)
 @ns3_option(ALL_FLAVORS, default=None)
-def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary, flavor):
+def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary,
+              points_per_process, flavor):
     """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
 
     Interrupt it at any time (Ctrl-C, SIGTERM): finished runs are kept, and
@@ -104,6 +112,7 @@ def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary
     result = run_sweep(
         campaign, quick=quick, jobs=jobs, cluster=cluster, db=db,
         retry_failed=retry_failed, flavor=flavor, binary=binary,
+        points_per_process=points_per_process,
     )
     if csv_path is not None:
         _export(result.db_path, csv_path)

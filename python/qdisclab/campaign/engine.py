@@ -14,11 +14,21 @@ directories); after ``kill -9`` the kernel kills the runs (see
 :func:`~qdisclab.campaign.runner.death_signal_launcher`) and the next sweep removes
 their directories.
 One sweep at a time writes a database (:func:`~qdisclab.campaign.store.exclusive_writer`).
+
+With ``points_per_process`` > 1 (the campaign's, or ``--points-per-process``), a task
+runs up to that many runs in one process of a program built on PointBatch
+(helper/point-batch.h; :func:`~qdisclab.campaign.runner.execute_batch`), when a probe
+says the program's ns-3 can reset between runs (else: one run per process, said on
+the console). Each run still gets its own row, timeout and failure reason: the run that
+ended the process gets its exit status, or its timeout, and its own error line; the runs
+queued behind it go back to the queue as a new task. A task takes at most as many runs
+as spread the sweep evenly over the workers.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import os
 import shlex
 import signal
@@ -270,8 +280,9 @@ def _report_failure(console: Console, index: int, run: Run, row: Mapping) -> Non
         )
 
 
-def detached_task():
-    """:func:`runner.execute_run`, detached from its module, for workers elsewhere.
+def detached_task(function=runner.execute_run):
+    """``function`` (of :mod:`~qdisclab.campaign.runner`), detached from its module, for
+    workers elsewhere.
 
     Dask pickles a task's function by reference (module and name), which a worker
     without qdisclab on its path cannot import. This copy — made by cloudpickle with
@@ -283,7 +294,7 @@ def detached_task():
 
     cloudpickle.register_pickle_by_value(runner)
     try:
-        return cloudpickle.loads(cloudpickle.dumps(runner.execute_run))
+        return cloudpickle.loads(cloudpickle.dumps(function))
     finally:
         cloudpickle.unregister_pickle_by_value(runner)
 
@@ -358,6 +369,7 @@ def sweep(
     cluster: str | None = None,
     retry_failed: bool = False,
     env: Mapping[str, str] | None = None,
+    points_per_process: int | None = None,
     console: Console = CONSOLE,
 ) -> SweepResult:
     """Run every run of ``campaign`` the database at ``db_path`` does not hold yet.
@@ -365,7 +377,8 @@ def sweep(
     ``binary`` is the example program (an absolute path every worker can reach).
     ``env`` adds environment variables to each run. Returns the counts; Ctrl-C,
     SIGTERM or SIGHUP stop the sweep (killing the runs in flight, cancelling what
-    is queued) and return with ``interrupted`` and ``stop_signal`` set. Raises
+    is queued) and return with ``interrupted`` and ``stop_signal`` set.
+    ``points_per_process`` overrides the campaign's. Raises
     :class:`~qdisclab.campaign.store.StoreError` when another sweep writes the
     database, or it is damaged or full (after stopping the runs).
     """
@@ -432,7 +445,9 @@ def sweep(
                     " of runs whose sweep was killed."
                 )
         if todo:
-            _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env, console)
+            requested = points_per_process or campaign.points_per_process
+            _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
+                     requested, console)
         store.finish_sweep(
             sweep_id,
             {
@@ -459,6 +474,7 @@ def _execute(
     jobs: int,
     cluster: str | None,
     env: Mapping[str, str] | None,
+    points_per_process: int,
     console: Console,
 ) -> None:
     from dask.distributed import as_completed
@@ -489,47 +505,53 @@ def _execute(
                 "[yellow]setpriv --pdeathsig (util-linux 2.33 or later) is missing: runs"
                 " outlive this sweep if it is killed with SIGKILL.[/]"
             )
-        by_key = {}
+        batch_size = _batch_size(points_per_process, len(todo), result.workers, binary,
+                                 extra_env, launcher, console)
+        batch_task = detached_task(runner.execute_batch) if cluster else runner.execute_batch
+        by_key: dict[str, list[Run]] = {}
         sweep_started = time.monotonic()
-        for run in todo:
-            future = client.submit(
-                task,
-                argv_base + run.args(),
-                campaign.timeout,
-                extra_env,
-                runner.TAIL_CHARS,
-                track,
-                launcher,
-                key=f"qdisclab-run-{run.key}",
-                retries=0,
-            )
-            by_key[future.key] = run
+
+        def submit(runs: list[Run]):
+            if len(runs) == 1:
+                future = client.submit(
+                    task, argv_base + runs[0].args(), campaign.timeout, extra_env,
+                    runner.TAIL_CHARS, track, launcher,
+                    key=f"qdisclab-run-{runs[0].key}", retries=0,
+                )
+            else:
+                future = client.submit(
+                    batch_task, str(binary), [run.args() for run in runs], campaign.timeout,
+                    extra_env, runner.TAIL_CHARS, track, launcher,
+                    key=f"qdisclab-batch-{runs[0].key}-{len(runs)}", retries=0,
+                )
+            by_key[future.key] = runs
             futures.append(future)
+            return future
+
+        for start in range(0, len(todo), batch_size):
+            submit(todo[start:start + batch_size])
 
         with _progress(console) as progress:
             bar = progress.add_task(campaign.name, total=len(todo), status="")
-            for future in as_completed(futures):
-                run = by_key[future.key]
+            pending = as_completed(list(futures))
+            for future in pending:
+                runs = by_key.pop(future.key)
                 try:
-                    raw = future.result()
+                    raws = future.result()
                 except Exception as exc:  # a lost worker, a serialization error, ...
-                    raw = {"outcome": "error", "error": f"Dask task failed: {exc!r}"}
+                    raws = {"outcome": "error", "error": f"Dask task failed: {exc!r}"}
                 finally:
                     future.release()
-                row = interpret(run, raw, campaign)
-                row["git_rev"] = revision
-                row["command"] = shlex.join([str(binary), *run.args()])
-                store.record(row)
-                result.run_time_s += row["wall_time_s"] or 0.0
-                if row["status"] == "ok":
-                    result.ok += 1
-                else:
-                    setattr(result, row["status"], getattr(result, row["status"]) + 1)
-                    result.failures.append((run.label(), row["reason"]))
-                    _report_failure(progress.console, len(result.failures), run, row)
+                if isinstance(raws, dict):
+                    raws = [raws] * len(runs)
+                if rerun := [run for run, raw in zip(runs, raws, strict=True) if raw is None]:
+                    pending.add(submit(rerun))
+                for run, raw in zip(runs, raws, strict=True):
+                    if raw is not None:
+                        _store(campaign, run, raw, binary, revision, store, result, progress)
                 progress.update(
                     bar,
-                    advance=1,
+                    completed=result.executed,
                     status=(f"[red]{result.failed} failed[/] " if result.failed else "")
                     + (f"[yellow]{result.timeout} timed out[/]" if result.timeout else ""),
                 )
@@ -561,6 +583,40 @@ def _execute(
         if local is not None:
             local.close()
 
+
+
+def _batch_size(requested: int, todo: int, workers: int, binary: Path,
+                env: Mapping[str, str] | None, launcher: list[str], console: Console) -> int:
+    """Runs per task: ``requested``, at most an even share of ``todo`` over the workers;
+    1 when the program cannot run points in batches (a probe says why)."""
+    if requested <= 1 or todo <= 1:
+        return 1
+    if problem := runner.batch_support(str(binary), dict(env) if env else None, launcher):
+        console.print(
+            f"[yellow]points_per_process = {requested}, but {binary.name} cannot run points in"
+            f" batches ({problem}): one point per process.[/]",
+            highlight=False,
+        )
+        return 1
+    size = min(requested, math.ceil(todo / max(workers, 1)))
+    console.print(f"Up to {size} points per process (points_per_process = {requested}).")
+    return size
+
+
+def _store(campaign: Campaign, run: Run, raw: Mapping, binary: Path, revision: str,
+           store: ResultStore, result: SweepResult, progress: Progress) -> None:
+    """Store one run's row and count it."""
+    row = interpret(run, raw, campaign)
+    row["git_rev"] = revision
+    row["command"] = shlex.join([str(binary), *run.args()])
+    store.record(row)
+    result.run_time_s += row["wall_time_s"] or 0.0
+    if row["status"] == "ok":
+        result.ok += 1
+    else:
+        setattr(result, row["status"], getattr(result, row["status"]) + 1)
+        result.failures.append((run.label(), row["reason"]))
+        _report_failure(progress.console, len(result.failures), run, row)
 
 
 def summary_table(result: SweepResult) -> Table:

@@ -32,7 +32,13 @@ report to ``--output``. Its ``--behave`` parameter picks what it does:
 ``nometric``
     leave out ``value_mbps``.
 
-``--sleep=S`` sleeps S seconds first. When ``$QDISCLAB_FAKE_LOG`` is set, one line
+``--sleep=S`` sleeps S seconds first.
+
+``--batch=FILE`` (the only argument) runs the points FILE lists like a C++ example on
+PointBatch (helper/point-batch.h): one point per line, its arguments separated by tabs,
+``--stdout=PATH`` and ``--stderr=PATH`` naming where the point's output goes; the first
+point that does not return 0 ends the batch with its status. With
+``$QDISCLAB_FAKE_NO_BATCH`` set it refuses, like a build on ns-3.37. When ``$QDISCLAB_FAKE_LOG`` is set, one line
 ``start <pid> <arguments>`` is appended to that file as the program starts, so
 tests can count which runs actually ran.
 """
@@ -70,9 +76,41 @@ def _typed(value: str):
     return value
 
 
+def _batch(path: str, program: str) -> int:
+    """Run the points of a batch file; return the first non-zero status, else 0."""
+    if os.environ.get("QDISCLAB_FAKE_NO_BATCH"):
+        print('aborted. cond="!(IsSupported())", msg="--batch needs ns-3 >= 3.44"',
+              file=sys.stderr)
+        return 134
+    with open(path, encoding="utf-8") as handle:
+        points = [line.rstrip("\n").split("\t") for line in handle if line.strip()]
+    process_out, process_err = os.dup(1), os.dup(2)
+    for words in points:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(process_out, 1)
+        os.dup2(process_err, 2)
+        args = []
+        for word in words:
+            name, _, value = word.partition("=")
+            if name in ("--stdout", "--stderr"):
+                with open(value, "wb") as target:
+                    os.dup2(target.fileno(), 1 if name == "--stdout" else 2)
+            else:
+                args.append(word)
+        status = main(args, program)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if status != 0:
+            return status
+    return 0
+
+
 def main(argv: list[str] | None = None, program: str = PROGRAM) -> int:
     """Run as the fake example program; return the exit status."""
     argv = sys.argv[1:] if argv is None else argv
+    if len(argv) == 1 and argv[0].startswith("--batch="):
+        return _batch(argv[0].partition("=")[2], program)
     if log := os.environ.get("QDISCLAB_FAKE_LOG"):
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(f"start {os.getpid()} {' '.join(argv)}\n")

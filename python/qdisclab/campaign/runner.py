@@ -25,7 +25,6 @@ import socket
 import subprocess
 import tempfile
 import time
-from contextlib import nullcontext
 
 #: How much of a run's standard error (and output) is kept, in characters.
 TAIL_CHARS = 4000
@@ -189,7 +188,33 @@ def execute_run(
     sweep can end it and wait for its directory to be removed. ``launcher``
     (:func:`death_signal_launcher`) goes before the command.
     """
-    result = {
+    result = _new_result()
+    return _in_run_slot(
+        track,
+        lambda children: _execute(argv, timeout, env, tail_chars, children, launcher or [],
+                                  result),
+        lambda: {**result, "outcome": "error", "error": NOT_STARTED},
+    )
+
+
+#: The error of a run refused because its sweep is stopping.
+NOT_STARTED = "not started: the sweep is stopping"
+
+
+def _in_run_slot(track: bool, work, refused):
+    """``work(children)``; with ``track``, counted in flight by :mod:`~qdisclab.campaign.children`
+    (``children`` is then that module, else None), and ``refused()`` once the sweep is stopping."""
+    if not track:
+        return work(None)
+    from qdisclab.campaign import children
+
+    with children.run_slot() as admitted:
+        return work(children) if admitted else refused()
+
+
+def _new_result() -> dict:
+    """A run's result before it starts (see :func:`execute_run`)."""
+    return {
         "outcome": "exited",
         "returncode": None,
         "output": None,
@@ -201,23 +226,98 @@ def execute_run(
         "started_at": time.time(),
         "host": socket.gethostname(),
     }
-    children = None
-    if track:
-        from qdisclab.campaign import children
-    with children.run_slot() if children else nullcontext(True) as admitted:
-        if not admitted:
-            result["outcome"] = "error"
-            result["error"] = "not started: the sweep is stopping"
-            return result
-        return _execute(argv, timeout, env, tail_chars, children, launcher or [], result)
+
+
+def _cannot_start(program: str, launcher: list[str]) -> str:
+    """Why ``program`` cannot start under ``launcher`` ("" when it can, or without a launcher)."""
+    if launcher and shutil.which(program) is None:
+        # Said as Popen would say it (the launcher would exit 127 with its own message).
+        problem = "Permission denied" if os.path.exists(program) else "No such file or directory"
+        return f"cannot start {program}: {problem}"
+    return ""
+
+
+def _run_process(command, env, stdout_path, stderr_path, timeout, children, launcher,
+                 progress=None) -> tuple[str, int | None, str]:
+    """Run ``command`` to its end; return (outcome, return code, error).
+
+    It is killed (with its process group) once ``timeout`` seconds pass without
+    ``progress()`` changing (without ``progress``: ``timeout`` seconds after its start).
+    """
+    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        try:
+            child = subprocess.Popen(
+                [*launcher, *command],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                env={**os.environ, **env} if env else None,
+                process_group=0,
+            )
+        except OSError as exc:
+            return "error", None, f"cannot start {command[0]}: {exc.strerror or exc}"
+        if children is not None:
+            children.add(child)
+        try:
+            if _wait(child, timeout, progress):
+                return "exited", child.returncode, ""
+            kill_group(child)
+            return "timeout", child.wait(), ""
+        finally:
+            if children is not None:
+                children.discard(child)
+
+
+#: How often a batch's progress is looked at, in seconds (the precision of its timeouts).
+PROGRESS_POLL_S = 0.25
+
+
+def _wait(child: subprocess.Popen, timeout: float | None, progress) -> bool:
+    """Wait for ``child``; False once ``timeout`` s passed without ``progress()`` changing."""
+    if timeout is None:
+        child.wait()
+        return True
+    deadline = time.monotonic() + timeout
+    seen = progress() if progress else None
+    while True:
+        step = deadline - time.monotonic()
+        if progress:
+            step = min(step, PROGRESS_POLL_S)
+        try:
+            child.wait(timeout=max(step, 0.0))
+            return True
+        except subprocess.TimeoutExpired:
+            pass
+        if progress and (now := progress()) != seen:
+            seen = now
+            deadline = time.monotonic() + timeout
+        elif time.monotonic() >= deadline:
+            return False
+
+
+def _collect(result: dict, output_path: str, stdout_path: str, stderr_path: str,
+             tail_chars: int) -> None:
+    """Fill ``result`` from a finished run's files: tails, error line, metrics file."""
+    result["stderr_tail"] = _tail(stderr_path, tail_chars)
+    result["stdout_tail"] = _tail(stdout_path, tail_chars // 4)
+    if result["returncode"] != 0:
+        # ns-3's CommandLine prints the bad argument first, then a help text that
+        # can be longer than the tail: look at the head too.
+        result["error_line"] = error_line(
+            _head(stderr_path, tail_chars) + "\n" + result["stderr_tail"],
+            _head(stdout_path, tail_chars) + "\n" + result["stdout_tail"],
+        )
+    try:
+        with open(output_path, encoding="utf-8", errors="replace") as handle:
+            result["output"] = handle.read()
+    except OSError:
+        pass
 
 
 def _execute(argv, timeout, env, tail_chars, children, launcher, result) -> dict:
-    if launcher and shutil.which(argv[0]) is None:
-        # Said as Popen would say it (the launcher would exit 127 with its own message).
-        problem = "Permission denied" if os.path.exists(argv[0]) else "No such file or directory"
+    if problem := _cannot_start(argv[0], launcher):
         result["outcome"] = "error"
-        result["error"] = f"cannot start {argv[0]}: {problem}"
+        result["error"] = problem
         return result
     workdir = tempfile.mkdtemp(prefix=f"{RUN_DIR_PREFIX}{os.getpid()}-")
     output_path = os.path.join(workdir, "metrics.json")
@@ -225,48 +325,143 @@ def _execute(argv, timeout, env, tail_chars, children, launcher, result) -> dict
     stderr_path = os.path.join(workdir, "stderr")
     started = time.monotonic()
     try:
-        with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
-            try:
-                child = subprocess.Popen(
-                    [*launcher, *argv, f"--output={output_path}"],
-                    stdin=subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=err,
-                    env={**os.environ, **env} if env else None,
-                    process_group=0,
-                )
-            except OSError as exc:
-                result["outcome"] = "error"
-                result["error"] = f"cannot start {argv[0]}: {exc.strerror or exc}"
-                return result
-            if children is not None:
-                children.add(child)
-            try:
-                result["returncode"] = child.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                kill_group(child)
-                result["returncode"] = child.wait()
-                result["outcome"] = "timeout"
-            finally:
-                if children is not None:
-                    children.discard(child)
+        outcome, code, error = _run_process(
+            [*argv, f"--output={output_path}"], env, stdout_path, stderr_path, timeout,
+            children, launcher,
+        )
+        result.update(outcome=outcome, returncode=code, error=error)
+        if outcome == "error":
+            return result
         result["wall_time_s"] = time.monotonic() - started
-        result["stderr_tail"] = _tail(stderr_path, tail_chars)
-        result["stdout_tail"] = _tail(stdout_path, tail_chars // 4)
-        if result["returncode"] != 0:
-            # ns-3's CommandLine prints the bad argument first, then a help text that
-            # can be longer than the tail: look at the head too.
-            result["error_line"] = error_line(
-                _head(stderr_path, tail_chars) + "\n" + result["stderr_tail"],
-                _head(stdout_path, tail_chars) + "\n" + result["stdout_tail"],
-            )
-        try:
-            with open(output_path, encoding="utf-8", errors="replace") as handle:
-                result["output"] = handle.read()
-        except OSError:
-            pass
+        _collect(result, output_path, stdout_path, stderr_path, tail_chars)
         return result
     finally:
         if not result["wall_time_s"]:
             result["wall_time_s"] = time.monotonic() - started
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def execute_batch(
+    program: str,
+    points: list[list[str]],
+    timeout: float | None,
+    env: dict[str, str] | None = None,
+    tail_chars: int = TAIL_CHARS,
+    track: bool = False,
+    launcher: list[str] | None = None,
+) -> list[dict | None]:
+    """Run several points of ``program`` in one process (``program --batch=FILE``).
+
+    ``points`` are argument lists, each without ``--output``; the program (see
+    helper/point-batch.h) runs them in order, each from a fresh global state, with its
+    own metrics file, standard output and standard error. Returns, per point, what
+    :func:`execute_run` returns for a run of its own, or ``None`` for a point that did
+    not run because an earlier one ended the process (run it again).
+
+    A point gets ``timeout`` seconds from its start. The point that ended the process
+    (the last one that started) gets the process's exit status or timeout, and the
+    error line of its own standard error; the points before it exited 0. A point's
+    ``wall_time_s`` runs from the end of the point before it (or the process's start)
+    to the last change of its files. When the program cannot start, every point gets
+    the error.
+    """
+    result = _new_result()
+    return _in_run_slot(
+        track,
+        lambda children: _execute_batch(program, points, timeout, env, tail_chars, children,
+                                        launcher or [], result),
+        lambda: [{**result, "outcome": "error", "error": NOT_STARTED} for _ in points],
+    )
+
+
+def _execute_batch(program, points, timeout, env, tail_chars, children, launcher, batch):
+    if problem := _cannot_start(program, launcher):
+        batch.update(outcome="error", error=problem)
+        return [dict(batch) for _ in points]
+    if any("\t" in word or "\n" in word for words in points for word in words):
+        batch.update(outcome="error", error="a batched argument holds a tab or a newline")
+        return [dict(batch) for _ in points]
+    workdir = tempfile.mkdtemp(prefix=f"{RUN_DIR_PREFIX}{os.getpid()}-")
+    try:
+        files = [
+            {kind: os.path.join(workdir, f"{index}.{kind}")
+             for kind in ("metrics.json", "stdout", "stderr")}
+            for index in range(len(points))
+        ]
+        batch_file = os.path.join(workdir, "batch")
+        with open(batch_file, "w", encoding="utf-8") as handle:
+            for words, paths in zip(points, files, strict=True):
+                handle.write("\t".join([*words, f"--output={paths['metrics.json']}",
+                                        f"--stdout={paths['stdout']}",
+                                        f"--stderr={paths['stderr']}"]) + "\n")
+
+        def started_points() -> int:
+            return sum(os.path.exists(paths["stderr"]) for paths in files)
+
+        started_at = time.time()
+        outcome, code, error = _run_process(
+            [program, f"--batch={batch_file}"], env, os.path.join(workdir, "stdout"),
+            os.path.join(workdir, "stderr"), timeout, children, launcher, started_points,
+        )
+        ended_at = time.time()
+        if outcome == "error":
+            batch.update(outcome=outcome, error=error)
+            return [dict(batch) for _ in points]
+        last = started_points() - 1
+        if last < 0:
+            # Nothing started: the process failed as a whole (its own files say why).
+            files[0] = {"metrics.json": files[0]["metrics.json"],
+                        "stdout": os.path.join(workdir, "stdout"),
+                        "stderr": os.path.join(workdir, "stderr")}
+            last = 0
+        results: list[dict | None] = []
+        previous_end = started_at
+        for index, paths in enumerate(files):
+            if index > last:
+                results.append(None)
+                continue
+            final = index == last
+            point = {**batch, "started_at": previous_end,
+                     "outcome": outcome if final else "exited",
+                     "returncode": code if final else 0}
+            end = ended_at if final else max([previous_end, *_mtimes(paths.values())])
+            point["wall_time_s"] = max(end - previous_end, 0.0)
+            previous_end = end
+            _collect(point, paths["metrics.json"], paths["stdout"], paths["stderr"], tail_chars)
+            results.append(point)
+        return results
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _mtimes(paths) -> list[float]:
+    """The modification times of those of ``paths`` that exist."""
+    times = []
+    for path in paths:
+        try:
+            times.append(os.stat(path).st_mtime)
+        except OSError:
+            pass
+    return times
+
+
+def batch_support(program: str, env: dict[str, str] | None = None,
+                  launcher: list[str] | None = None, timeout: float = 60) -> str:
+    """Why ``program`` cannot run points in batches ("" when it can).
+
+    Runs it with an empty batch file: a program built on PointBatch with an ns-3
+    that can reset between points exits 0; others fail with the reason.
+    """
+    with tempfile.TemporaryDirectory(prefix=f"{RUN_DIR_PREFIX}{os.getpid()}-") as workdir:
+        empty = os.path.join(workdir, "batch")
+        open(empty, "wb").close()
+        try:
+            probe = subprocess.run([*(launcher or []), program, f"--batch={empty}"],
+                                   stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                   errors="replace", env={**os.environ, **env} if env else None,
+                                   timeout=timeout)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"cannot run {program} --batch: {exc}"
+    if probe.returncode == 0:
+        return ""
+    return error_line(probe.stderr, probe.stdout) or f"--batch exited with {probe.returncode}"

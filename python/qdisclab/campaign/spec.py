@@ -9,6 +9,7 @@ A campaign names one example program and the runs to make of it::
     metrics = ["total_goodput_mbps"]    # metrics every run must report
     timeout = 300                       # seconds per run
     seeds = [1, 2, 3]                   # RngRun values (or: replications = 3, i.e. 1..3)
+    points_per_process = 20             # optional: run up to 20 points in one process
 
     [fixed]                             # one value, every run
     simTime = 60
@@ -40,6 +41,10 @@ A campaign names one example program and the runs to make of it::
     minTh = [0.32]                      #   a zipped group: new values for every member
     maxTh = [0.64]
 
+``points_per_process`` (default 1) lets the engine run several runs in one process of a
+program built on PointBatch (helper/point-batch.h), for campaigns of short runs; each run
+is still stored, resumed and failed on its own (see :mod:`qdisclab.campaign.engine`).
+
 A campaign without ``[[grid]]`` is one grid of the top-level axes. A sub-grid runs the
 campaign's seeds unless it names its own; ``[quick]``'s seeds replace them all. Runs identical in
 program, parameters and seed (say, a point two sub-grids share) are made once: the
@@ -69,7 +74,7 @@ RESERVED_PARAMS = frozenset({"RngRun", "output"})
 
 _TOP_KEYS = frozenset(
     {"name", "program", "description", "metrics", "timeout", "seeds", "replications",
-     "fixed", "factors", "zip", "grid", "quick", "ns3"}
+     "fixed", "factors", "zip", "grid", "quick", "ns3", "points_per_process"}
 )
 _GRID_KEYS = frozenset({"name", "fixed", "factors", "zip", "seeds", "replications"})
 _QUICK_KEYS = frozenset({"seeds", "replications", "timeout", "params"})
@@ -181,6 +186,8 @@ class Campaign:
     #: The ns-3 build the campaign runs on unless ``--ns3`` says otherwise: a flavour of
     #: :data:`qdisclab.build.ALL_FLAVORS` ("system", "wheel", "optimized").
     ns3: str = "system"
+    #: Runs the engine may run in one process (PointBatch); 1: a process per run.
+    points_per_process: int = 1
     source: Path | None = None
     text: str = ""
 
@@ -466,6 +473,12 @@ def parse_campaign(
         _timeout(quick_table, "[quick]")
 
     description = data.get("description", "")
+    points_per_process = data.get("points_per_process", 1)
+    if (isinstance(points_per_process, bool) or not isinstance(points_per_process, int)
+            or points_per_process < 1):
+        raise CampaignError(
+            f"{where}.points_per_process: expected an integer >= 1, got {points_per_process!r}"
+        )
     ns3 = data.get("ns3", "system")
     if ns3 not in ALL_FLAVORS:
         expected = ", ".join(f'"{f}"' for f in ALL_FLAVORS)
@@ -480,6 +493,7 @@ def parse_campaign(
         description=str(description),
         quick=quick,
         ns3=ns3,
+        points_per_process=points_per_process,
         source=source,
         text=text,
     )
