@@ -5,12 +5,16 @@ the "RED >= DropTail" count verdicts, the calibration statements S16 / S20 and t
 rule, on runs constructed so that every outcome is known."""
 
 import math
+from pathlib import Path
 
 import pytest
 
+from qdisclab.campaign.spec import Run, load_campaign
 from qdisclab.campaign.store import RunRecord
 from qdisclab.figures import red_vs_droptail as rvd
 from qdisclab.figures import red_vs_droptail_variants as rvv
+from synthetic_campaign import read_csv, write_campaign_db
+from test_report import make_db as make_report_db
 
 
 def record(params: dict, seed: int, total: float, drops: float = 0.0, grid: str = "",
@@ -171,3 +175,130 @@ def test_scenario_reads_the_examples_defaults():
     assert rvv.Scenario.of({}) == rvv.Scenario(2, (1.0, 1.0), ("10Mbps", "1ms"), True)
     assert rvv.Scenario.of({"nTcp": 4, "sack": False, "udpOn": 0.5}).label() == \
         "nTcp=4, UDP 0.5/1 s, access 10Mbps/1ms, no SACK"
+
+
+# ------------------------------------------------- the variants campaign, end to end
+
+VARIANTS = Path(__file__).resolve().parents[2] / "campaigns" / "red-vs-droptail-variants.toml"
+OFFSET = {1: -1 / 1024, 2: 0.0, 3: 1 / 1024, 4: -1 / 1024, 5: 0.0, 6: 1 / 1024}
+NOISE = {0: 1 / 64, 1: -1 / 64, 2: 0.0}  # by seed % 3: a paired difference of mean 0
+
+
+def variant_metrics(run: Run) -> dict:
+    """Constructed outcomes. Calibration: RED 0.6/0.85 is silent at window 2000 from queue
+    16000 on with two or more senders (from 8000 with one), and the 0.5 Mb/s link gives 0.5 of
+    1 Mb/s's goodput at window 2000 with three or more senders (0.6 with fewer), 0.75 at 64000.
+    Elsewhere, per cell c = 5 · window index + queue index: RED identical to DropTail at window
+    2000, ahead by 1/64 in the top 3 · nTcp cells, tied in the others; without SACK DropTail is
+    ahead at 10 ms. The best pair is 0.32/0.64, the others below it by |k - 5| / 512."""
+    p, seed = run.params, run.seed
+    scenario = rvv.Scenario.of(p)
+    n, window, queue = scenario.n_tcp, int(p["window"]), int(p["queueSize"])
+    red = p["queueDisc"] == "Red"
+    if run.grid.startswith("calibration"):
+        total = 0.25 * (1 + queue / 64000) + window / 2 ** 20
+        if p["bottleneckRate"] == "0.5Mbps":
+            total *= (0.5 if n >= 3 else 0.6) if window == 2000 else 0.75
+        early = 2 if red and seed == 2 and queue < (16000 if n >= 2 else 8000) else 0
+        return {"total_goodput_mbps": total, "tcp_goodput_mbps": total - 0.125,
+                "udp_goodput_mbps": 0.125, "drops": early, "early_drops": early,
+                "forced_drops": 0}
+    c = 5 * rvd.WINDOWS.index(window) + rvd.QUEUES.index(queue)
+    total = 0.5 + c / 256 + n / 64 + OFFSET[seed]
+    drops = 10
+    if red and window != 2000:
+        k = rvd.PAIRS.index((p["minTh"], p["maxTh"]))
+        if not scenario.sack and p["bottleneckDelay"] == "10ms":
+            total -= 1 / 64
+        elif c >= 25 - 3 * n:
+            total += 1 / 64
+        else:
+            total += NOISE[seed % 3]
+        total -= abs(k - 5) / 512
+        drops = 12
+    return {"total_goodput_mbps": total, "tcp_goodput_mbps": total - 0.125,
+            "udp_goodput_mbps": 0.125, "drops": drops, "early_drops": 0, "forced_drops": drops}
+
+
+@pytest.fixture(scope="module")
+def variants(tmp_path_factory):
+    """The results tree of a quick final campaign with the full variants campaign beside it."""
+    root = tmp_path_factory.mktemp("results")
+    write_campaign_db(root / "red-vs-droptail-variants" / "campaign.sqlite", VARIANTS,
+                      variant_metrics, ns3_version="3.44")
+    make_report_db(root / "red-vs-droptail" / "campaign-quick.sqlite", quick=True)
+    return root
+
+
+def chosen_scenario() -> rvv.Scenario:
+    """What the constructed data make the choice rule pick among the calibration grid's
+    scenarios: the first with three or more senders, in the rule's order."""
+    scenarios = {rvv.Scenario.of(run.params) for run in load_campaign(VARIANTS).runs()
+                 if run.grid.startswith("calibration")}
+    return min((s for s in scenarios if s.n_tcp >= 3), key=rvv.Scenario.rank)
+
+
+def test_variants_campaign_calibrates_and_shows_causes(variants):
+    found = rvv.load(variants / "red-vs-droptail-variants" / "campaign.sqlite")
+    chosen = chosen_scenario()
+    assert found.chosen.scenario == chosen and found.rule == "meets S16 and S20"
+    for row in found.calibration:
+        assert row.meets_s16 == (row.scenario.n_tcp >= 2)
+        assert row.meets_s20 == (row.scenario.n_tcp >= 3)
+    senders = sorted({rvv.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
+                      if run.grid.startswith("sensitivity")})
+    assert list(found.sensitivity) == senders
+    out = variants / "red-vs-droptail" / "quick"
+    figures = rvd.make_figures(variants / "red-vs-droptail" / "campaign-quick.sqlite", out)
+    ids = [a.id for a in figures.artifacts]
+    assert ids[-4:] == ["variant-calibration", "sensitivity", "variant-seeds", "variant-sack"]
+    for stem in ids[-4:]:
+        for suffix in (".png", ".pdf", ".csv"):
+            assert (out / f"{stem}{suffix}").stat().st_size > 0
+    rows = read_csv(out / "sensitivity.csv")
+    assert len(rows) == 2 * len(senders)
+    for row in rows:
+        n = int(row["nTcp"])
+        ahead = min(3 * n, 20)
+        assert (int(row["identical"]), int(row["red_ahead"]), int(row["tied"]),
+                int(row["droptail_ahead"])) == (5, ahead, 20 - ahead, 0)
+        assert (int(row["red_ge_low"]), int(row["red_ge_high"])) == (5 + ahead, 25)
+        assert int(row["paper_red_ge"]) == (17 if row["bottleneckDelay"] == "20ms" else 8)
+        assert (row["chosen"] == "true") == (n == chosen.n_tcp)
+    calibration = read_csv(out / "variant-calibration.csv")
+    assert [r["chosen"] for r in calibration].count("true") == 1
+    picked = next(r for r in calibration if r["chosen"] == "true")
+    assert (int(picked["nTcp"]), float(picked["s20_ratio_window2000"])) == (chosen.n_tcp, 0.5)
+    assert picked["s16_quiet_queues"] == "16000 32000 64000"
+    # Seeds 4-6 choose 0.32/0.64 too; the tie rule judges Fig. 1 on them.
+    seeds = read_csv(out / "variant-seeds.csv")
+    assert len(seeds) == 25 and {r["best_pair_other_seeds"] for r in seeds
+                                 if r["window"] != "2000"} == {"0.32/0.64"}
+    assert {r["comparison_other_seeds"] for r in seeds if r["window"] == "2000"} == \
+        {"identical"}
+    causes = rvv.causes(found)
+    assert set(causes) == {"C1", "C2", "C4", "C8", "C10", "C5", "C6", "C12"}
+    ahead = min(3 * chosen.n_tcp, 20)
+    assert f"nTcp={chosen.n_tcp}: {5 + ahead}-25 of 25 ({ahead}↑ 5= {20 - ahead}~ 0↓)" in \
+        causes["C4"]
+    window_32000 = sum(c >= 25 - 3 * chosen.n_tcp for c in range(15, 20))
+    assert (f"with SACK: DropTail ≥ RED at {5 - window_32000} of 5 queue sizes" in causes["C10"])
+    assert "without SACK: DropTail ≥ RED at 5 of 5 queue sizes" in causes["C10"]
+    assert "seeds 4-6: maximum 0.32/0.64, 0.32/0.64 tied with it (1 pairs tied)" in \
+        causes["C12"]
+    # Every partly / disagree claim of the figures carries a cause.
+    for claim in figures.claims:
+        if claim.verdict in ("partly", "disagree"):
+            assert claim.cause, claim.id
+
+
+def test_without_the_variants_campaign_causes_say_so(tmp_path):
+    db = tmp_path / "red-vs-droptail" / "campaign-quick.sqlite"
+    make_report_db(db, quick=True)
+    figures = rvd.make_figures(db, tmp_path / "out")
+    assert not any(a.id.startswith(("variant", "sensitivity")) for a in figures.artifacts)
+    assert any("variants campaign (red-vs-droptail-variants) was not run" in note
+               for note in figures.notes)
+    judged = [c for c in figures.claims if c.verdict in ("partly", "disagree")]
+    assert judged and all(c.cause == "variant not run" for c in judged)
+    assert [c.id for c in figures.claims if c.verdict == "calibrated"] == ["C7"]

@@ -220,8 +220,14 @@ def load(db_path: Path | None) -> Variants | None:
     if result.sack_scenario is not None:
         on = Scenario(result.sack_scenario.n_tcp, result.sack_scenario.udp,
                       result.sack_scenario.access, True)
-        result.sack_off = Study(by_scenario[result.sack_scenario])
-        result.sack_on = Study(by_scenario[on])
+        off = by_scenario[result.sack_scenario]
+        seeds = {run.seed for run in off}
+        result.sack_off = Study(off)
+        # The same cells with SACK: the sensitivity grid's, on the same seeds.
+        result.sack_on = Study(
+            run for run in by_scenario[on] if run.seed in seeds
+            and (run.params.get("bottleneckRate"), run.params.get("bottleneckDelay"))
+            == FIG2_LINK)
     return result
 
 
@@ -288,19 +294,20 @@ def calibration_figure(found: Variants) -> tuple[Figure, list[list]]:
                      " ".join(map(str, row.quiet)), row.drops_at_8000, row.meets_s16,
                      row.ratio_small, row.ratio_large, row.meets_s20,
                      found.chosen is not None and row.scenario == found.chosen.scenario])
+
+    def position(s: Scenario) -> float:
+        offset = combos.index((s.udp, s.access)) if (s.udp, s.access) in combos else 0
+        return senders.index(s.n_tcp) + (offset / len(combos) - 0.5) * 0.6
+
     for axis, attribute, window in ((axes[0], "ratio_small", 2000),
                                     (axes[1], "ratio_large", 64000)):
         for row in found.calibration:
             s = row.scenario
-            offset = ((combos.index((s.udp, s.access)) if (s.udp, s.access) in combos else 0)
-                      / len(combos) - 0.5) * 0.6
-            x = senders.index(s.n_tcp) + offset
             color = f"C{UDP_ORDER.index(s.udp) if s.udp in UDP_ORDER else 9}"
-            axis.plot([x], [getattr(row, attribute)], marker="o", ms=5, color=color,
+            axis.plot([position(s)], [getattr(row, attribute)], marker="o", ms=5, color=color,
                       mfc=color if row.meets_s16 else "none")
         if found.chosen:
-            s = found.chosen.scenario
-            axis.plot([senders.index(s.n_tcp)], [getattr(found.chosen, attribute)],
+            axis.plot([position(found.chosen.scenario)], [getattr(found.chosen, attribute)],
                       marker="*", ms=14, color="black", mfc="none", label="chosen")
         axis.set_xticks(range(len(senders)), [str(n) for n in senders])
         axis.set_xlabel("TCP senders (nTcp); within each: UDP on/off x access link")
