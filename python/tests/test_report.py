@@ -216,7 +216,8 @@ def test_claims_state_agreement_with_numbers(full_figures):
     for claim in figures.claims:
         by_where.setdefault(claim.where, []).append(claim)
     table = by_where["Table 1"][0]
-    assert table.verdict == "agree" and "16 of the 16 counts we can judge are within ±3" in table.ours
+    assert table.verdict == "agree"
+    assert "16 of the 16 counts we can judge are within ±3" in table.ours
     seventeen = by_where["§2.1 (Figure 1)"][0]
     assert seventeen.verdict == "agree" and seventeen.ours.startswith("17 of 25")
     # The calibration statement S16 is shown, not judged: constructed so that RED is ahead at

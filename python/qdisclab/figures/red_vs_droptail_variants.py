@@ -505,10 +505,9 @@ def _plateau_cause(found: Variants) -> str | None:
         if not rows:
             return None
         best, tied = tied_with_best(rows)
+        paper = "tied with it" if any(r.pair == PAPER_BEST_PAIR for r in tied) else "below it"
         texts.append(f"seeds {_seeds_text(study)}: maximum {pair_label(best.pair)},"
-                     f" {pair_label(PAPER_BEST_PAIR)}"
-                     f" {'tied with it' if any(r.pair == PAPER_BEST_PAIR for r in tied) else 'below it'}"
-                     f" ({len(tied)} pairs tied)")
+                     f" {pair_label(PAPER_BEST_PAIR)} {paper} ({len(tied)} pairs tied)")
     return (f"seeds-* ({found.seeds_scenario.label()}, only the seeds change): "
             + "; ".join(texts))
 
