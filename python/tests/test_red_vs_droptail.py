@@ -302,3 +302,18 @@ def test_without_the_variants_campaign_causes_say_so(tmp_path):
     judged = [c for c in figures.claims if c.verdict in ("partly", "disagree")]
     assert judged and all(c.cause == "variant not run" for c in judged)
     assert [c.id for c in figures.claims if c.verdict == "calibrated"] == ["C7"]
+
+
+def test_claims_table_shows_calibrated_claims_and_brackets_as_text():
+    from rich.console import Console
+
+    from qdisclab.figures import Claim, FigureSet, VERDICTS
+    from qdisclab.reproduce import VERDICT_STYLES, claims_table
+
+    assert set(VERDICT_STYLES) == set(VERDICTS)
+    figures = FigureSet("red-vs-droptail", Path("."), claims=[
+        Claim("§2.1", "S16 [/]", "20-25 of 25 [2↑ 18= 5~ 0↓]", "calibrated", id="C7")])
+    console = Console(width=200, record=True)
+    console.print(claims_table(figures))
+    text = console.export_text()
+    assert "20-25 of 25 [2↑ 18= 5~ 0↓]" in text and "S16 [/]" in text and "calibrated" in text
