@@ -281,6 +281,10 @@ def sensitivity_figure(found: Variants) -> tuple[Figure, list[list]]:
     return fig, rows
 
 
+#: Calibration figure: one marker per access link setting (ACCESS_ORDER), the last for others.
+MARKERS = ("o", "s", "^", "x")
+
+
 def calibration_figure(found: Variants) -> tuple[Figure, list[list]]:
     """S20's ratio at window 2000 and 64000 per swept scenario, S16 as the marker's fill."""
     fig = Figure(figsize=(10, 4), layout="constrained")
@@ -304,8 +308,9 @@ def calibration_figure(found: Variants) -> tuple[Figure, list[list]]:
         for row in found.calibration:
             s = row.scenario
             color = f"C{UDP_ORDER.index(s.udp) if s.udp in UDP_ORDER else 9}"
-            axis.plot([position(s)], [getattr(row, attribute)], marker="o", ms=5, color=color,
-                      mfc=color if row.meets_s16 else "none")
+            marker = MARKERS[ACCESS_ORDER.index(s.access) if s.access in ACCESS_ORDER else -1]
+            axis.plot([position(s)], [getattr(row, attribute)], marker=marker, ms=5,
+                      color=color, mfc=color if row.meets_s16 else "none")
         if found.chosen:
             axis.plot([position(found.chosen.scenario)], [getattr(found.chosen, attribute)],
                       marker="*", ms=14, color="black", mfc="none", label="chosen")
@@ -318,6 +323,9 @@ def calibration_figure(found: Variants) -> tuple[Figure, list[list]]:
     for index, udp in enumerate(UDP_ORDER):
         axes[0].plot([], [], marker="o", ls="", color=f"C{index}",
                      label=f"UDP {udp[0]:g}/{udp[1]:g} s")
+    for marker, access in zip(MARKERS, ACCESS_ORDER, strict=False):
+        axes[1].plot([], [], marker=marker, ls="", color="0.3", mfc="none",
+                     label=f"access {access[0]}/{access[1]}")
     axes[0].set_ylabel("DropTail goodput 0.5 Mb/s ÷ 1 Mb/s")
     axes[0].legend(fontsize=7)
     axes[1].legend(fontsize=7)
