@@ -54,6 +54,7 @@ RunPoint(int argc, char* argv[])
     double meanPktSize = 500;
     uint32_t nTcp = 2;
     uint32_t segmentSize = 512;
+    bool sack = true;
     std::string udpRate = "500kbps";
     uint32_t udpPacketSize = 1024;
     double udpOn = 1;
@@ -84,6 +85,10 @@ RunPoint(int argc, char* argv[])
                       1,
                       1000);
     flags.AddUnsigned("segmentSize", "TCP segment size in bytes", segmentSize, 1, 1460);
+    cmd.AddValue("sack",
+                 "TCP selective acknowledgements (ns3::TcpSocketBase::Sack; ns-3.24's NewReno "
+                 "had none)",
+                 sack);
     flags.AddRate("udpRate", "UDP sender's rate while on", udpRate);
     flags.AddUnsigned("udpPacketSize", "UDP packet size in bytes", udpPacketSize, 12, 1472);
     cmd.AddValue("udpOn", "UDP on time in seconds (constant)", udpOn);
@@ -115,6 +120,7 @@ RunPoint(int argc, char* argv[])
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(window));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
 
     TrafficControlHelper tc;
     const QueueSize limit(QueueSizeUnit::BYTES, queueSize);
@@ -184,6 +190,7 @@ RunPoint(int argc, char* argv[])
     report.SetParam("gentle", gentle);
     report.SetParam("nTcp", int64_t{nTcp});
     report.SetParam("segmentSize", int64_t{segmentSize});
+    report.SetParam("sack", sack);
     report.SetParam("udpRate", udpRate);
     report.SetParam("udpPacketSize", int64_t{udpPacketSize});
     report.SetParam("simTime", simTime);

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from qdisclab.build import ALL_FLAVORS, ns3_option
@@ -22,7 +23,7 @@ from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reproduction
 
 VERDICT_STYLES = {"agree": "green", "partly": "yellow", "disagree": "red",
-                  "not evaluated": "dim"}
+                  "not evaluated": "dim", "calibrated": "cyan"}
 
 
 def results_dir(name: str) -> Path:
@@ -49,7 +50,9 @@ def claims_table(figures: FigureSet) -> Table:
     table.add_column("Verdict", no_wrap=True)
     for claim in figures.claims:
         style = VERDICT_STYLES.get(claim.verdict, "")
-        table.add_row(claim.where, claim.paper, claim.ours, f"[{style}]{claim.verdict}[/]")
+        # Claims are plain text: brackets in them ("[RED ahead + identical]") are not markup.
+        table.add_row(escape(claim.where), escape(claim.paper), escape(claim.ours),
+                      f"[{style}]{claim.verdict}[/]")
     return table
 
 

@@ -185,6 +185,7 @@ ROWS = [
     row("red-vs-droptail", "--queueSize=-1", FAIL,
         "--queueSize=-1 is out of range [1, 4294967295]"),
     row("red-vs-droptail", "--udpRate=0bps", FAIL, "--udpRate=0bps must be > 0 bit/s"),
+    row("red-vs-droptail", "--sack=maybe", FAIL, "Invalid command-line argument: --sack=maybe"),
     # --- Legal but suspicious: rc 0, metrics, one warning ------------------------------------
     switch("CioqRedQueueDisc", "CioqRedQueueDisc::MaxTh=25", WARN,
            "qdisc-lab warning: ns3::CioqRedQueueDisc MaxTh=25 packets exceeds MaxSize=20p: the "

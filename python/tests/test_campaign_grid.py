@@ -234,6 +234,11 @@ def test_red_vs_droptail_campaign():
     per_seed = len(full.runs()) // len(full.seeds)
     assert len(full.runs()) % len(full.seeds) == 0
     assert per_seed == 5 * 5 * 4 * (1 + 10 * 2 * 2) == 4100
+    # The calibrated scenario (doc/reproductions/red-vs-droptail.rst), six seeds: the best pair
+    # chosen on 1-3, judged on 4-6.
+    assert full.seeds == (1, 2, 3, 4, 5, 6)
+    assert {(r.params["nTcp"], r.params["udpOn"], r.params["udpOff"], r.params["accessRate"])
+            for r in full.runs()} == {(8, 3, 1, "100Mbps")}
     red = [r for r in full.runs() if r.params["queueDisc"] == "Red" and r.seed == full.seeds[0]]
     assert len({(r.params["minTh"], r.params["maxTh"]) for r in red}) == 10
     droptail = [r for r in full.runs() if r.params["queueDisc"] == "DropTail"]

@@ -1,0 +1,324 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The RED-vs-DropTail reconstruction plan's rules (doc/reproductions/red-vs-droptail.rst):
+the tie rule (best pair chosen on seeds 1-3, judged on the others; identical, ahead, tied),
+the "RED >= DropTail" count verdicts, the calibration statements S16 / S20 and the choice
+rule, on runs constructed so that every outcome is known."""
+
+import math
+from pathlib import Path
+
+import pytest
+
+from qdisclab.campaign.spec import Run, load_campaign
+from qdisclab.campaign.store import RunRecord
+from qdisclab.figures import red_vs_droptail as rvd
+from qdisclab.figures import red_vs_droptail_variants as rvv
+from synthetic_campaign import read_csv, write_campaign_db
+from test_report import make_db as make_report_db
+
+
+def record(params: dict, seed: int, total: float, drops: float = 0.0, grid: str = "",
+           early: float = 0.0) -> RunRecord:
+    """An ``ok`` run of the example with these parameters and metrics."""
+    full = {"bottleneckRate": "1Mbps", "bottleneckDelay": "20ms", **params}
+    if full["queueDisc"] == "Red":
+        full = {"wait": True, "gentle": True, **full}
+    return RunRecord(
+        run_key=f"{sorted(full.items())}-{seed}", campaign="c", program="red-vs-droptail",
+        grid=grid, params=full, seed=seed, status="ok", reason=None,
+        metrics={"total_goodput_mbps": total, "tcp_goodput_mbps": total - 0.125,
+                 "udp_goodput_mbps": 0.125, "drops": drops, "early_drops": early,
+                 "forced_drops": drops - early},
+        wall_time_s=0.2, exit_code=0, stderr_tail=None, ns3_version="3.44", git_rev="x",
+        host=None, command=None, attempts=1, started_at=None, finished_at=None)
+
+
+def droptail(window, queue, seed, total, **kw):
+    return record({"queueDisc": "DropTail", "window": window, "queueSize": queue}, seed, total,
+                  **kw)
+
+
+def red(window, queue, pair, seed, total, **kw):
+    return record({"queueDisc": "Red", "window": window, "queueSize": queue, "minTh": pair[0],
+                   "maxTh": pair[1]}, seed, total, **kw)
+
+
+A, B = (0.32, 0.64), (0.6, 0.85)
+
+
+def test_best_pair_is_chosen_on_seeds_1_to_3_and_judged_on_the_others():
+    # Pair A leads on seeds 1-3 (a lucky draw) and is below DropTail on 4-6; pair B is
+    # DropTail plus 1/64 on every seed. The tie rule keeps A and judges it on 4-6.
+    runs = []
+    for seed in range(1, 7):
+        base = 0.5 + seed / 256
+        runs.append(droptail(32000, 16000, seed, base, drops=10))
+        runs.append(red(32000, 16000, A, seed, base + (1 / 8 if seed <= 3 else -1 / 32),
+                        drops=14))
+        runs.append(red(32000, 16000, B, seed, base + 1 / 64, drops=12))
+    study = rvd.Study(runs)
+    assert (study.choice_seeds, study.judge_seeds, study.split) == ([1, 2, 3], [4, 5, 6], True)
+    cell = study.cell(rvd.BASE_LINK, 32000, 16000, rvd.TT)
+    assert cell.pair == A and cell.comparison == rvd.DROPTAIL_AHEAD
+    assert cell.difference.mean == pytest.approx(-1 / 32) and cell.difference.n == 3
+    assert (cell.red_drops, cell.droptail_drops) == (14, 10)
+    assert "chosen on seeds 1-3 and judged on seeds 4-6" in study.seeds_note()
+    # Without seeds 4-6 the same runs choose and judge on 1-3: A, biased upwards.
+    first = rvd.Study(r for r in runs if r.seed <= 3)
+    assert not first.split and first.choice_seeds == first.judge_seeds == [1, 2, 3]
+    cell = first.cell(rvd.BASE_LINK, 32000, 16000, rvd.TT)
+    assert cell.pair == A and cell.comparison == rvd.RED_AHEAD
+    assert "biased upwards" in first.seeds_note()
+
+
+@pytest.mark.parametrize("offsets, expected", [
+    ((0.0, 0.0, 0.0), rvd.IDENTICAL),  # RED never dropped early: the same runs
+    ((1 / 64, 5 / 256, 1 / 64), rvd.RED_AHEAD),
+    ((-1 / 64, -5 / 256, -1 / 64), rvd.DROPTAIL_AHEAD),
+    ((1 / 64, -1 / 32, 1 / 128), rvd.TIED),
+    ((0.0, 0.0, 1 / 1024), rvd.TIED),  # one seed differs: not identical, within the noise
+])
+def test_cells_are_identical_ahead_or_tied(offsets, expected):
+    runs = []
+    for seed, offset in zip((1, 2, 3), offsets, strict=True):
+        runs += [droptail(2000, 8000, seed, 0.5 + seed / 64),
+                 red(2000, 8000, B, seed, 0.5 + seed / 64 + offset)]
+    cell = rvd.Study(runs).cell(rvd.BASE_LINK, 2000, 8000, rvd.TT)
+    assert cell.comparison == expected
+    assert rvd.Counts.of([cell]).n == 1
+
+
+def test_count_verdict_reads_ties_either_way():
+    counts = rvd.Counts(red_ahead=2, identical=18, tied=5, droptail_ahead=0)
+    assert counts.red_ge == (20, 25) and counts.range_text() == "20-25 of 25"
+    assert counts.format() == "RED ahead 2, identical 18, tied 5, DropTail ahead 0"
+    assert rvd.count_verdict(counts, 17) == "agree"  # 17 >= 20 - 3
+    assert rvd.count_verdict(counts, 16) == "disagree"
+    no_ties = rvd.Counts(red_ahead=10, droptail_ahead=15)
+    assert no_ties.range_text() == "10 of 25"
+    assert rvd.count_verdict(no_ties, 13) == "agree" and rvd.count_verdict(no_ties, 6) == \
+        "disagree"
+    # Ties spanning more than 12 of 25 cells: the count cannot fail.
+    assert rvd.count_verdict(rvd.Counts(tied=13, droptail_ahead=12), 6) == "not evaluated"
+    assert rvd.count_verdict(rvd.Counts(tied=12, droptail_ahead=13), 6) == "agree"
+    # 15 cells (queue <= window), the paper's 14 of 15: tolerance 3 * 15 / 25 = 1.8 cells.
+    assert rvd.count_verdict(rvd.Counts(red_ahead=13, droptail_ahead=2), 14, 15) == "agree"
+    assert rvd.count_verdict(rvd.Counts(red_ahead=12, droptail_ahead=3), 14, 15) == "disagree"
+    assert rvd.count_verdict(rvd.Counts(), 17) == "not evaluated"
+
+
+def calibration_runs(n_tcp: int, udp: tuple, access: tuple, *, quiet_from: int,
+                     small_ratio: float) -> list[RunRecord]:
+    """One scenario of the calibration grid: RED 0.6/0.85 drops (early) at window 2000 below
+    queue ``quiet_from``; DropTail at 0.5 Mb/s gives ``small_ratio`` of 1 Mb/s's goodput at
+    window 2000 and 0.75 at 64000."""
+    scenario = {"nTcp": n_tcp, "udpOn": udp[0], "udpOff": udp[1], "accessRate": access[0],
+                "accessDelay": access[1]}
+    runs = []
+    for seed in (1, 2, 3):
+        for window in (2000, 64000):
+            for queue in rvv.S16_QUIET[:0] + (2000, 8000, 16000, 32000, 64000):
+                for rate in ("1Mbps", "0.5Mbps"):
+                    full = 0.25 * (1 + queue / 64000) + window / 2 ** 20
+                    ratio = small_ratio if window == 2000 else 0.75
+                    total = full if rate == "1Mbps" else full * ratio
+                    link = {"bottleneckRate": rate, **scenario}
+                    runs.append(record({"queueDisc": "DropTail", "window": window,
+                                        "queueSize": queue, **link}, seed, total,
+                                       grid="calibration-droptail"))
+                    dropping = queue < quiet_from and seed == 2
+                    runs.append(record({"queueDisc": "Red", "window": window, "queueSize": queue,
+                                        "minTh": 0.6, "maxTh": 0.85, **link}, seed, total,
+                                       drops=3 if dropping else 0, early=2 if dropping else 0,
+                                       grid="calibration-red"))
+    return runs
+
+
+def test_calibration_statements_and_the_choice_rule():
+    udp, access = rvv.UDP_ORDER, rvv.ACCESS_ORDER
+    runs = (
+        # One sender: S20 met, but RED is silent at 8000 too (S16 fails).
+        calibration_runs(1, udp[0], access[0], quiet_from=8000, small_ratio=0.5)
+        # Two senders: S16 met everywhere, S20 only in the later combinations.
+        + calibration_runs(2, udp[0], access[0], quiet_from=16000, small_ratio=0.6)
+        + calibration_runs(2, udp[1], access[0], quiet_from=16000, small_ratio=0.46)
+        + calibration_runs(2, udp[0], access[2], quiet_from=16000, small_ratio=0.54)
+        # RED still dropping at 16000: S16 fails.
+        + calibration_runs(2, udp[0], access[1], quiet_from=32000, small_ratio=0.5)
+    )
+    rows = rvv.calibration_rows(runs)
+    labels = [row.scenario.label() for row in rows]
+    assert labels == ["nTcp=1, UDP 1/1 s, access 10Mbps/1ms",
+                      "nTcp=2, UDP 1/1 s, access 10Mbps/1ms",
+                      "nTcp=2, UDP 1/1 s, access 100Mbps/1ms",
+                      "nTcp=2, UDP 1/1 s, access 10Mbps/10ms",
+                      "nTcp=2, UDP 0.5/0.5 s, access 10Mbps/1ms"]
+    one, two, fast, slow, short = rows
+    assert one.quiet == (16000, 32000, 64000) and not one.drops_at_8000 and not one.meets_s16
+    assert one.ratio_small == pytest.approx(0.5) and one.ratio_large == pytest.approx(0.75)
+    assert one.meets_s20
+    assert two.meets_s16 and not two.meets_s20
+    assert fast.quiet == (32000, 64000) and not fast.meets_s16 and fast.meets_s20
+    assert slow.meets_s16 and slow.meets_s20 and short.meets_s16 and short.meets_s20
+    # Fewest senders, then UDP 1/1 before the access link's order: the 10 ms access links.
+    chosen, rule = rvv.choose(rows)
+    assert chosen is slow and rule == "meets S16 and S20"
+    # Without the two that meet both: among those meeting S16, the ratio closest to 0.5.
+    chosen, rule = rvv.choose([one, two, fast])
+    assert chosen is two and "closest to 0.5" in rule
+    assert rvv.choose([one, fast]) == (None, "no swept scenario meets S16: the present"
+                                             " scenario stays")
+    assert math.isnan(rvv.calibration_rows(runs[:2])[0].ratio_small)
+
+
+def test_scenario_reads_the_examples_defaults():
+    assert rvv.Scenario.of({}) == rvv.Scenario(2, (1.0, 1.0), ("10Mbps", "1ms"), True)
+    assert rvv.Scenario.of({"nTcp": 4, "sack": False, "udpOn": 0.5}).label() == \
+        "nTcp=4, UDP 0.5/1 s, access 10Mbps/1ms, no SACK"
+
+
+# ------------------------------------------------- the variants campaign, end to end
+
+VARIANTS = Path(__file__).resolve().parents[2] / "campaigns" / "red-vs-droptail-variants.toml"
+OFFSET = {1: -1 / 1024, 2: 0.0, 3: 1 / 1024, 4: -1 / 1024, 5: 0.0, 6: 1 / 1024}
+NOISE = {0: 1 / 64, 1: -1 / 64, 2: 0.0}  # by seed % 3: a paired difference of mean 0
+
+
+def variant_metrics(run: Run) -> dict:
+    """Constructed outcomes. Calibration: RED 0.6/0.85 is silent at window 2000 from queue
+    16000 on with two or more senders (from 8000 with one), and the 0.5 Mb/s link gives 0.5 of
+    1 Mb/s's goodput at window 2000 with three or more senders (0.6 with fewer), 0.75 at 64000.
+    Elsewhere, per cell c = 5 · window index + queue index: RED identical to DropTail at window
+    2000, ahead by 1/64 in the top 3 · nTcp cells, tied in the others; without SACK DropTail is
+    ahead at 10 ms. The best pair is 0.32/0.64, the others below it by |k - 5| / 512."""
+    p, seed = run.params, run.seed
+    scenario = rvv.Scenario.of(p)
+    n, window, queue = scenario.n_tcp, int(p["window"]), int(p["queueSize"])
+    red = p["queueDisc"] == "Red"
+    if run.grid.startswith("calibration"):
+        total = 0.25 * (1 + queue / 64000) + window / 2 ** 20
+        if p["bottleneckRate"] == "0.5Mbps":
+            total *= (0.5 if n >= 3 else 0.6) if window == 2000 else 0.75
+        early = 2 if red and seed == 2 and queue < (16000 if n >= 2 else 8000) else 0
+        return {"total_goodput_mbps": total, "tcp_goodput_mbps": total - 0.125,
+                "udp_goodput_mbps": 0.125, "drops": early, "early_drops": early,
+                "forced_drops": 0}
+    c = 5 * rvd.WINDOWS.index(window) + rvd.QUEUES.index(queue)
+    total = 0.5 + c / 256 + n / 64 + OFFSET[seed]
+    drops = 10
+    if red and window != 2000:
+        k = rvd.PAIRS.index((p["minTh"], p["maxTh"]))
+        if not scenario.sack and p["bottleneckDelay"] == "10ms":
+            total -= 1 / 64
+        elif c >= 25 - 3 * n:
+            total += 1 / 64
+        else:
+            total += NOISE[seed % 3]
+        total -= abs(k - 5) / 512
+        drops = 12
+    return {"total_goodput_mbps": total, "tcp_goodput_mbps": total - 0.125,
+            "udp_goodput_mbps": 0.125, "drops": drops, "early_drops": 0, "forced_drops": drops}
+
+
+@pytest.fixture(scope="module")
+def variants(tmp_path_factory):
+    """The results tree of a quick final campaign with the full variants campaign beside it."""
+    root = tmp_path_factory.mktemp("results")
+    write_campaign_db(root / "red-vs-droptail-variants" / "campaign.sqlite", VARIANTS,
+                      variant_metrics, ns3_version="3.44")
+    make_report_db(root / "red-vs-droptail" / "campaign-quick.sqlite", quick=True)
+    return root
+
+
+def chosen_scenario() -> rvv.Scenario:
+    """What the constructed data make the choice rule pick among the calibration grid's
+    scenarios: the first with three or more senders, in the rule's order."""
+    scenarios = {rvv.Scenario.of(run.params) for run in load_campaign(VARIANTS).runs()
+                 if run.grid.startswith("calibration")}
+    return min((s for s in scenarios if s.n_tcp >= 3), key=rvv.Scenario.rank)
+
+
+def test_variants_campaign_calibrates_and_shows_causes(variants):
+    found = rvv.load(variants / "red-vs-droptail-variants" / "campaign.sqlite")
+    chosen = chosen_scenario()
+    assert found.chosen.scenario == chosen and found.rule == "meets S16 and S20"
+    for row in found.calibration:
+        assert row.meets_s16 == (row.scenario.n_tcp >= 2)
+        assert row.meets_s20 == (row.scenario.n_tcp >= 3)
+    senders = sorted({rvv.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
+                      if run.grid.startswith("sensitivity")})
+    assert list(found.sensitivity) == senders
+    out = variants / "red-vs-droptail" / "quick"
+    figures = rvd.make_figures(variants / "red-vs-droptail" / "campaign-quick.sqlite", out)
+    ids = [a.id for a in figures.artifacts]
+    assert ids[-4:] == ["variant-calibration", "sensitivity", "variant-seeds", "variant-sack"]
+    for stem in ids[-4:]:
+        for suffix in (".png", ".pdf", ".csv"):
+            assert (out / f"{stem}{suffix}").stat().st_size > 0
+    rows = read_csv(out / "sensitivity.csv")
+    assert len(rows) == 2 * len(senders)
+    for row in rows:
+        n = int(row["nTcp"])
+        ahead = min(3 * n, 20)
+        assert (int(row["identical"]), int(row["red_ahead"]), int(row["tied"]),
+                int(row["droptail_ahead"])) == (5, ahead, 20 - ahead, 0)
+        assert (int(row["red_ge_low"]), int(row["red_ge_high"])) == (5 + ahead, 25)
+        assert int(row["paper_red_ge"]) == (17 if row["bottleneckDelay"] == "20ms" else 8)
+        assert (row["chosen"] == "true") == (n == chosen.n_tcp)
+    calibration = read_csv(out / "variant-calibration.csv")
+    assert [r["chosen"] for r in calibration].count("true") == 1
+    picked = next(r for r in calibration if r["chosen"] == "true")
+    assert (int(picked["nTcp"]), float(picked["s20_ratio_window2000"])) == (chosen.n_tcp, 0.5)
+    assert picked["s16_quiet_queues"] == "16000 32000 64000"
+    # Seeds 4-6 choose 0.32/0.64 too; the tie rule judges Fig. 1 on them.
+    seeds = read_csv(out / "variant-seeds.csv")
+    assert len(seeds) == 25 and {r["best_pair_other_seeds"] for r in seeds
+                                 if r["window"] != "2000"} == {"0.32/0.64"}
+    assert {r["comparison_other_seeds"] for r in seeds if r["window"] == "2000"} == \
+        {"identical"}
+    causes = rvv.causes(found)
+    assert set(causes) == {"C1", "C2", "C4", "C8", "C10", "C5", "C6", "C12"}
+    for n in senders:
+        ahead = min(3 * n, 20)
+        low = f"{5 + ahead}-25" if ahead < 20 else "25"  # without ties the range is one count
+        assert f"nTcp={n}: {low} of 25 ({ahead}↑ 5= {20 - ahead}~ 0↓)" in causes["C4"]
+    sack_n = {rvv.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
+              if run.grid.startswith("sack")}
+    assert len(sack_n) == 1
+    n_sack = sack_n.pop()
+    window_32000 = sum(c >= 25 - 3 * n_sack for c in range(15, 20))
+    assert (f"with SACK: DropTail ≥ RED at {5 - window_32000} of 5 queue sizes" in causes["C10"])
+    assert "without SACK: DropTail ≥ RED at 5 of 5 queue sizes" in causes["C10"]
+    assert "seeds 4-6: maximum 0.32/0.64, 0.32/0.64 tied with it (1 pairs tied)" in \
+        causes["C12"]
+    # Every partly / disagree claim of the figures carries a cause.
+    for claim in figures.claims:
+        if claim.verdict in ("partly", "disagree"):
+            assert claim.cause, claim.id
+
+
+def test_without_the_variants_campaign_causes_say_so(tmp_path):
+    db = tmp_path / "red-vs-droptail" / "campaign-quick.sqlite"
+    make_report_db(db, quick=True)
+    figures = rvd.make_figures(db, tmp_path / "out")
+    assert not any(a.id.startswith(("variant", "sensitivity")) for a in figures.artifacts)
+    assert any("variants campaign (red-vs-droptail-variants) was not run" in note
+               for note in figures.notes)
+    judged = [c for c in figures.claims if c.verdict in ("partly", "disagree")]
+    assert judged and all(c.cause == "variant not run" for c in judged)
+    assert [c.id for c in figures.claims if c.verdict == "calibrated"] == ["C7"]
+
+
+def test_claims_table_shows_calibrated_claims_and_brackets_as_text():
+    from rich.console import Console
+
+    from qdisclab.figures import Claim, FigureSet, VERDICTS
+    from qdisclab.reproduce import VERDICT_STYLES, claims_table
+
+    assert set(VERDICT_STYLES) == set(VERDICTS)
+    figures = FigureSet("red-vs-droptail", Path("."), claims=[
+        Claim("§2.1", "S16 [/]", "20-25 of 25 [2↑ 18= 5~ 0↓]", "calibrated", id="C7")])
+    console = Console(width=200, record=True)
+    console.print(claims_table(figures))
+    text = console.export_text()
+    assert "20-25 of 25 [2↑ 18= 5~ 0↓]" in text and "S16 [/]" in text and "calibrated" in text
