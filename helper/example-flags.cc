@@ -114,10 +114,11 @@ ExampleFlags::AddTime(const std::string& name, const std::string& help, Time& va
     text << value.As(Time::S);
     m_cmd.AddValue(name,
                    help + bound.str(),
-                   FlagCallback([name, target, min](const std::string& text) {
-                       *target = ParseTime(name, text, min);
-                       return true;
-                   }),
+                   qdisclab::MakeFunctorCallback<FlagCallback>(
+                       [name, target, min](const std::string& text) {
+                           *target = ParseTime(name, text, min);
+                           return true;
+                       }),
                    text.str());
 }
 

@@ -349,7 +349,7 @@ class RandomTcpSessionsAcrossSwitchTestCase : public TestCase
         {
             sink->TraceConnectWithoutContext(
                 "Rx",
-                Callback<void, Ptr<const Packet>, Ptr<const Socket>>(
+                qdisclab::MakeFunctorCallback<Callback<void, Ptr<const Packet>, Ptr<const Socket>>>(
                     [&byPort](Ptr<const Packet>, Ptr<const Socket> socket) {
                         Address local;
                         socket->GetSockName(local);
