@@ -38,7 +38,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -47,6 +47,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -208,94 +209,130 @@ main(int argc, char* argv[])
     double drainTime = 10;
     double startJitter = 1;
     bool quick = false;
-    std::string output;
 
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    cmd.AddValue("scenario",
-                 "fairness (Fig. 3: on/off sources, DRR's Buckets x MaxSize) or factorial "
-                 "(Tables 2-5: P x B x Q); the other defaults depend on it",
-                 scenario);
-    cmd.AddValue("queueDisc", "Bottleneck queue disc: Drr or DropTail (FifoQueueDisc)", queueDisc);
-    flags.AddUnsigned("nFlows",
-                      "Number of sources (sender/receiver pairs); flow 0 is the measured flow",
-                      nFlows,
-                      1,
-                      254);
-    flags.AddUnsigned("buckets", "DRR: Buckets (ns-2 buckets_)", buckets, 1, 16777216);
-    flags.AddUnsigned("quantum",
-                      "DRR: Quantum in bytes (ns-2 quantum_; ns-2's default 250)",
-                      quantum,
-                      1);
-    cmd.AddValue("maxSize",
-                 "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the shared "
-                 "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
-                 "DropTail 400p",
-                 maxSize);
-    cmd.AddValue("dropFrom",
-                 "DRR: DropFrom, the end of the longest flow's queue buffer stealing drops "
-                 "from: Head (ns-2) or Tail",
-                 dropFrom);
-    cmd.AddValue("mask", "DRR: Mask, FiveTuple or AddressPair (for flowMapping=hash)", mask);
-    cmd.AddValue("flowMapping",
-                 "DRR: sequential (sender k -> bucket k mod Buckets, as ns-2's hash does for "
-                 "node addresses < 16) or hash (DrrQueueDisc's own hash)",
-                 flowMapping);
-    cmd.AddValue("perturbation",
-                 "DRR: hash Perturbation for flowMapping=hash; -1 draws one per run",
-                 perturbation);
-    flags.AddRate("accessRate", "Senders' link rate", accessRate);
-    cmd.AddValue("accessDelay", "Senders' link one-way delay", accessDelay);
-    flags.AddRate("bottleneckRate", "Bottleneck rate (the factorial's B)", bottleneckRate);
-    cmd.AddValue("bottleneckDelay", "Bottleneck one-way delay", bottleneckDelay);
-    flags.AddUnsigned("packetSizeMin",
-                      "Smallest IPv4 packet size in bytes (sizes are uniform integers in "
-                      "[packetSizeMin, packetSizeMax]; the factorial's P: both equal)",
-                      packetSizeMin,
-                      40,
-                      65535);
-    flags.AddUnsigned("packetSizeMax",
-                      "Largest IPv4 packet size in bytes",
-                      packetSizeMax,
-                      40,
-                      65535);
-    flags.AddRate("onRate", "fairness: sending rate while on", onRate);
-    cmd.AddValue("meanOn", "fairness: mean on period in seconds (exponential)", meanOn);
-    cmd.AddValue("meanOff", "fairness: mean off period in seconds (exponential)", meanOff);
-    cmd.AddValue("intervalMin",
-                 "factorial: smallest inter-arrival time in ms (uniform)",
-                 intervalMin);
-    cmd.AddValue("intervalMax",
-                 "factorial: largest inter-arrival time in ms (uniform)",
-                 intervalMax);
-    flags.AddUnsigned("bgPacketSize",
-                      "factorial: IPv4 packet size in bytes of the background flows (1 .. "
-                      "nFlows - 1); 0 = the measured flow's sizes (P), else 40 .. 65535",
-                      bgPacketSize,
-                      0,
-                      65535);
-    cmd.AddValue("bgIntervalMin",
-                 "factorial: background flows' smallest inter-arrival time in ms (uniform); "
-                 "0 = intervalMin",
-                 bgIntervalMin);
-    cmd.AddValue("bgIntervalMax",
-                 "factorial: background flows' largest inter-arrival time in ms (uniform); "
-                 "0 = intervalMax",
-                 bgIntervalMax);
-    cmd.AddValue("simTime", "Seconds until the sources stop", simTime);
-    cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
-    cmd.AddValue("drainTime",
-                 "Seconds the simulation goes on after simTime, so that packets sent before "
-                 "simTime can arrive",
-                 drainTime);
-    cmd.AddValue("startJitter",
-                 "Sources start at times uniform in [0, startJitter) s",
-                 startJitter);
-    cmd.AddValue("quick",
-                 "Short run for CI: simTime=60, warmup=10 (fairness) or 20 (factorial)",
-                 quick);
-    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.Parse(argc, argv);
+    // Declared in the order the report records them.
+    ExperimentParams params("drr-evaluation", __FILE__);
+    const auto SOMETIMES = ExperimentParams::SOMETIMES;
+    params.Add("scenario",
+               "fairness (Fig. 3: on/off sources, DRR's Buckets x MaxSize) or factorial "
+               "(Tables 2-5: P x B x Q); the other defaults depend on it",
+               scenario);
+    params.Add("queueDisc", "Bottleneck queue disc: Drr or DropTail (FifoQueueDisc)", queueDisc);
+    params.AddUnsigned("nFlows",
+                       "Number of sources (sender/receiver pairs); flow 0 is the measured flow",
+                       nFlows,
+                       1,
+                       254);
+    params.Add("maxSize",
+               "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the shared "
+               "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
+               "DropTail 400p",
+               maxSize);
+    params.AddUnsigned("buckets", "DRR: Buckets (ns-2 buckets_)", buckets, 1, 16777216, SOMETIMES);
+    params.AddUnsigned("quantum",
+                       "DRR: Quantum in bytes (ns-2 quantum_; ns-2's default 250)",
+                       quantum,
+                       1,
+                       std::numeric_limits<uint32_t>::max(),
+                       SOMETIMES);
+    params.Add("dropFrom",
+               "DRR: DropFrom, the end of the longest flow's queue buffer stealing drops "
+               "from: Head (ns-2) or Tail",
+               dropFrom,
+               SOMETIMES);
+    params.Add("flowMapping",
+               "DRR: sequential (sender k -> bucket k mod Buckets, as ns-2's hash does for "
+               "node addresses < 16) or hash (DrrQueueDisc's own hash)",
+               flowMapping,
+               SOMETIMES);
+    params.Add("mask",
+               "DRR: Mask, FiveTuple or AddressPair (for flowMapping=hash)",
+               mask,
+               SOMETIMES);
+    params.Add("perturbation",
+               "DRR: hash Perturbation for flowMapping=hash; -1 draws one per run",
+               perturbation,
+               SOMETIMES);
+    params.AddRate("accessRate", "Senders' link rate", accessRate);
+    params.Add("accessDelay", "Senders' link one-way delay", accessDelay);
+    params.AddRate("bottleneckRate", "Bottleneck rate (the factorial's B)", bottleneckRate);
+    params.Add("bottleneckDelay", "Bottleneck one-way delay", bottleneckDelay);
+    params.AddUnsigned("packetSizeMin",
+                       "Smallest IPv4 packet size in bytes (sizes are uniform integers in "
+                       "[packetSizeMin, packetSizeMax]; the factorial's P: both equal)",
+                       packetSizeMin,
+                       40,
+                       65535);
+    params.AddUnsigned("packetSizeMax",
+                       "Largest IPv4 packet size in bytes",
+                       packetSizeMax,
+                       40,
+                       65535);
+    params.AddRate("onRate", "fairness: sending rate while on", onRate, SOMETIMES);
+    params.Add("meanOn", "fairness: mean on period in seconds (exponential)", meanOn, SOMETIMES);
+    params.Add("meanOff", "fairness: mean off period in seconds (exponential)", meanOff, SOMETIMES);
+    params.Add("intervalMin",
+               "factorial: smallest inter-arrival time in ms (uniform)",
+               intervalMin,
+               SOMETIMES);
+    params.Add("intervalMax",
+               "factorial: largest inter-arrival time in ms (uniform)",
+               intervalMax,
+               SOMETIMES);
+    params.AddUnsigned("bgPacketSize",
+                       "factorial: IPv4 packet size in bytes of the background flows (1 .. "
+                       "nFlows - 1); 0 = the measured flow's sizes (P), else 40 .. 65535",
+                       bgPacketSize,
+                       0,
+                       65535,
+                       SOMETIMES);
+    params.Add("bgIntervalMin",
+               "factorial: background flows' smallest inter-arrival time in ms (uniform); "
+               "0 = intervalMin",
+               bgIntervalMin,
+               SOMETIMES);
+    params.Add("bgIntervalMax",
+               "factorial: background flows' largest inter-arrival time in ms (uniform); "
+               "0 = intervalMax",
+               bgIntervalMax,
+               SOMETIMES);
+    params.Add("simTime", "Seconds until the sources stop", simTime);
+    params.Add("warmup", "Seconds excluded from the statistics", warmup);
+    params.Add("drainTime",
+               "Seconds the simulation goes on after simTime, so that packets sent before "
+               "simTime can arrive",
+               drainTime);
+    params.Add("startJitter",
+               "Sources start at times uniform in [0, startJitter) s",
+               startJitter,
+               ExperimentParams::NEVER);
+    params.AddRunNumber();
+    params.Add("quick",
+               "Short run for CI: simTime=60, warmup=10 (fairness) or 20 (factorial)",
+               quick,
+               ExperimentParams::NEVER);
+    for (const char* metric : {"throughput_mean_kbps",
+                               "throughput_std_kbps",
+                               "throughput_min_kbps",
+                               "throughput_max_kbps",
+                               "jain_index",
+                               "total_throughput_kbps",
+                               "mean_delay_s",
+                               "arrival_ratio",
+                               "tx_packets",
+                               "rx_packets",
+                               "all_mean_delay_s",
+                               "all_arrival_ratio",
+                               "mean_queue_delay_ms",
+                               "mean_queue_bytes",
+                               "drops"})
+    {
+        params.AddMetric(metric);
+    }
+    params.AddMetric("buckets_used", SOMETIMES);
+    params.AddMetric("colliding_flows", SOMETIMES);
+    params.AddMetric("flow<i>_kbps");
+    params.Parse(argc, argv);
 
     if (quick)
     {
@@ -347,6 +384,31 @@ main(int argc, char* argv[])
         maxSize = fairness ? "25000B" : (queueDisc == "Drr" ? "200000B" : "400p");
     }
     const QueueSize limit(maxSize);
+
+    // The report records the parameters that apply to this run.
+    if (queueDisc != "Drr")
+    {
+        for (const char* name : {"buckets", "quantum", "dropFrom", "flowMapping"})
+        {
+            params.Omit(name);
+        }
+    }
+    if (queueDisc != "Drr" || flowMapping != "hash")
+    {
+        params.Omit("mask");
+        params.Omit("perturbation");
+    }
+    const std::vector<std::string> otherScenario =
+        fairness ? std::vector<std::string>{"intervalMin",
+                                            "intervalMax",
+                                            "bgPacketSize",
+                                            "bgIntervalMin",
+                                            "bgIntervalMax"}
+                 : std::vector<std::string>{"onRate", "meanOn", "meanOff"};
+    for (const auto& name : otherScenario)
+    {
+        params.Omit(name);
+    }
 
     // Every device must carry the largest packet unfragmented.
     const uint32_t mtu = std::max({1500U, packetSizeMax, bgPacketSize});
@@ -498,48 +560,7 @@ main(int argc, char* argv[])
     const uint64_t received0 = meters[0].GetReceived();
     const double nan = std::nan("");
 
-    MetricsReport report("drr-evaluation", qdisclab::Ns3Version());
-    report.SetParam("scenario", scenario);
-    report.SetParam("queueDisc", queueDisc);
-    report.SetParam("nFlows", int64_t{nFlows});
-    report.SetParam("maxSize", maxSize);
-    if (drr)
-    {
-        report.SetParam("buckets", int64_t{buckets});
-        report.SetParam("quantum", int64_t{quantum});
-        report.SetParam("dropFrom", dropFrom);
-        report.SetParam("flowMapping", flowMapping);
-        if (flowMapping == "hash")
-        {
-            report.SetParam("mask", mask);
-            report.SetParam("perturbation", perturbation);
-        }
-    }
-    report.SetParam("accessRate", accessRate);
-    report.SetParam("accessDelay", accessDelay);
-    report.SetParam("bottleneckRate", bottleneckRate);
-    report.SetParam("bottleneckDelay", bottleneckDelay);
-    report.SetParam("packetSizeMin", int64_t{packetSizeMin});
-    report.SetParam("packetSizeMax", int64_t{packetSizeMax});
-    if (fairness)
-    {
-        report.SetParam("onRate", onRate);
-        report.SetParam("meanOn", meanOn);
-        report.SetParam("meanOff", meanOff);
-    }
-    else
-    {
-        report.SetParam("intervalMin", intervalMin);
-        report.SetParam("intervalMax", intervalMax);
-        report.SetParam("bgPacketSize", int64_t{bgPacketSize});
-        report.SetParam("bgIntervalMin", bgIntervalMin);
-        report.SetParam("bgIntervalMax", bgIntervalMax);
-    }
-    report.SetParam("simTime", simTime);
-    report.SetParam("warmup", warmup);
-    report.SetParam("drainTime", drainTime);
-    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
-
+    MetricsReport report = params.NewReport();
     report.SetMetric("throughput_mean_kbps", mean);
     report.SetMetric("throughput_std_kbps", std::sqrt(variance));
     report.SetMetric("throughput_min_kbps", *std::min_element(kbps.begin(), kbps.end()));
@@ -580,7 +601,7 @@ main(int argc, char* argv[])
     {
         report.SetMetric("flow" + std::to_string(i) + "_kbps", kbps[i]);
     }
-    report.Write(output);
+    params.Write(report);
 
     Simulator::Destroy();
     return 0;

@@ -24,7 +24,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -42,19 +42,26 @@ main(int argc, char* argv[])
     double simTime = 20;
     uint32_t packetSize = 1000;
     std::string scope = "PerFlow";
-    std::string pcap = "dscp-marking";
+    std::string pcap;
     bool quick = false;
-    std::string output;
 
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    cmd.AddValue("simTime", "Simulated time in seconds", simTime);
-    flags.AddUnsigned("packetSize", "UDP payload size in bytes", packetSize, 12, 1472);
-    cmd.AddValue("scope", "Marker's MeterScope: PerFlow or PerProfile", scope);
-    cmd.AddValue("pcap", "Prefix of the pcap of the marked link (empty: none)", pcap);
-    cmd.AddValue("quick", "Short run for CI: simTime=5", quick);
-    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.Parse(argc, argv);
+    ExperimentParams params("dscp-marking", __FILE__);
+    params.Add("simTime", "Simulated time in seconds", simTime);
+    params.AddUnsigned("packetSize", "UDP payload size in bytes", packetSize, 12, 1472);
+    params.Add("scope", "Marker's MeterScope: PerFlow or PerProfile", scope);
+    params.AddRunNumber();
+    params.Add("pcap",
+               "Prefix of the pcap of the marked link (empty: none)",
+               pcap,
+               ExperimentParams::NEVER);
+    params.Add("quick", "Short run for CI: simTime=5", quick, ExperimentParams::NEVER);
+    for (const char* color : {"green", "yellow", "red"})
+    {
+        params.AddMetric(std::string("flow<i>_") + color + "_bytes");
+    }
+    params.AddMetric("unmatched_packets");
+    params.AddMetric("unmatched_bytes");
+    params.Parse(argc, argv);
     if (quick)
     {
         simTime = 5;
@@ -94,11 +101,7 @@ main(int argc, char* argv[])
     Simulator::Stop(Seconds(simTime));
     Simulator::Run();
 
-    MetricsReport report("dscp-marking", qdisclab::Ns3Version());
-    report.SetParam("simTime", simTime);
-    report.SetParam("packetSize", int64_t{packetSize});
-    report.SetParam("scope", scope);
-    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+    MetricsReport report = params.NewReport();
     for (uint32_t f = 0; f < edge->GetNProfiles(); ++f)
     {
         const auto& stats = edge->GetProfileStats(f);
@@ -110,7 +113,7 @@ main(int argc, char* argv[])
     }
     report.SetMetric("unmatched_packets", edge->GetUnmatchedPackets());
     report.SetMetric("unmatched_bytes", edge->GetUnmatchedBytes());
-    report.Write(output);
+    params.Write(report);
 
     Simulator::Destroy();
     return 0;
