@@ -7,7 +7,8 @@
 def build(bld):
     version = bld.srcnode.find_node('VERSION').read().strip().split('.')
     module = bld.create_ns3_module(
-        'qdisc-lab', ['applications', 'csma', 'internet', 'point-to-point', 'traffic-control'])
+        'qdisc-lab', ['applications', 'csma', 'flow-monitor', 'internet', 'point-to-point',
+                      'traffic-control'])
     module.source = [
         'helper/bottleneck-flow-meter.cc',
         'helper/bottleneck-monitor.cc',

@@ -240,6 +240,35 @@ main(int argc, char* argv[])
     {
         params.AddMetric(metric);
     }
+    params.SetsAttribute("segmentSize", "ns3::TcpSocket::SegmentSize");
+    params.SetsAttribute("initialCwnd", "ns3::TcpSocket::InitialCwnd");
+    params.SetsAttribute("delAckCount", "ns3::TcpSocket::DelAckCount");
+    params.SetsAttribute("sack", "ns3::TcpSocketBase::Sack");
+    params.OwnsAttribute("ns3::TcpL4Protocol::SocketType", "--tcp");
+    params.OwnsAttribute("ns3::TcpSocket::RcvBufSize", "--maxWindow x --segmentSize");
+    params.OwnsAttribute("ns3::TcpSocketBase::MinRto", "--minRto");
+    params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--outputBuffer and --hostQueue");
+    params.OwnsAttribute("ns3::CioqRedQueueDisc::InputWeight", "--nu");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::Speedup", "--speedup");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::FabricModel", "--fabric");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::InputBufferSize", "--inputBuffer");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::VoqMaxSize", "--voqLimit");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::IslipIterations", "--islipIterations");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::LineRate", "--lineRate");
+    for (const std::string type : {"ns3::RedQueueDisc::", "ns3::CioqRedQueueDisc::"})
+    {
+        params.OwnsAttribute(type + "MaxSize", "--outputBuffer");
+        params.OwnsAttribute(type + "MinTh", "--minTh");
+        params.OwnsAttribute(type + "MaxTh", "--maxTh");
+        params.OwnsAttribute(type + "QW", "--qW");
+        params.OwnsAttribute(type + "LInterm", "--maxP");
+        params.OwnsAttribute(type + "Gentle", "--gentle");
+        params.OwnsAttribute(type + "Wait", "--wait");
+        params.OwnsAttribute(type + "MeanPktSize", "--segmentSize");
+        params.OwnsAttribute(type + "LinkBandwidth", "--lineRate");
+    }
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate", "--lineRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--linkDelay");
     params.Parse(argc, argv);
 
     // The paper's values for its two switch sizes.
@@ -303,12 +332,12 @@ main(int argc, char* argv[])
     const uint32_t rcvBuf = maxWindow ? maxWindow * segmentSize : (16U << 20);
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    params.SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(minRto)));
     // TIME_WAIT lasts 2 MSL. Sessions never reuse a port here, so a short MSL changes nothing but
     // how long a finished session's end point stays in its node's demultiplexer, which ns-3
     // scans linearly for every arriving packet.
-    Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime", DoubleValue(1));
+    params.SetDefault("ns3::TcpSocketBase::MaxSegLifetime", DoubleValue(1));
 
     // The output queue discs. Packets are IPv4 packets of segmentSize + 40 bytes.
     const uint32_t packetSize = segmentSize + 40;
@@ -465,6 +494,12 @@ main(int argc, char* argv[])
         sinkBytesAtWarmup = traffic.GetTotalReceived();
     });
 
+    NetDeviceContainer outputs; // the switch's ports to the sinks
+    for (uint32_t j = firstSink; j < 2 * ports; ++j)
+    {
+        outputs.Add(star.ports.Get(j));
+    }
+    params.EnableTraces(outputs);
     Simulator::Stop(stopTime);
     Simulator::Run();
 

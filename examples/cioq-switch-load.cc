@@ -76,6 +76,12 @@ main(int argc, char* argv[])
     {
         params.AddMetric(metric);
     }
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::Speedup", "--speedup");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::FabricModel", "--fabric");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::InputQueueing", "--queueing");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::LineRate", "--lineRate");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate", "--lineRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "the star's fixed link delay");
     params.Parse(argc, argv);
     if (quick)
     {
@@ -135,6 +141,7 @@ main(int argc, char* argv[])
 
     const double warmup = duration / 10;
     Simulator::Schedule(Seconds(warmup), &CioqSwitchNetDevice::ResetStatistics, star.device);
+    params.EnableTraces(star.ports);
     Simulator::Stop(Seconds(duration));
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpuStart = std::clock();

@@ -332,6 +332,17 @@ main(int argc, char* argv[])
     params.AddMetric("buckets_used", SOMETIMES);
     params.AddMetric("colliding_flows", SOMETIMES);
     params.AddMetric("flow<i>_kbps");
+    params.SetsAttribute("buckets", "ns3::DrrQueueDisc::Buckets");
+    params.SetsAttribute("quantum", "ns3::DrrQueueDisc::Quantum");
+    params.SetsAttribute("dropFrom", "ns3::DrrQueueDisc::DropFrom");
+    params.SetsAttribute("mask", "ns3::DrrQueueDisc::Mask");
+    params.OwnsAttribute("ns3::DrrQueueDisc::MaxSize", "--maxSize");
+    params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--maxSize");
+    params.OwnsAttribute("ns3::DrrQueueDisc::Perturbation", "--flowMapping and --perturbation");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::Mtu", "--packetSizeMax and --bgPacketSize");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
+                         "--bottleneckRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
     params.Parse(argc, argv);
 
     if (quick)
@@ -529,6 +540,7 @@ main(int argc, char* argv[])
         drops = static_cast<double>(monitor.GetDrops());
     });
 
+    params.EnableTraces(NetDeviceContainer(dumbbell.GetBottleneckDevice()));
     Simulator::Stop(stopTime + Seconds(drainTime));
     Simulator::Run();
 

@@ -87,6 +87,13 @@ main(int argc, char* argv[])
     {
         params.AddMetric(metric);
     }
+    params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--queueLimit");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueLimit");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkBandwidth", "--bottleneckRate");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkDelay", "--bottleneckDelay");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
+                         "--bottleneckRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
     params.Parse(argc, argv);
 
     if (quick)
@@ -98,10 +105,10 @@ main(int argc, char* argv[])
                         "--queueDisc must be Fifo or Red, got '" << queueDisc << "'");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
+    params.SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
+    params.SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    params.SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
+    params.SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
 
     TrafficControlHelper tc;
     QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
@@ -164,6 +171,7 @@ main(int argc, char* argv[])
     }
     monitor.Start();
 
+    params.EnableTraces(NetDeviceContainer(scenario.GetBottleneckDevice()));
     Simulator::Stop(Seconds(simTime));
     Simulator::Run();
 

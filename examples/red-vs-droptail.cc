@@ -120,6 +120,21 @@ RunPoint(int argc, char* argv[])
     {
         params.AddMetric(metric);
     }
+    params.SetsAttribute("window", "ns3::TcpSocket::RcvBufSize");
+    params.SetsAttribute("wait", "ns3::RedQueueDisc::Wait");
+    params.SetsAttribute("gentle", "ns3::RedQueueDisc::Gentle");
+    params.SetsAttribute("meanPktSize", "ns3::RedQueueDisc::MeanPktSize");
+    params.SetsAttribute("segmentSize", "ns3::TcpSocket::SegmentSize");
+    params.SetsAttribute("sack", "ns3::TcpSocketBase::Sack");
+    params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--queueSize");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueSize");
+    params.OwnsAttribute("ns3::RedQueueDisc::MinTh", "--minTh x --queueSize");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxTh", "--maxTh x --queueSize");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkBandwidth", "--bottleneckRate");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkDelay", "--bottleneckDelay");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
+                         "--bottleneckRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
     params.Parse(argc, argv);
 
     if (quick)
@@ -137,7 +152,7 @@ RunPoint(int argc, char* argv[])
                                 << minTh << " maxTh=" << maxTh);
     }
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
+    params.SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(window));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
@@ -195,6 +210,7 @@ RunPoint(int argc, char* argv[])
                                              Seconds(0)));
     monitor.Start();
 
+    params.EnableTraces(NetDeviceContainer(scenario.GetBottleneckDevice()));
     Simulator::Stop(Seconds(simTime));
     Simulator::Run();
 

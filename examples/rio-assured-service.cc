@@ -409,6 +409,40 @@ main(int argc, char* argv[])
     {
         params.AddMetric(metric);
     }
+    params.SetsAttribute("segmentSize", "ns3::TcpSocket::SegmentSize");
+    params.SetsAttribute("delAckCount", "ns3::TcpSocket::DelAckCount");
+    params.SetsAttribute("sack", "ns3::TcpSocketBase::Sack");
+    params.SetsAttribute("minRto", "ns3::TcpSocketBase::MinRto");
+    params.OwnsAttribute("ns3::TcpSocket::SndBufSize", "--socketBuffer");
+    params.OwnsAttribute("ns3::TcpSocket::RcvBufSize", "--socketBuffer");
+    params.OwnsAttribute("ns3::TcpL4Protocol::RecoveryType", "--recovery");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueLimit");
+    params.OwnsAttribute("ns3::RedQueueDisc::MinTh", "--totalMinTh");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxTh", "--totalMaxTh");
+    params.OwnsAttribute("ns3::RedQueueDisc::LInterm", "--totalMaxP");
+    params.OwnsAttribute("ns3::RedQueueDisc::QW", "--queueWeight");
+    params.OwnsAttribute("ns3::RedQueueDisc::Gentle", "the RIO paper's choice");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkBandwidth", "--bottleneckRate");
+    for (const std::string type : {"ns3::RioQueueDisc::", "ns3::RiPlusOQueueDisc::"})
+    {
+        params.OwnsAttribute(type + "MaxSize", "--queueLimit");
+        params.OwnsAttribute(type + "QueueWeight", "--queueWeight");
+        params.OwnsAttribute(type + "LinkBandwidth", "--bottleneckRate");
+        for (const std::string threshold :
+             {"InMinTh", "InMaxTh", "InMaxP", "TotalMinTh", "TotalMaxTh", "TotalMaxP"})
+        {
+            params.OwnsAttribute(type + threshold,
+                                 "--" + std::string(1, char(std::tolower(threshold[0]))) +
+                                     threshold.substr(1));
+        }
+    }
+    for (const std::string threshold : {"OutMinTh", "OutMaxTh", "OutMaxP"})
+    {
+        params.OwnsAttribute("ns3::RiPlusOQueueDisc::" + threshold, "--out" + threshold.substr(3));
+    }
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
+                         "--bottleneckRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
     params.Parse(argc, argv);
 
     if (quick)
@@ -449,7 +483,7 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_UNLESS(startJitter >= 0 && startJitter <= warmup,
                         "--startJitter must be in [0, warmup]");
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
+    params.SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAckCount));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(socketBuffer));
@@ -461,7 +495,7 @@ main(int argc, char* argv[])
                        TypeIdValue(recovery == "Classic" ? TcpClassicRecovery::GetTypeId()
                                                          : TcpPrrRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(minRto));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    params.SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
 
     const QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
     TrafficControlHelper tc;
@@ -615,6 +649,7 @@ main(int argc, char* argv[])
         }
     });
 
+    params.EnableTraces(NetDeviceContainer(dumbbell.GetBottleneckDevice()));
     Simulator::Stop(stopTime);
     Simulator::Run();
 

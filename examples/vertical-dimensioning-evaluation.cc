@@ -365,6 +365,30 @@ main(int argc, char* argv[])
     params.AddMetric("hop<i>_drops");
     params.AddMetric("hop<i>_mean_queue_bytes");
     params.AddMetric("hop<i>_flows", SOMETIMES); // per-flow schedulers
+    // The scheduler's attributes are set by name on whichever scheduler runs (Schedulers()).
+    for (const SchedulerEntry& scheduler : Schedulers())
+    {
+        const std::string type = scheduler.typeId + "::";
+        params.OwnsAttribute(type + "MaxSize", "--maxSize");
+        if (!scheduler.quantumAttribute.empty())
+        {
+            params.OwnsAttribute(type + scheduler.quantumAttribute, "--quantum");
+        }
+        if (scheduler.perFlow)
+        {
+            params.OwnsAttribute(type + "Buckets", "--buckets");
+            params.OwnsAttribute(type + "WeightRules", "--weights");
+        }
+        for (const auto& attribute : scheduler.attributes)
+        {
+            params.OwnsAttribute(type + attribute.first, "--queueDisc=" + scheduler.name);
+        }
+    }
+    params.OwnsAttribute("ns3::VerticalDimensioningQueueDisc::ReturningFlows", "--vdReturn");
+    params.OwnsAttribute("ns3::TcpL4Protocol::SocketType", "--tcp");
+    params.OwnsAttribute("ns3::TcpSocket::SegmentSize", "--tcpPacketSize");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate", "--coreRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--coreDelay and --accessDelay");
     params.Parse(argc, argv);
 
     if (quick)
@@ -427,7 +451,7 @@ main(int argc, char* argv[])
         Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tcpType));
         Config::SetDefault("ns3::TcpSocket::SegmentSize",
                            UintegerValue(tcpPacketSize - IP_TCP_HEADERS));
-        Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+        params.SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
     }
     lot.Build();
 
@@ -598,6 +622,12 @@ main(int argc, char* argv[])
         }
     });
 
+    NetDeviceContainer core;
+    for (uint32_t hop = 0; hop < hops; ++hop)
+    {
+        core.Add(lot.GetCoreDevice(hop));
+    }
+    params.EnableTraces(core);
     Simulator::Stop(stopTime + Seconds(drainTime));
     Simulator::Run();
 

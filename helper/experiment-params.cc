@@ -5,6 +5,11 @@
 #include "experiment-params.h"
 
 #include "ns3/abort.h"
+#include "ns3/config.h"
+#include "ns3/csma-helper.h"
+#include "ns3/csma-net-device.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/qdisc-lab-compat.h"
 #include "ns3/rng-seed-manager.h"
 
@@ -25,6 +30,13 @@ ExperimentParams::ExperimentParams(std::string program, const std::string& file)
     m_cmd.AddValue("schema",
                    "Print the program's parameters and metrics as JSON, and exit",
                    m_schema);
+    m_flags.AddText("pcap",
+                    "Prefix of pcap traces of the studied devices, PREFIX-NODE-DEVICE.pcap "
+                    "(empty: none)",
+                    m_pcap);
+    m_flags.AddText("flowMonitor",
+                    "File for ns-3's FlowMonitor XML of every flow (empty: none)",
+                    m_flowMonitorFile);
 }
 
 CommandLine&
@@ -229,6 +241,28 @@ ExperimentParams::AddMetric(const std::string& name, Recording recording)
 }
 
 void
+ExperimentParams::SetsAttribute(const std::string& name, const std::string& attribute)
+{
+    Find(name);
+    m_sets.emplace_back(name, attribute);
+}
+
+void
+ExperimentParams::OwnsAttribute(const std::string& attribute, const std::string& from)
+{
+    m_owns.emplace_back(attribute, from);
+}
+
+void
+ExperimentParams::SetDefault(const std::string& attribute, const AttributeValue& value)
+{
+    if (m_overrides.find(attribute) == m_overrides.end())
+    {
+        Config::SetDefault(attribute, value);
+    }
+}
+
+void
 ExperimentParams::Parse(int argc, char* argv[])
 {
     m_cmd.Parse(argc, argv);
@@ -237,6 +271,118 @@ ExperimentParams::Parse(int argc, char* argv[])
         std::cout << GetSchema() << std::flush;
         std::exit(0);
     }
+    ReadOverrides(argc, argv);
+    ApplyOverrides(argv[0]);
+}
+
+void
+ExperimentParams::ReadOverrides(int argc, char* argv[])
+{
+    // As CommandLine reads them: "--name=value", "-name=value", "--name" (a bool's true).
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        const std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
+        if (dashes == 0)
+        {
+            continue;
+        }
+        arg = arg.substr(dashes);
+        const auto equals = arg.find('=');
+        const std::string name = arg.substr(0, equals);
+        const std::string value = equals == std::string::npos ? "" : arg.substr(equals + 1);
+        if (name.find("::") == std::string::npos)
+        {
+            m_given[name] = argv[i];
+        }
+        else
+        {
+            // CommandLine takes "--Type::Attribute" for "--ns3::Type::Attribute" too.
+            const std::string full = name.rfind("ns3::", 0) == 0 ? name : "ns3::" + name;
+            m_overrides[full] = {value, argv[i]};
+        }
+    }
+    // NS_ATTRIBUTE_DEFAULT='ns3::Type::Attribute=value|...', read as ns-3 reads it.
+    if (const char* env = std::getenv("NS_ATTRIBUTE_DEFAULT"))
+    {
+        std::istringstream entries(env);
+        for (std::string entry; std::getline(entries, entry, '|');)
+        {
+            const auto equals = entry.find('=');
+            if (equals == std::string::npos)
+            {
+                continue;
+            }
+            m_overrides.emplace(entry.substr(0, equals),
+                                Override{entry.substr(equals + 1),
+                                         "NS_ATTRIBUTE_DEFAULT='" + std::string(env) + "'"});
+        }
+    }
+}
+
+void
+ExperimentParams::ApplyOverrides(char* program)
+{
+    for (const auto& [name, attribute] : m_sets)
+    {
+        const auto override = m_overrides.find(attribute);
+        if (override == m_overrides.end())
+        {
+            continue;
+        }
+        const auto given = m_given.find(name);
+        NS_ABORT_MSG_IF(given != m_given.end(),
+                        override->second.given << " conflicts with " << given->second << ": "
+                                               << m_program << " sets " << attribute << " from --"
+                                               << name << "; give one of them");
+        // The override becomes the parameter's value, through the parameter's own checks.
+        std::string arg = "--" + name + "=" + override->second.value;
+        char* args[] = {program, &arg[0], nullptr};
+        m_cmd.Parse(2, args);
+    }
+    for (const auto& [attribute, from] : m_owns)
+    {
+        const auto override = m_overrides.find(attribute);
+        NS_ABORT_MSG_IF(override != m_overrides.end(),
+                        override->second.given << ": " << m_program << " sets " << attribute
+                                               << " itself (from " << from
+                                               << "), so the override would be lost");
+    }
+}
+
+void
+ExperimentParams::EnableTraces(const NetDeviceContainer& studied)
+{
+    if (!m_pcap.empty())
+    {
+        for (auto device = studied.Begin(); device != studied.End(); ++device)
+        {
+            if (DynamicCast<PointToPointNetDevice>(*device))
+            {
+                PointToPointHelper().EnablePcap(m_pcap, *device);
+            }
+            else if (DynamicCast<CsmaNetDevice>(*device))
+            {
+                CsmaHelper().EnablePcap(m_pcap, *device);
+            }
+            else
+            {
+                NS_FATAL_ERROR("--pcap: " << m_program << " studies a "
+                                          << (*device)->GetInstanceTypeId().GetName()
+                                          << ", which has no pcap helper");
+            }
+        }
+    }
+    if (!m_flowMonitorFile.empty())
+    {
+        m_flowMonitor = m_flowMonitorHelper.InstallAll();
+    }
+}
+
+const std::string&
+ExperimentParams::GetPcapPrefix() const
+{
+    return m_pcap;
 }
 
 ExperimentParams::Param&
@@ -345,6 +491,11 @@ ExperimentParams::Write(const MetricsReport& report) const
                                       << "' is declared ALWAYS but was not reported");
     }
     report.Write(m_output);
+    if (m_flowMonitor)
+    {
+        m_flowMonitor->CheckForLostPackets();
+        m_flowMonitor->SerializeToXmlFile(m_flowMonitorFile, true, true);
+    }
 }
 
 const std::string&

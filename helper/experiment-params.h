@@ -8,12 +8,16 @@
 #include "example-flags.h"
 #include "metrics-report.h"
 
+#include "ns3/attribute.h"
 #include "ns3/command-line.h"
+#include "ns3/flow-monitor-helper.h"
+#include "ns3/net-device-container.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -64,7 +68,17 @@ namespace ns3
  * drift from what the program writes.
  *
  * Every program also gets `--output=FILE` (the metrics report; standard output when empty or
- * "-") and `--schema`.
+ * "-"), `--schema`, and two traces, off by default (an empty value is off too):
+ * `--pcap=PREFIX` writes pcap files of the devices the program studies (EnableTraces), and
+ * `--flowMonitor=FILE` ns-3's FlowMonitor XML of every flow (written by Write).
+ *
+ * ns-3's attribute overrides (`--ns3::Type::Attribute=VALUE`, or NS_ATTRIBUTE_DEFAULT in the
+ * environment) work as in any ns-3 program, and where the program sets an attribute itself it
+ * says so, so that an override is never silently lost: an attribute set from one parameter
+ * (SetsAttribute) takes the override as that parameter's value, and refuses it when the
+ * parameter is given too; an attribute the program computes (OwnsAttribute) refuses any
+ * override, naming the parameters to use instead; a fixed choice of the program's (SetDefault)
+ * gives way to the override.
  */
 class ExperimentParams
 {
@@ -85,6 +99,9 @@ class ExperimentParams
      * \param file the program's source file (__FILE__), for CommandLine's usage line
      */
     ExperimentParams(std::string program, const std::string& file);
+
+    ExperimentParams(const ExperimentParams&) = delete;
+    ExperimentParams& operator=(const ExperimentParams&) = delete;
 
     /// \return the command line, for flags that are not parameters (rarely needed)
     CommandLine& GetCommandLine();
@@ -186,6 +203,39 @@ class ExperimentParams
     void AddMetric(const std::string& name, Recording recording = ALWAYS);
 
     /**
+     * Declare that the program sets \p attribute from the parameter \p name, one to one. An
+     * override of the attribute then becomes the parameter's value (as if --name=VALUE were
+     * given, and recorded so); an override together with --name stops the program naming both.
+     * \param name a parameter added before
+     * \param attribute the attribute's full name, e.g. "ns3::DrrQueueDisc::Quantum"
+     */
+    void SetsAttribute(const std::string& name, const std::string& attribute);
+
+    /**
+     * Declare that the program sets \p attribute itself, computed from \p from; an override
+     * of the attribute stops the program, naming the attribute and \p from.
+     * \param attribute the attribute's full name, e.g. "ns3::RedQueueDisc::MinTh"
+     * \param from what it is set from, e.g. "--minTh x --queueSize"
+     */
+    void OwnsAttribute(const std::string& attribute, const std::string& from);
+
+    /**
+     * Config::SetDefault, unless the command line or NS_ATTRIBUTE_DEFAULT overrides the
+     * attribute: then the override stands. For the program's fixed choices (call after Parse).
+     * \param attribute the attribute's full name
+     * \param value the program's value
+     */
+    void SetDefault(const std::string& attribute, const AttributeValue& value);
+
+    /**
+     * Before Simulator::Run: with --pcap=PREFIX, pcap traces of \p studied (point-to-point or
+     * CSMA devices; files PREFIX-NODE-DEVICE.pcap); with --flowMonitor=FILE, a FlowMonitor on
+     * every node, which Write serialises to FILE.
+     * \param studied the devices the program studies (its bottleneck's)
+     */
+    void EnableTraces(const NetDeviceContainer& studied);
+
+    /**
      * Parse the command line. With --schema, print the schema to standard output and exit 0.
      * \param argc the argument count
      * \param argv the arguments
@@ -219,6 +269,9 @@ class ExperimentParams
 
     /// \return the --output flag's value
     const std::string& GetOutput() const;
+
+    /// \return the --pcap flag's value (empty: no pcap)
+    const std::string& GetPcapPrefix() const;
 
     /// \return the schema, one line of JSON with a trailing newline
     std::string GetSchema() const;
@@ -271,6 +324,20 @@ class ExperimentParams
     Param& Find(const std::string& name);
 
     /**
+     * Read the attribute overrides of the command line and of NS_ATTRIBUTE_DEFAULT, and the
+     * parameters given on the command line.
+     * \param argc the argument count
+     * \param argv the arguments
+     */
+    void ReadOverrides(int argc, char* argv[]);
+
+    /**
+     * Apply SetsAttribute and OwnsAttribute to the overrides (after CommandLine::Parse).
+     * \param program argv[0]
+     */
+    void ApplyOverrides(char* program);
+
+    /**
      * \param pattern a declared metric name, "<i>" for an index
      * \param name a metric name
      * \return whether \p name matches \p pattern
@@ -283,13 +350,29 @@ class ExperimentParams
      */
     static const char* RecordingName(Recording recording);
 
-    std::string m_program;         //!< program name
-    CommandLine m_cmd;             //!< the program's command line
-    ExampleFlags m_flags;          //!< range-checked flags on m_cmd
-    std::vector<Param> m_params;   //!< parameters, in order
-    std::vector<Metric> m_metrics; //!< declared metrics, in order
-    std::string m_output;          //!< --output
-    bool m_schema{false};          //!< --schema
+    std::string m_program;                 //!< program name
+    CommandLine m_cmd;                     //!< the program's command line
+    ExampleFlags m_flags;                  //!< range-checked flags on m_cmd
+    std::vector<Param> m_params;           //!< parameters, in order
+    std::vector<Metric> m_metrics;         //!< declared metrics, in order
+    std::string m_output;                  //!< --output
+    bool m_schema{false};                  //!< --schema
+    std::string m_pcap;                    //!< --pcap
+    std::string m_flowMonitorFile;         //!< --flowMonitor
+    FlowMonitorHelper m_flowMonitorHelper; //!< installs the FlowMonitor
+    Ptr<FlowMonitor> m_flowMonitor;        //!< the FlowMonitor, with --flowMonitor
+
+    /// An attribute override: its value, and how it was given (for messages).
+    struct Override
+    {
+        std::string value; //!< the value
+        std::string given; //!< "--ns3::T::A=V" or "NS_ATTRIBUTE_DEFAULT='...'"
+    };
+
+    std::map<std::string, Override> m_overrides;             //!< by the attribute's full name
+    std::map<std::string, std::string> m_given;              //!< parameters given: name -> argument
+    std::vector<std::pair<std::string, std::string>> m_sets; //!< (parameter, attribute)
+    std::vector<std::pair<std::string, std::string>> m_owns; //!< (attribute, from)
 };
 
 } // namespace ns3
