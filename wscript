@@ -7,7 +7,8 @@
 def build(bld):
     version = bld.srcnode.find_node('VERSION').read().strip().split('.')
     module = bld.create_ns3_module(
-        'qdisc-lab', ['applications', 'csma', 'internet', 'point-to-point', 'traffic-control'])
+        'qdisc-lab', ['applications', 'csma', 'flow-monitor', 'internet', 'point-to-point',
+                      'traffic-control'])
     module.source = [
         'helper/bottleneck-flow-meter.cc',
         'helper/bottleneck-monitor.cc',
@@ -15,6 +16,7 @@ def build(bld):
         'helper/dscp-marker-helper.cc',
         'helper/dumbbell-scenario.cc',
         'helper/example-flags.cc',
+        'helper/experiment-params.cc',
         'helper/metrics-report.cc',
         'helper/parking-lot-scenario.cc',
         'helper/point-batch.cc',
@@ -94,6 +96,7 @@ def build(bld):
         'helper/dscp-marker-helper.h',
         'helper/dumbbell-scenario.h',
         'helper/example-flags.h',
+        'helper/experiment-params.h',
         'helper/metrics-report.h',
         'helper/parking-lot-scenario.h',
         'helper/point-batch.h',

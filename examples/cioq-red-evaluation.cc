@@ -41,7 +41,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -136,84 +136,140 @@ main(int argc, char* argv[])
     double minRto = 1;
     uint32_t sinkPorts = 16;
     bool quick = false;
-    std::string output;
 
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    flags.AddUnsigned("ports", "N, the switch size (N sources, N sinks)", ports, 2, 256);
-    flags.AddUnsigned("sessions",
-                      "TCP sessions over the run (0: the paper's 800 for 4 ports, 6400 for 16)",
-                      sessions,
-                      0);
-    cmd.AddValue("load",
-                 "with --sessions=0: this fraction of the paper's sessions (Figs. 3 and 5 vary "
-                 "the load from 0.1 to 1: 80 .. 800 and 640 .. 6400 sessions)",
-                 load);
-    cmd.AddValue("speedup",
-                 "switch speedup s in [1, N] (< 0: the paper's Figs. 3/5 value, 1.1 for 4 "
-                 "ports, 1.4 for 16)",
-                 speedup);
-    cmd.AddValue("queueDisc", "output queue disc: DropTail, Red or CioqRed", queueDisc);
-    cmd.AddValue("nu",
-                 "CioqRed's input weight nu (< 0: the paper's 0.5 for 4 ports, 0.125 for 16)",
-                 nu);
-    cmd.AddValue("minTh", "RED min_th, packets", minTh);
-    cmd.AddValue("maxTh", "RED max_th, packets", maxTh);
-    cmd.AddValue("qW", "RED w_q", qW);
-    cmd.AddValue("maxP", "RED max_p, in (0, 1]", maxP);
-    cmd.AddValue("gentle", "RED gentle mode (ns-2's gentle_)", gentle);
-    cmd.AddValue("wait", "RED wait between early drops (ns-2's wait_)", wait);
-    cmd.AddValue("inputBuffer",
-                 "buffer of each switch input, shared by its VOQs (0p: only the VOQ limit)",
-                 inputBuffer);
-    cmd.AddValue("voqLimit", "limit of each VOQ (0p: only the input buffer)", voqLimit);
-    flags.AddUnsigned("outputBuffer", "output buffer, packets", outputBuffer, 1, 1000000);
-    cmd.AddValue("fabric", "switch fabric: Paper (N^2 links at s/N) or Islip", fabric);
-    flags.AddUnsigned("islipIterations",
-                      "iSLIP iterations per match (fabric Islip)",
-                      islipIterations,
-                      1,
-                      256);
-    flags.AddRate("lineRate", "rate of every host link", lineRate);
-    cmd.AddValue("linkDelay", "propagation delay of every host link", linkDelay);
-    flags.AddUnsigned("hostQueue",
-                      "DropTail queue of each source's link, packets",
-                      hostQueue,
-                      1,
-                      1000000);
-    cmd.AddValue("durationMin", "shortest session, seconds", durationMin);
-    cmd.AddValue("durationMax",
-                 "longest session, seconds (0: the paper's 13 for 4 ports, 53 for 16)",
-                 durationMax);
-    cmd.AddValue("simTime",
-                 "run length, seconds; sessions start uniformly in [0, simTime)",
-                 simTime);
-    cmd.AddValue("warmup", "statistics start, seconds", warmup);
-    cmd.AddValue("tcp", "TCP congestion control: NewReno, Cubic, ...", tcp);
-    flags.AddUnsigned("segmentSize", "TCP segment size, bytes", segmentSize, 1, 1400);
-    flags.AddUnsigned("maxWindow",
-                      "receive window, segments (ns-2's window_); 0: no limit",
-                      maxWindow,
-                      0,
-                      65535);
-    flags.AddUnsigned("initialCwnd", "initial congestion window, segments", initialCwnd, 1, 65535);
-    flags.AddUnsigned("delAckCount",
-                      "segments per delayed ACK (1: an ACK per segment)",
-                      delAckCount,
-                      1,
-                      65535);
-    cmd.AddValue("sack", "TCP selective acknowledgements", sack);
-    cmd.AddValue("minRto", "TCP minimum retransmission timeout, seconds", minRto);
-    flags.AddUnsigned("sinkPorts",
-                      "TCP ports each sink listens on, the sessions spread over them (speed "
-                      "only: the traffic is the same; fewer full checks in the sinks' end-point "
-                      "demultiplexers)",
-                      sinkPorts,
-                      1,
-                      4096);
-    cmd.AddValue("quick", "a short run (20 s, a tenth of the sessions) for tests", quick);
-    cmd.AddValue("output", "metrics JSON file ('-' or empty: standard output)", output);
-    cmd.Parse(argc, argv);
+    // Declared in the order the report records them.
+    ExperimentParams params("cioq-red-evaluation", __FILE__);
+    const auto SOMETIMES = ExperimentParams::SOMETIMES;
+    const auto NEVER = ExperimentParams::NEVER;
+    params.AddUnsigned("ports", "N, the switch size (N sources, N sinks)", ports, 2, 256);
+    params.AddUnsigned("sessions",
+                       "TCP sessions over the run (0: the paper's 800 for 4 ports, 6400 for 16)",
+                       sessions,
+                       0);
+    params.Add("load",
+               "with --sessions=0: this fraction of the paper's sessions (Figs. 3 and 5 vary "
+               "the load from 0.1 to 1: 80 .. 800 and 640 .. 6400 sessions)",
+               load);
+    params.Add("speedup",
+               "switch speedup s in [1, N] (< 0: the paper's Figs. 3/5 value, 1.1 for 4 "
+               "ports, 1.4 for 16)",
+               speedup);
+    params.Add("queueDisc", "output queue disc: DropTail, Red or CioqRed", queueDisc);
+    params.Add("minTh", "RED min_th, packets", minTh, SOMETIMES);
+    params.Add("maxTh", "RED max_th, packets", maxTh, SOMETIMES);
+    params.Add("qW", "RED w_q", qW, SOMETIMES);
+    params.Add("maxP", "RED max_p, in (0, 1]", maxP, SOMETIMES);
+    params.Add("gentle", "RED gentle mode (ns-2's gentle_)", gentle, SOMETIMES);
+    params.Add("wait", "RED wait between early drops (ns-2's wait_)", wait, SOMETIMES);
+    params.Add("nu",
+               "CioqRed's input weight nu (< 0: the paper's 0.5 for 4 ports, 0.125 for 16)",
+               nu,
+               SOMETIMES);
+    params.Add("inputBuffer",
+               "buffer of each switch input, shared by its VOQs (0p: only the VOQ limit)",
+               inputBuffer);
+    params.Add("voqLimit", "limit of each VOQ (0p: only the input buffer)", voqLimit);
+    params.AddUnsigned("outputBuffer", "output buffer, packets", outputBuffer, 1, 1000000);
+    params.Add("fabric", "switch fabric: Paper (N^2 links at s/N) or Islip", fabric);
+    params.AddUnsigned("islipIterations",
+                       "iSLIP iterations per match (fabric Islip)",
+                       islipIterations,
+                       1,
+                       256,
+                       SOMETIMES);
+    params.AddRate("lineRate", "rate of every host link", lineRate);
+    params.Add("linkDelay", "propagation delay of every host link", linkDelay);
+    params.AddUnsigned("hostQueue",
+                       "DropTail queue of each source's link, packets",
+                       hostQueue,
+                       1,
+                       1000000);
+    params.Add("durationMin", "shortest session, seconds", durationMin);
+    params.Add("durationMax",
+               "longest session, seconds (0: the paper's 13 for 4 ports, 53 for 16)",
+               durationMax);
+    params.Add("simTime", "run length, seconds; sessions start uniformly in [0, simTime)", simTime);
+    params.Add("warmup", "statistics start, seconds", warmup);
+    params.Add("tcp", "TCP congestion control: NewReno, Cubic, ...", tcp);
+    params.AddUnsigned("segmentSize", "TCP segment size, bytes", segmentSize, 1, 1400);
+    params.AddUnsigned("maxWindow",
+                       "receive window, segments (ns-2's window_); 0: no limit",
+                       maxWindow,
+                       0,
+                       65535);
+    params.AddUnsigned("initialCwnd", "initial congestion window, segments", initialCwnd, 1, 65535);
+    params.AddUnsigned("delAckCount",
+                       "segments per delayed ACK (1: an ACK per segment)",
+                       delAckCount,
+                       1,
+                       65535);
+    params.Add("sack", "TCP selective acknowledgements", sack);
+    params.Add("minRto", "TCP minimum retransmission timeout, seconds", minRto);
+    params.AddUnsigned("sinkPorts",
+                       "TCP ports each sink listens on, the sessions spread over them (speed "
+                       "only: the traffic is the same; fewer full checks in the sinks' end-point "
+                       "demultiplexers)",
+                       sinkPorts,
+                       1,
+                       4096);
+    params.AddRunNumber();
+    params.Add("quick", "a short run (20 s, a tenth of the sessions) for tests", quick, NEVER);
+    for (const char* metric : {"mean_input_queue_packets",
+                               "mean_output_queue_packets",
+                               "loss_rate",
+                               "input_loss_rate",
+                               "output_loss_rate",
+                               "utilization",
+                               "goodput_utilization",
+                               "switch_arrivals",
+                               "switch_delivered",
+                               "input_drops",
+                               "output_drops",
+                               "early_drops",
+                               "forced_drops",
+                               "host_sent",
+                               "host_drops",
+                               "end_to_end_loss_rate",
+                               "ack_path_drops",
+                               "sessions_run",
+                               "mean_concurrent_sessions",
+                               "sessions_started",
+                               "sessions_connected",
+                               "sessions_failed",
+                               "sessions_closed"})
+    {
+        params.AddMetric(metric);
+    }
+    params.SetsAttribute("segmentSize", "ns3::TcpSocket::SegmentSize");
+    params.SetsAttribute("initialCwnd", "ns3::TcpSocket::InitialCwnd");
+    params.SetsAttribute("delAckCount", "ns3::TcpSocket::DelAckCount");
+    params.SetsAttribute("sack", "ns3::TcpSocketBase::Sack");
+    params.OwnsAttribute("ns3::TcpL4Protocol::SocketType", "--tcp");
+    params.OwnsAttribute("ns3::TcpSocket::RcvBufSize", "--maxWindow x --segmentSize");
+    params.OwnsAttribute("ns3::TcpSocketBase::MinRto", "--minRto");
+    params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--outputBuffer and --hostQueue");
+    params.OwnsAttribute("ns3::CioqRedQueueDisc::InputWeight", "--nu");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::Speedup", "--speedup");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::FabricModel", "--fabric");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::InputBufferSize", "--inputBuffer");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::VoqMaxSize", "--voqLimit");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::IslipIterations", "--islipIterations");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::LineRate", "--lineRate");
+    for (const std::string type : {"ns3::RedQueueDisc::", "ns3::CioqRedQueueDisc::"})
+    {
+        params.OwnsAttribute(type + "MaxSize", "--outputBuffer");
+        params.OwnsAttribute(type + "MinTh", "--minTh");
+        params.OwnsAttribute(type + "MaxTh", "--maxTh");
+        params.OwnsAttribute(type + "QW", "--qW");
+        params.OwnsAttribute(type + "LInterm", "--maxP");
+        params.OwnsAttribute(type + "Gentle", "--gentle");
+        params.OwnsAttribute(type + "Wait", "--wait");
+        params.OwnsAttribute(type + "MeanPktSize", "--segmentSize");
+        params.OwnsAttribute(type + "LinkBandwidth", "--lineRate");
+    }
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate", "--lineRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--linkDelay");
+    params.Parse(argc, argv);
 
     // The paper's values for its two switch sizes.
     NS_ABORT_MSG_UNLESS(load > 0 && load <= 100, "--load must be in (0, 100]");
@@ -276,12 +332,12 @@ main(int argc, char* argv[])
     const uint32_t rcvBuf = maxWindow ? maxWindow * segmentSize : (16U << 20);
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    params.SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(minRto)));
     // TIME_WAIT lasts 2 MSL. Sessions never reuse a port here, so a short MSL changes nothing but
     // how long a finished session's end point stays in its node's demultiplexer, which ns-3
     // scans linearly for every arriving packet.
-    Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime", DoubleValue(1));
+    params.SetDefault("ns3::TcpSocketBase::MaxSegLifetime", DoubleValue(1));
 
     // The output queue discs. Packets are IPv4 packets of segmentSize + 40 bytes.
     const uint32_t packetSize = segmentSize + 40;
@@ -438,6 +494,12 @@ main(int argc, char* argv[])
         sinkBytesAtWarmup = traffic.GetTotalReceived();
     });
 
+    NetDeviceContainer outputs; // the switch's ports to the sinks
+    for (uint32_t j = firstSink; j < 2 * ports; ++j)
+    {
+        outputs.Add(star.ports.Get(j));
+    }
+    params.EnableTraces(outputs);
     Simulator::Stop(stopTime);
     Simulator::Run();
 
@@ -486,49 +548,24 @@ main(int argc, char* argv[])
     const TcpSessionSource::Counters counters = traffic.GetCounters();
     const double nan = std::nan("");
 
-    MetricsReport report("cioq-red-evaluation", qdisclab::Ns3Version());
-    report.SetParam("ports", int64_t{ports});
-    report.SetParam("sessions", int64_t{sessions});
-    report.SetParam("load", load);
-    report.SetParam("speedup", speedup);
-    report.SetParam("queueDisc", queueDisc);
-    if (queueDisc != "DropTail")
+    // The report records the parameters that apply to this run, and the TCP's TypeId name.
+    if (queueDisc == "DropTail")
     {
-        report.SetParam("minTh", minTh);
-        report.SetParam("maxTh", maxTh);
-        report.SetParam("qW", qW);
-        report.SetParam("maxP", maxP);
-        report.SetParam("gentle", gentle);
-        report.SetParam("wait", wait);
+        for (const char* name : {"minTh", "maxTh", "qW", "maxP", "gentle", "wait"})
+        {
+            params.Omit(name);
+        }
     }
-    if (queueDisc == "CioqRed")
+    if (queueDisc != "CioqRed")
     {
-        report.SetParam("nu", nu);
+        params.Omit("nu");
     }
-    report.SetParam("inputBuffer", inputBuffer);
-    report.SetParam("voqLimit", voqLimit);
-    report.SetParam("outputBuffer", int64_t{outputBuffer});
-    report.SetParam("fabric", fabric);
-    if (fabric == "Islip")
+    if (fabric != "Islip")
     {
-        report.SetParam("islipIterations", int64_t{islipIterations});
+        params.Omit("islipIterations");
     }
-    report.SetParam("lineRate", lineRate);
-    report.SetParam("linkDelay", linkDelay);
-    report.SetParam("hostQueue", int64_t{hostQueue});
-    report.SetParam("durationMin", durationMin);
-    report.SetParam("durationMax", durationMax);
-    report.SetParam("simTime", simTime);
-    report.SetParam("warmup", warmup);
-    report.SetParam("tcp", tcpType);
-    report.SetParam("segmentSize", int64_t{segmentSize});
-    report.SetParam("maxWindow", int64_t{maxWindow});
-    report.SetParam("initialCwnd", int64_t{initialCwnd});
-    report.SetParam("delAckCount", int64_t{delAckCount});
-    report.SetParam("sack", sack);
-    report.SetParam("minRto", minRto);
-    report.SetParam("sinkPorts", int64_t{sinkPorts});
-    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+    params.Record("tcp", tcpType);
+    MetricsReport report = params.NewReport();
 
     report.SetMetric("mean_input_queue_packets", inputSum / ports);
     report.SetMetric("mean_output_queue_packets", outputSum / ports);
@@ -555,7 +592,7 @@ main(int argc, char* argv[])
     report.SetMetric("sessions_connected", counters.connected);
     report.SetMetric("sessions_failed", counters.failed);
     report.SetMetric("sessions_closed", counters.closed);
-    report.Write(output);
+    params.Write(report);
 
     Simulator::Destroy();
     return 0;

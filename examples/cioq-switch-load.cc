@@ -16,7 +16,7 @@
 #include "ns3/applications-module.h"
 #include "ns3/cioq-switch-helper.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/metrics-report.h"
 #include "ns3/network-module.h"
@@ -42,27 +42,47 @@ main(int argc, char* argv[])
     double load = 1.0;
     uint32_t payload = 972; // 1000-byte IP packets
     double duration = 100;
-    std::string output;
     bool quick = false;
 
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    flags.AddUnsigned("ports", "N, hosts and switch ports", ports, 2, 1024);
-    cmd.AddValue("speedup", "Switch speedup s, 1 <= s <= N", speedup);
-    cmd.AddValue("fabric", "FabricModel: Paper or Islip", fabric);
-    cmd.AddValue("queueing", "InputQueueing: Voq or Fifo", queueing);
-    cmd.AddValue("qdisc", "Output queue disc TypeId", qdisc);
-    flags.AddRate("lineRate", "Line rate of every link", lineRate);
-    cmd.AddValue("load", "Offered load per host, fraction of the line rate, in (0, 100]", load);
-    flags.AddUnsigned("payload",
-                      "UDP payload, bytes (one IPv4 packet within the links' 1500-byte MTU)",
-                      payload,
-                      0,
-                      1500 - 28);
-    cmd.AddValue("duration", "Simulated seconds, > 0", duration);
-    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.AddValue("quick", "Short run for CI: duration=10", quick);
-    cmd.Parse(argc, argv);
+    // Declared in the order the report records them; the payload is not recorded.
+    ExperimentParams params("cioq-switch-load", __FILE__);
+    params.AddUnsigned("ports", "N, hosts and switch ports", ports, 2, 1024);
+    params.AddUnsigned("payload",
+                       "UDP payload, bytes (one IPv4 packet within the links' 1500-byte MTU)",
+                       payload,
+                       0,
+                       1500 - 28,
+                       ExperimentParams::NEVER);
+    params.Add("speedup", "Switch speedup s, 1 <= s <= N", speedup);
+    params.Add("fabric", "FabricModel: Paper or Islip", fabric);
+    params.Add("queueing", "InputQueueing: Voq or Fifo", queueing);
+    params.Add("qdisc", "Output queue disc TypeId", qdisc);
+    params.AddRate("lineRate", "Line rate of every link", lineRate);
+    params.Add("load", "Offered load per host, fraction of the line rate, in (0, 100]", load);
+    params.Add("duration", "Simulated seconds, > 0", duration);
+    params.Add("quick", "Short run for CI: duration=10", quick, ExperimentParams::NEVER);
+    for (const char* metric : {"throughput",
+                               "avg_input_packets",
+                               "avg_output_packets",
+                               "input_drops",
+                               "output_drops",
+                               "fabric_drops",
+                               "frames_after_warmup",
+                               "datagrams",
+                               "wall_s",
+                               "cpu_s",
+                               "datagrams_per_wall_s",
+                               "datagrams_per_cpu_s"})
+    {
+        params.AddMetric(metric);
+    }
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::Speedup", "--speedup");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::FabricModel", "--fabric");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::InputQueueing", "--queueing");
+    params.OwnsAttribute("ns3::CioqSwitchNetDevice::LineRate", "--lineRate");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate", "--lineRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "the star's fixed link delay");
+    params.Parse(argc, argv);
     if (quick)
     {
         duration = 10;
@@ -121,6 +141,7 @@ main(int argc, char* argv[])
 
     const double warmup = duration / 10;
     Simulator::Schedule(Seconds(warmup), &CioqSwitchNetDevice::ResetStatistics, star.device);
+    params.EnableTraces(star.ports);
     Simulator::Stop(Seconds(duration));
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpuStart = std::clock();
@@ -151,15 +172,7 @@ main(int argc, char* argv[])
     const double linePackets =
         measured / DataRate(lineRate).CalculateBytesTxTime(payload + 28 + 2).GetSeconds();
 
-    MetricsReport report("cioq-switch-load", qdisclab::Ns3Version());
-    report.SetParam("ports", int64_t{ports});
-    report.SetParam("speedup", speedup);
-    report.SetParam("fabric", fabric);
-    report.SetParam("queueing", queueing);
-    report.SetParam("qdisc", qdisc);
-    report.SetParam("lineRate", lineRate);
-    report.SetParam("load", load);
-    report.SetParam("duration", duration);
+    MetricsReport report = params.NewReport();
     report.SetMetric("throughput", static_cast<double>(sent) / (ports * linePackets));
     report.SetMetric("avg_input_packets", input);
     report.SetMetric("avg_output_packets", outputQueue);
@@ -173,7 +186,7 @@ main(int argc, char* argv[])
     report.SetMetric("cpu_s", cpu);
     report.SetMetric("datagrams_per_wall_s", static_cast<double>(datagrams) / wall);
     report.SetMetric("datagrams_per_cpu_s", static_cast<double>(datagrams) / cpu);
-    report.Write(output);
+    params.Write(report);
     Simulator::Destroy();
     return 0;
 }

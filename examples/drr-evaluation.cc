@@ -5,40 +5,49 @@
 /**
  * \file
  * \ingroup qdisc-lab
- * The DRR evaluation (J.-S. Li, "An Evaluation of Deficit Round Robin Fair Queuing Applied in
- * Router Congestion Control", JISE 2002, ns-2): UDP sources share a dumbbell bottleneck whose
- * queue disc is DrrQueueDisc (or FifoQueueDisc, "DropTail"). Two scenarios:
+ * The DRR evaluation (J.-S. Li, "An Evaluation of Deficit Round Robin Fair
+ * Queuing Applied in Router Congestion Control", JISE 2002, ns-2): UDP sources
+ * share a dumbbell bottleneck whose queue disc is DrrQueueDisc (or
+ * FifoQueueDisc, "DropTail"). Two scenarios:
  *
- *  - fairness (the paper's Fig. 3): ten exponential on/off sources (mean on 3 s, off 0.3 s,
- *    1 Mb/s while on, packet sizes uniform in [1400, 1600] B), every link 1 Mb/s; the
- *    standard deviation of the flows' throughputs over DRR's Buckets and MaxSize (blimit_).
- *  - factorial (Tables 2-5): one measured flow and background flows, all with inter-arrival
- *    times uniform in (2.5, 7.5) ms and packets of P bytes, through a bottleneck of B Mb/s with
- *    DropTail or DRR; the measured flow's mean delay and packet arrival ratio. The background
- *    flows (1 .. nFlows - 1) may have a packet size and inter-arrival range of their own
- *    (--bgPacketSize, --bgIntervalMin, --bgIntervalMax), which the paper does not give.
+ *  - fairness (the paper's Fig. 3): ten exponential on/off sources (mean on 3
+ * s, off 0.3 s, 1 Mb/s while on, packet sizes uniform in [1400, 1600] B), every
+ * link 1 Mb/s; the standard deviation of the flows' throughputs over DRR's
+ * Buckets and MaxSize (blimit_).
+ *  - factorial (Tables 2-5): one measured flow and background flows, all with
+ * inter-arrival times uniform in (2.5, 7.5) ms and packets of P bytes, through
+ * a bottleneck of B Mb/s with DropTail or DRR; the measured flow's mean delay
+ * and packet arrival ratio. The background flows (1 .. nFlows - 1) may have a
+ * packet size and inter-arrival range of their own
+ *    (--bgPacketSize, --bgIntervalMin, --bgIntervalMax), which the paper does
+ * not give.
  *
- * DRR maps sender k to bucket k mod Buckets by default (--flowMapping=sequential: what ns-2's
- * DRR hash does with node addresses below 16) or uses DrrQueueDisc's own hash
- * (--flowMapping=hash, a random perturbation per run unless --perturbation is given).
+ * DRR maps sender k to bucket k mod Buckets by default
+ * (--flowMapping=sequential: what ns-2's DRR hash does with node addresses
+ * below 16) or uses DrrQueueDisc's own hash
+ * (--flowMapping=hash, a random perturbation per run unless --perturbation is
+ * given).
  *   ./ns3 run "drr-evaluation --scenario=fairness --buckets=8 --maxSize=15000B"
- *   ./ns3 run "drr-evaluation --scenario=factorial --queueDisc=DropTail --packetSizeMin=1000
+ *   ./ns3 run "drr-evaluation --scenario=factorial --queueDisc=DropTail
+ * --packetSizeMin=1000
  *              --packetSizeMax=1000 --bottleneckRate=1.5Mbps"
  *
- * Defaults depend on --scenario (give it first to see them in --help). Packet sizes are IPv4
- * packet sizes (what the queue disc stores and DRR's quantum counts), so a UDP payload is the
- * size minus 28 bytes. Every flow is measured the same way: its sink reads the send time and
- * sequence number the source wrote into each packet (SeqTsHeader). Throughput counts the IP
- * bytes received between the end of the warm-up and simTime; delay and arrival ratio cover the
- * packets sent in that interval, received before simTime + drainTime (the sources stop at
- * simTime). Flow 0 is the measured flow.
+ * Defaults depend on --scenario (give it first to see them in --help). Packet
+ * sizes are IPv4 packet sizes (what the queue disc stores and DRR's quantum
+ * counts), so a UDP payload is the size minus 28 bytes. Every flow is measured
+ * the same way: its sink reads the send time and sequence number the source
+ * wrote into each packet (SeqTsHeader). Throughput counts the IP bytes received
+ * between the end of the warm-up and simTime; delay and arrival ratio cover the
+ * packets sent in that interval, received before simTime + drainTime (the
+ * sources stop at simTime). Flow 0 is the measured flow.
  *
- * The choices where the paper is silent are in doc/reproductions/drr-evaluation.rst.
+ * The choices where the paper is silent are in
+ * doc/reproductions/drr-evaluation.rst.
  */
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -47,7 +56,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -58,11 +69,12 @@ NS_LOG_COMPONENT_DEFINE("DrrEvaluation");
 
 /**
  * \ingroup qdisc-lab
- * \brief Puts the packets of sender k (by source address) in DRR bucket k mod Buckets, as ns-2's
- * DRR does for nodes 1 .. 15: its hash of source address i < 16 is i itself.
+ * \brief Puts the packets of sender k (by source address) in DRR bucket k mod
+ * Buckets, as ns-2's DRR does for nodes 1 .. 15: its hash of source address i <
+ * 16 is i itself.
  *
- * DrrQueueDisc asks its packet filters first and uses the class modulo Buckets; packets of
- * other sources are left to its own hash (PF_NO_MATCH).
+ * DrrQueueDisc asks its packet filters first and uses the class modulo Buckets;
+ * packets of other sources are left to its own hash (PF_NO_MATCH).
  */
 class SourceIndexFilter : public Ipv4PacketFilter
 {
@@ -117,7 +129,8 @@ SourceIndexFilter::DoClassify(Ptr<QueueDiscItem> item) const
 
 /**
  * \ingroup qdisc-lab
- * Which DRR bucket each flow's packets went to (DrrQueueDisc's FlowEnqueue trace).
+ * Which DRR bucket each flow's packets went to (DrrQueueDisc's FlowEnqueue
+ * trace).
  */
 struct BucketObserver
 {
@@ -149,7 +162,8 @@ OnFlowEnqueue(BucketObserver* observer, uint32_t bucket, Ptr<const QueueDiscItem
 /**
  * \param argc argument count
  * \param argv arguments
- * \return the value of --scenario=X (or --scenario X) among the arguments; "fairness" if absent
+ * \return the value of --scenario=X (or --scenario X) among the arguments;
+ * "fairness" if absent
  */
 static std::string
 ScenarioArgument(int argc, char* argv[])
@@ -173,13 +187,36 @@ ScenarioArgument(int argc, char* argv[])
     return scenario;
 }
 
-int
-main(int argc, char* argv[])
+/**
+ * \ingroup qdisc-lab
+ * The evaluation's parameters, with the paper's setup for a scenario as
+ * defaults (see doc/reproductions/drr-evaluation.rst for the choices where the
+ * paper is silent).
+ */
+struct DrrEvaluationConfig
 {
-    // Defaults: the paper's setup for the scenario given (see
-    // doc/reproductions/drr-evaluation.rst for the choices where the paper is silent).
-    std::string scenario = ScenarioArgument(argc, argv);
-    const bool fairness = scenario != "factorial";
+    /// \param scenarioName "fairness" or "factorial": the defaults depend on it
+    explicit DrrEvaluationConfig(const std::string& scenarioName)
+        : scenario(scenarioName),
+          fairness(scenarioName != "factorial")
+    {
+    }
+
+    /**
+     * Add the parameters to the command line, in the order the report records
+     * them. \param params the program's parameters
+     */
+    void Declare(ExperimentParams& params);
+
+    /**
+     * After parsing: check the values, resolve the defaults that depend on
+     * others, and leave out of the report the parameters that do not apply to
+     * this run. \param params the program's parameters
+     */
+    void Resolve(ExperimentParams& params);
+
+    std::string scenario; //!< fairness or factorial
+    bool fairness;        //!< scenario == fairness
     std::string queueDisc = "Drr";
     uint32_t nFlows = fairness ? 10 : 2;
     uint32_t buckets = 10;
@@ -208,95 +245,184 @@ main(int argc, char* argv[])
     double drainTime = 10;
     double startJitter = 1;
     bool quick = false;
-    std::string output;
+};
 
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    cmd.AddValue("scenario",
-                 "fairness (Fig. 3: on/off sources, DRR's Buckets x MaxSize) or factorial "
-                 "(Tables 2-5: P x B x Q); the other defaults depend on it",
-                 scenario);
-    cmd.AddValue("queueDisc", "Bottleneck queue disc: Drr or DropTail (FifoQueueDisc)", queueDisc);
-    flags.AddUnsigned("nFlows",
-                      "Number of sources (sender/receiver pairs); flow 0 is the measured flow",
-                      nFlows,
-                      1,
-                      254);
-    flags.AddUnsigned("buckets", "DRR: Buckets (ns-2 buckets_)", buckets, 1, 16777216);
-    flags.AddUnsigned("quantum",
-                      "DRR: Quantum in bytes (ns-2 quantum_; ns-2's default 250)",
-                      quantum,
-                      1);
-    cmd.AddValue("maxSize",
-                 "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the shared "
-                 "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
-                 "DropTail 400p",
-                 maxSize);
-    cmd.AddValue("dropFrom",
-                 "DRR: DropFrom, the end of the longest flow's queue buffer stealing drops "
-                 "from: Head (ns-2) or Tail",
-                 dropFrom);
-    cmd.AddValue("mask", "DRR: Mask, FiveTuple or AddressPair (for flowMapping=hash)", mask);
-    cmd.AddValue("flowMapping",
-                 "DRR: sequential (sender k -> bucket k mod Buckets, as ns-2's hash does for "
-                 "node addresses < 16) or hash (DrrQueueDisc's own hash)",
-                 flowMapping);
-    cmd.AddValue("perturbation",
-                 "DRR: hash Perturbation for flowMapping=hash; -1 draws one per run",
-                 perturbation);
-    flags.AddRate("accessRate", "Senders' link rate", accessRate);
-    cmd.AddValue("accessDelay", "Senders' link one-way delay", accessDelay);
-    flags.AddRate("bottleneckRate", "Bottleneck rate (the factorial's B)", bottleneckRate);
-    cmd.AddValue("bottleneckDelay", "Bottleneck one-way delay", bottleneckDelay);
-    flags.AddUnsigned("packetSizeMin",
-                      "Smallest IPv4 packet size in bytes (sizes are uniform integers in "
-                      "[packetSizeMin, packetSizeMax]; the factorial's P: both equal)",
-                      packetSizeMin,
-                      40,
-                      65535);
-    flags.AddUnsigned("packetSizeMax",
-                      "Largest IPv4 packet size in bytes",
-                      packetSizeMax,
-                      40,
-                      65535);
-    flags.AddRate("onRate", "fairness: sending rate while on", onRate);
-    cmd.AddValue("meanOn", "fairness: mean on period in seconds (exponential)", meanOn);
-    cmd.AddValue("meanOff", "fairness: mean off period in seconds (exponential)", meanOff);
-    cmd.AddValue("intervalMin",
-                 "factorial: smallest inter-arrival time in ms (uniform)",
-                 intervalMin);
-    cmd.AddValue("intervalMax",
-                 "factorial: largest inter-arrival time in ms (uniform)",
-                 intervalMax);
-    flags.AddUnsigned("bgPacketSize",
-                      "factorial: IPv4 packet size in bytes of the background flows (1 .. "
-                      "nFlows - 1); 0 = the measured flow's sizes (P), else 40 .. 65535",
-                      bgPacketSize,
-                      0,
-                      65535);
-    cmd.AddValue("bgIntervalMin",
-                 "factorial: background flows' smallest inter-arrival time in ms (uniform); "
-                 "0 = intervalMin",
-                 bgIntervalMin);
-    cmd.AddValue("bgIntervalMax",
-                 "factorial: background flows' largest inter-arrival time in ms (uniform); "
-                 "0 = intervalMax",
-                 bgIntervalMax);
-    cmd.AddValue("simTime", "Seconds until the sources stop", simTime);
-    cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
-    cmd.AddValue("drainTime",
-                 "Seconds the simulation goes on after simTime, so that packets sent before "
-                 "simTime can arrive",
-                 drainTime);
-    cmd.AddValue("startJitter",
-                 "Sources start at times uniform in [0, startJitter) s",
-                 startJitter);
-    cmd.AddValue("quick",
-                 "Short run for CI: simTime=60, warmup=10 (fairness) or 20 (factorial)",
-                 quick);
-    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.Parse(argc, argv);
+/**
+ * \ingroup qdisc-lab
+ * One run of the evaluation: its configuration, then what BuildTopology and
+ * InstallTraffic create, which Collect reads after the simulation.
+ */
+struct DrrEvaluation : DrrEvaluationConfig
+{
+    using DrrEvaluationConfig::DrrEvaluationConfig;
 
+    /// The dumbbell with the queue disc under study, and the DRR bucket observer.
+    void BuildTopology();
+    /// The sources and their meters, and the queue statistics read when the
+    /// sources stop.
+    void InstallTraffic();
+    /**
+     * Write the metrics.
+     * \param report the run's report, holding its parameters
+     */
+    void Collect(MetricsReport& report);
+
+    DumbbellScenario dumbbell;                    //!< the topology
+    Ptr<QueueDisc> bottleneck;                    //!< the queue disc under study
+    BucketObserver observer;                      //!< buckets each flow used (DRR)
+    std::vector<UdpFlowMeter> meters;             //!< each flow's sink
+    std::vector<Ptr<RandomPacketSource>> sources; //!< each flow's source
+    std::optional<BottleneckMonitor> monitor;     //!< queue statistics
+    double meanQueueDelayMs = 0;                  //!< over [warmup, simTime]
+    double meanQueueBytes = 0;                    //!< over [warmup, simTime]
+    double drops = 0;                             //!< over [warmup, simTime]
+};
+
+void
+DrrEvaluationConfig::Declare(ExperimentParams& params)
+{
+    const auto SOMETIMES = ExperimentParams::SOMETIMES;
+    params.Add("scenario",
+               "fairness (Fig. 3: on/off sources, DRR's Buckets x MaxSize) or factorial "
+               "(Tables 2-5: P x B x Q); the other defaults depend on it",
+               scenario);
+    params.Add("queueDisc", "Bottleneck queue disc: Drr or DropTail (FifoQueueDisc)", queueDisc);
+    params.AddUnsigned("nFlows",
+                       "Number of sources (sender/receiver pairs); flow 0 is the measured flow",
+                       nFlows,
+                       1,
+                       254);
+    params.Add("maxSize",
+               "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the "
+               "shared "
+               "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
+               "DropTail 400p",
+               maxSize);
+    params.AddUnsigned("buckets", "DRR: Buckets (ns-2 buckets_)", buckets, 1, 16777216, SOMETIMES);
+    params.AddUnsigned("quantum",
+                       "DRR: Quantum in bytes (ns-2 quantum_; ns-2's default 250)",
+                       quantum,
+                       1,
+                       std::numeric_limits<uint32_t>::max(),
+                       SOMETIMES);
+    params.Add("dropFrom",
+               "DRR: DropFrom, the end of the longest flow's queue buffer "
+               "stealing drops "
+               "from: Head (ns-2) or Tail",
+               dropFrom,
+               SOMETIMES);
+    params.Add("flowMapping",
+               "DRR: sequential (sender k -> bucket k mod Buckets, as ns-2's "
+               "hash does for "
+               "node addresses < 16) or hash (DrrQueueDisc's own hash)",
+               flowMapping,
+               SOMETIMES);
+    params.Add("mask",
+               "DRR: Mask, FiveTuple or AddressPair (for flowMapping=hash)",
+               mask,
+               SOMETIMES);
+    params.Add("perturbation",
+               "DRR: hash Perturbation for flowMapping=hash; -1 draws one per run",
+               perturbation,
+               SOMETIMES);
+    params.AddRate("accessRate", "Senders' link rate", accessRate);
+    params.Add("accessDelay", "Senders' link one-way delay", accessDelay);
+    params.AddRate("bottleneckRate", "Bottleneck rate (the factorial's B)", bottleneckRate);
+    params.Add("bottleneckDelay", "Bottleneck one-way delay", bottleneckDelay);
+    params.AddUnsigned("packetSizeMin",
+                       "Smallest IPv4 packet size in bytes (sizes are uniform integers in "
+                       "[packetSizeMin, packetSizeMax]; the factorial's P: both equal)",
+                       packetSizeMin,
+                       40,
+                       65535);
+    params.AddUnsigned("packetSizeMax",
+                       "Largest IPv4 packet size in bytes",
+                       packetSizeMax,
+                       40,
+                       65535);
+    params.AddRate("onRate", "fairness: sending rate while on", onRate, SOMETIMES);
+    params.Add("meanOn", "fairness: mean on period in seconds (exponential)", meanOn, SOMETIMES);
+    params.Add("meanOff", "fairness: mean off period in seconds (exponential)", meanOff, SOMETIMES);
+    params.Add("intervalMin",
+               "factorial: smallest inter-arrival time in ms (uniform)",
+               intervalMin,
+               SOMETIMES);
+    params.Add("intervalMax",
+               "factorial: largest inter-arrival time in ms (uniform)",
+               intervalMax,
+               SOMETIMES);
+    params.AddUnsigned("bgPacketSize",
+                       "factorial: IPv4 packet size in bytes of the background flows (1 .. "
+                       "nFlows - 1); 0 = the measured flow's sizes (P), else 40 .. 65535",
+                       bgPacketSize,
+                       0,
+                       65535,
+                       SOMETIMES);
+    params.Add("bgIntervalMin",
+               "factorial: background flows' smallest inter-arrival time in ms "
+               "(uniform); "
+               "0 = intervalMin",
+               bgIntervalMin,
+               SOMETIMES);
+    params.Add("bgIntervalMax",
+               "factorial: background flows' largest inter-arrival time in ms "
+               "(uniform); "
+               "0 = intervalMax",
+               bgIntervalMax,
+               SOMETIMES);
+    params.Add("simTime", "Seconds until the sources stop", simTime);
+    params.Add("warmup", "Seconds excluded from the statistics", warmup);
+    params.Add("drainTime",
+               "Seconds the simulation goes on after simTime, so that packets "
+               "sent before "
+               "simTime can arrive",
+               drainTime);
+    params.Add("startJitter",
+               "Sources start at times uniform in [0, startJitter) s",
+               startJitter,
+               ExperimentParams::NEVER);
+    params.AddRunNumber();
+    params.Add("quick",
+               "Short run for CI: simTime=60, warmup=10 (fairness) or 20 (factorial)",
+               quick,
+               ExperimentParams::NEVER);
+    for (const char* metric : {"throughput_mean_kbps",
+                               "throughput_std_kbps",
+                               "throughput_min_kbps",
+                               "throughput_max_kbps",
+                               "jain_index",
+                               "total_throughput_kbps",
+                               "mean_delay_s",
+                               "arrival_ratio",
+                               "tx_packets",
+                               "rx_packets",
+                               "all_mean_delay_s",
+                               "all_arrival_ratio",
+                               "mean_queue_delay_ms",
+                               "mean_queue_bytes",
+                               "drops"})
+    {
+        params.AddMetric(metric);
+    }
+    params.AddMetric("buckets_used", SOMETIMES);
+    params.AddMetric("colliding_flows", SOMETIMES);
+    params.AddMetric("flow<i>_kbps");
+    params.SetsAttribute("buckets", "ns3::DrrQueueDisc::Buckets");
+    params.SetsAttribute("quantum", "ns3::DrrQueueDisc::Quantum");
+    params.SetsAttribute("dropFrom", "ns3::DrrQueueDisc::DropFrom");
+    params.SetsAttribute("mask", "ns3::DrrQueueDisc::Mask");
+    params.OwnsAttribute("ns3::DrrQueueDisc::MaxSize", "--maxSize");
+    params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--maxSize");
+    params.OwnsAttribute("ns3::DrrQueueDisc::Perturbation", "--flowMapping and --perturbation");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::Mtu", "--packetSizeMax and --bgPacketSize");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
+                         "--bottleneckRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
+}
+
+void
+DrrEvaluationConfig::Resolve(ExperimentParams& params)
+{
     if (quick)
     {
         simTime = 60;
@@ -312,7 +438,8 @@ main(int argc, char* argv[])
                         "--flowMapping must be sequential or hash, got '" << flowMapping << "'");
     NS_ABORT_MSG_UNLESS(packetSizeMin >= 40 && packetSizeMin <= packetSizeMax &&
                             packetSizeMax <= 65535,
-                        "packet sizes must satisfy 40 <= packetSizeMin <= packetSizeMax <= 65535");
+                        "packet sizes must satisfy 40 <= packetSizeMin <= "
+                        "packetSizeMax <= 65535");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
     NS_ABORT_MSG_IF(drainTime < 0, "--drainTime must be >= 0");
     NS_ABORT_MSG_IF(startJitter < 0 || startJitter > warmup,
@@ -346,8 +473,36 @@ main(int argc, char* argv[])
     {
         maxSize = fairness ? "25000B" : (queueDisc == "Drr" ? "200000B" : "400p");
     }
-    const QueueSize limit(maxSize);
 
+    // The report records the parameters that apply to this run.
+    if (queueDisc != "Drr")
+    {
+        for (const char* name : {"buckets", "quantum", "dropFrom", "flowMapping"})
+        {
+            params.Omit(name);
+        }
+    }
+    if (queueDisc != "Drr" || flowMapping != "hash")
+    {
+        params.Omit("mask");
+        params.Omit("perturbation");
+    }
+    const std::vector<std::string> otherScenario =
+        fairness ? std::vector<std::string>{"intervalMin",
+                                            "intervalMax",
+                                            "bgPacketSize",
+                                            "bgIntervalMin",
+                                            "bgIntervalMax"}
+                 : std::vector<std::string>{"onRate", "meanOn", "meanOff"};
+    for (const auto& name : otherScenario)
+    {
+        params.Omit(name);
+    }
+}
+
+void
+DrrEvaluation::BuildTopology()
+{
     // Every device must carry the largest packet unfragmented.
     const uint32_t mtu = std::max({1500U, packetSizeMax, bgPacketSize});
     Config::SetDefault("ns3::PointToPointNetDevice::Mtu", UintegerValue(mtu));
@@ -360,6 +515,7 @@ main(int argc, char* argv[])
         perturbation = draw->GetInteger(0, 0xffffffffU);
     }
 
+    const QueueSize limit(maxSize);
     TrafficControlHelper tc;
     if (drr)
     {
@@ -382,15 +538,13 @@ main(int argc, char* argv[])
         tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(limit));
     }
 
-    DumbbellScenario dumbbell;
     dumbbell.SetLeafCount(nFlows);
     dumbbell.SetAccessLink(DataRate(accessRate), Time(accessDelay));
     dumbbell.SetBottleneckLink(DataRate(bottleneckRate), Time(bottleneckDelay));
     dumbbell.SetBottleneckQueueDisc(tc);
     dumbbell.Build();
-    Ptr<QueueDisc> bottleneck = dumbbell.GetBottleneckQueueDisc();
+    bottleneck = dumbbell.GetBottleneckQueueDisc();
 
-    BucketObserver observer;
     for (uint32_t i = 0; i < nFlows; ++i)
     {
         observer.flowOf[dumbbell.GetLeftAddress(i)] = i;
@@ -409,13 +563,17 @@ main(int argc, char* argv[])
         bottleneck->TraceConnectWithoutContext("FlowEnqueue",
                                                MakeBoundCallback(&OnFlowEnqueue, &observer));
     }
+}
 
-    // Sources and sinks. Explicit streams: the same RngRun gives every flow the same draws in
-    // every configuration (common random numbers across the factorial's cells).
+void
+DrrEvaluation::InstallTraffic()
+{
+    // Sources and sinks. Explicit streams: the same RngRun gives every flow the
+    // same draws in every configuration (common random numbers across the
+    // factorial's cells).
     const Time warmupTime = Seconds(warmup);
     const Time stopTime = Seconds(simTime);
-    std::vector<UdpFlowMeter> meters(nFlows);
-    std::vector<Ptr<RandomPacketSource>> sources;
+    meters.resize(nFlows);
     auto startTime = CreateObject<UniformRandomVariable>();
     startTime->SetStream(1);
     const uint16_t port = 9000;
@@ -456,21 +614,21 @@ main(int argc, char* argv[])
     }
 
     // Queue statistics over [warmup, simTime]: read when the sources stop.
-    BottleneckMonitor monitor(bottleneck, warmupTime);
-    monitor.Start();
-    double meanQueueDelayMs = 0;
-    double meanQueueBytes = 0;
-    double drops = 0;
+    monitor.emplace(bottleneck, warmupTime);
+    monitor->Start();
     qdisclab::Schedule(stopTime, [&]() {
-        meanQueueDelayMs = monitor.GetMeanQueueDelayMs();
-        meanQueueBytes = monitor.GetMeanQueueBytes();
-        drops = static_cast<double>(monitor.GetDrops());
+        meanQueueDelayMs = monitor->GetMeanQueueDelayMs();
+        meanQueueBytes = monitor->GetMeanQueueBytes();
+        drops = static_cast<double>(monitor->GetDrops());
     });
+}
 
-    Simulator::Stop(stopTime + Seconds(drainTime));
-    Simulator::Run();
-
-    // Per-flow throughput (kb/s) and its spread; flow 0's delay and arrival ratio.
+void
+DrrEvaluation::Collect(MetricsReport& report)
+{
+    const bool drr = queueDisc == "Drr";
+    // Per-flow throughput (kb/s) and its spread; flow 0's delay and arrival
+    // ratio.
     const double seconds = simTime - warmup;
     std::vector<double> kbps(nFlows);
     double sum = 0;
@@ -498,48 +656,6 @@ main(int argc, char* argv[])
     const uint64_t received0 = meters[0].GetReceived();
     const double nan = std::nan("");
 
-    MetricsReport report("drr-evaluation", qdisclab::Ns3Version());
-    report.SetParam("scenario", scenario);
-    report.SetParam("queueDisc", queueDisc);
-    report.SetParam("nFlows", int64_t{nFlows});
-    report.SetParam("maxSize", maxSize);
-    if (drr)
-    {
-        report.SetParam("buckets", int64_t{buckets});
-        report.SetParam("quantum", int64_t{quantum});
-        report.SetParam("dropFrom", dropFrom);
-        report.SetParam("flowMapping", flowMapping);
-        if (flowMapping == "hash")
-        {
-            report.SetParam("mask", mask);
-            report.SetParam("perturbation", perturbation);
-        }
-    }
-    report.SetParam("accessRate", accessRate);
-    report.SetParam("accessDelay", accessDelay);
-    report.SetParam("bottleneckRate", bottleneckRate);
-    report.SetParam("bottleneckDelay", bottleneckDelay);
-    report.SetParam("packetSizeMin", int64_t{packetSizeMin});
-    report.SetParam("packetSizeMax", int64_t{packetSizeMax});
-    if (fairness)
-    {
-        report.SetParam("onRate", onRate);
-        report.SetParam("meanOn", meanOn);
-        report.SetParam("meanOff", meanOff);
-    }
-    else
-    {
-        report.SetParam("intervalMin", intervalMin);
-        report.SetParam("intervalMax", intervalMax);
-        report.SetParam("bgPacketSize", int64_t{bgPacketSize});
-        report.SetParam("bgIntervalMin", bgIntervalMin);
-        report.SetParam("bgIntervalMax", bgIntervalMax);
-    }
-    report.SetParam("simTime", simTime);
-    report.SetParam("warmup", warmup);
-    report.SetParam("drainTime", drainTime);
-    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
-
     report.SetMetric("throughput_mean_kbps", mean);
     report.SetMetric("throughput_std_kbps", std::sqrt(variance));
     report.SetMetric("throughput_min_kbps", *std::min_element(kbps.begin(), kbps.end()));
@@ -557,7 +673,8 @@ main(int argc, char* argv[])
     report.SetMetric("drops", drops);
     if (drr)
     {
-        // Flows that share a bucket with another flow (hash collisions, or Buckets < nFlows).
+        // Flows that share a bucket with another flow (hash collisions, or Buckets
+        // < nFlows).
         std::map<uint32_t, uint32_t> flowsInBucket;
         for (const auto& [flow, used] : observer.bucketsOf)
         {
@@ -580,8 +697,26 @@ main(int argc, char* argv[])
     {
         report.SetMetric("flow" + std::to_string(i) + "_kbps", kbps[i]);
     }
-    report.Write(output);
+}
 
+int
+main(int argc, char* argv[])
+{
+    ExperimentParams params("drr-evaluation", __FILE__);
+    DrrEvaluation evaluation(ScenarioArgument(argc, argv));
+    evaluation.Declare(params);
+    params.Parse(argc, argv);
+    evaluation.Resolve(params);
+
+    evaluation.BuildTopology();
+    evaluation.InstallTraffic();
+    params.EnableTraces(NetDeviceContainer(evaluation.dumbbell.GetBottleneckDevice()));
+    Simulator::Stop(Seconds(evaluation.simTime) + Seconds(evaluation.drainTime));
+    Simulator::Run();
+
+    MetricsReport report = params.NewReport();
+    evaluation.Collect(report);
+    params.Write(report);
     Simulator::Destroy();
     return 0;
 }

@@ -7,8 +7,8 @@
  * \ingroup qdisc-lab
  * A DiffServ edge router marks its customers' flows: a DscpMarkerQueueDisc on the left router's
  * egress to the bottleneck of a dumbbell meters each UDP source against its profile and writes
- * the DSCP in the IP header, which a pcap of that link shows (e.g. `tcpdump -v -r
- * dscp-marking-<node>-<device>.pcap`: "tos 0x28" is AF11, 0x30 AF12, ...).
+ * the DSCP in the IP header, which a pcap of that link shows (`--pcap=dscp-marking`, then e.g.
+ * `tcpdump -v -r dscp-marking-<node>-<device>.pcap`: "tos 0x28" is AF11, 0x30 AF12, ...).
  *
  *   flow 0: 2 Mb/s constant        token bucket 1 Mb/s, 10000 B     AF11 (IN) / AF12 (OUT)
  *   flow 1: 2 Mb/s, on 0.5 s/off 0.5 s  srTCM (RFC 2697) CIR 1 Mb/s,
@@ -24,7 +24,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -42,19 +42,24 @@ main(int argc, char* argv[])
     double simTime = 20;
     uint32_t packetSize = 1000;
     std::string scope = "PerFlow";
-    std::string pcap = "dscp-marking";
     bool quick = false;
-    std::string output;
 
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    cmd.AddValue("simTime", "Simulated time in seconds", simTime);
-    flags.AddUnsigned("packetSize", "UDP payload size in bytes", packetSize, 12, 1472);
-    cmd.AddValue("scope", "Marker's MeterScope: PerFlow or PerProfile", scope);
-    cmd.AddValue("pcap", "Prefix of the pcap of the marked link (empty: none)", pcap);
-    cmd.AddValue("quick", "Short run for CI: simTime=5", quick);
-    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.Parse(argc, argv);
+    ExperimentParams params("dscp-marking", __FILE__);
+    params.Add("simTime", "Simulated time in seconds", simTime);
+    params.AddUnsigned("packetSize", "UDP payload size in bytes", packetSize, 12, 1472);
+    params.Add("scope", "Marker's MeterScope: PerFlow or PerProfile", scope);
+    params.SetsAttribute("scope", "ns3::DscpMarkerQueueDisc::MeterScope");
+    params.AddRunNumber();
+    params.Add("quick", "Short run for CI: simTime=5", quick, ExperimentParams::NEVER);
+    for (const char* color : {"green", "yellow", "red"})
+    {
+        params.AddMetric(std::string("flow<i>_") + color + "_bytes");
+    }
+    params.AddMetric("unmatched_packets");
+    params.AddMetric("unmatched_bytes");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate", "the dumbbell's fixed link rates");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "the dumbbell's fixed link delays");
+    params.Parse(argc, argv);
     if (quick)
     {
         simTime = 5;
@@ -86,19 +91,12 @@ main(int argc, char* argv[])
     scenario.AddOnOffUdpFlow(2, DataRate("1.5Mbps"), packetSize, forever, Seconds(0), Seconds(1));
     scenario.AddOnOffUdpFlow(3, DataRate("500kbps"), packetSize, forever, Seconds(0), Seconds(1));
 
-    if (!pcap.empty())
-    {
-        PointToPointHelper().EnablePcap(pcap, scenario.GetBottleneckDevice());
-    }
+    params.EnableTraces(NetDeviceContainer(scenario.GetBottleneckDevice()));
 
     Simulator::Stop(Seconds(simTime));
     Simulator::Run();
 
-    MetricsReport report("dscp-marking", qdisclab::Ns3Version());
-    report.SetParam("simTime", simTime);
-    report.SetParam("packetSize", int64_t{packetSize});
-    report.SetParam("scope", scope);
-    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+    MetricsReport report = params.NewReport();
     for (uint32_t f = 0; f < edge->GetNProfiles(); ++f)
     {
         const auto& stats = edge->GetProfileStats(f);
@@ -110,7 +108,7 @@ main(int argc, char* argv[])
     }
     report.SetMetric("unmatched_packets", edge->GetUnmatchedPackets());
     report.SetMetric("unmatched_bytes", edge->GetUnmatchedBytes());
-    report.Write(output);
+    params.Write(report);
 
     Simulator::Destroy();
     return 0;

@@ -17,7 +17,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/qdisc-lab-module.h"
@@ -43,36 +43,58 @@ main(int argc, char* argv[])
     std::string udpRate = "1Mbps";
     uint32_t udpPacketSize = 1000;
     bool quick = false;
-    std::string output;
     std::string queueTrace;
 
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    cmd.AddValue("queueDisc", "Bottleneck queue disc: Fifo (DropTail) or Red", queueDisc);
-    flags.AddUnsigned("nTcp",
-                      "Number of TCP bulk-transfer flows (one sender/receiver pair each)",
-                      nTcp,
-                      1,
-                      1000);
-    cmd.AddValue("simTime", "Simulated time in seconds", simTime);
-    cmd.AddValue("warmup", "Seconds excluded from goodput and delay statistics", warmup);
-    flags.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
-    cmd.AddValue("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
-    flags.AddRate("accessRate", "Access link rate", accessRate);
-    cmd.AddValue("accessDelay", "Access link one-way propagation delay", accessDelay);
-    flags.AddUnsigned("queueLimit",
-                      "Queue disc limit in packets (both queue discs)",
-                      queueLimit,
-                      1,
-                      1000000);
-    cmd.AddValue("udpRate", "UDP on/off flow's rate while on (0 disables it)", udpRate);
-    flags.AddUnsigned("udpPacketSize", "UDP packet size in bytes", udpPacketSize, 12, 1472);
-    cmd.AddValue("quick", "Short run for CI and the demo: simTime=15, warmup=3", quick);
-    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.AddValue("queueTrace",
-                 "CSV file for the queue length every 10 ms (time_s,packets,bytes)",
-                 queueTrace);
-    cmd.Parse(argc, argv);
+    ExperimentParams params("dumbbell-fifo-vs-red", __FILE__);
+    params.Add("queueDisc", "Bottleneck queue disc: Fifo (DropTail) or Red", queueDisc);
+    params.AddUnsigned("nTcp",
+                       "Number of TCP bulk-transfer flows (one sender/receiver pair each)",
+                       nTcp,
+                       1,
+                       1000);
+    params.Add("simTime", "Simulated time in seconds", simTime);
+    params.Add("warmup", "Seconds excluded from goodput and delay statistics", warmup);
+    params.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
+    params.Add("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
+    params.AddRate("accessRate", "Access link rate", accessRate);
+    params.Add("accessDelay", "Access link one-way propagation delay", accessDelay);
+    params.AddUnsigned("queueLimit",
+                       "Queue disc limit in packets (both queue discs)",
+                       queueLimit,
+                       1,
+                       1000000);
+    params.Add("udpRate", "UDP on/off flow's rate while on (0 disables it)", udpRate);
+    params.AddUnsigned("udpPacketSize", "UDP packet size in bytes", udpPacketSize, 12, 1472);
+    params.AddRunNumber();
+    params.Add("quick",
+               "Short run for CI and the demo: simTime=15, warmup=3",
+               quick,
+               ExperimentParams::NEVER);
+    params.Add("queueTrace",
+               "CSV file for the queue length every 10 ms (time_s,packets,bytes)",
+               queueTrace,
+               ExperimentParams::NEVER);
+    params.AddMetric("tcp_goodput_mbps");
+    params.AddMetric("udp_goodput_mbps", ExperimentParams::SOMETIMES);
+    for (const char* metric : {"total_goodput_mbps",
+                               "mean_queue_delay_ms",
+                               "p99_queue_delay_ms",
+                               "mean_queue_packets",
+                               "mean_queue_bytes",
+                               "drops",
+                               "early_drops",
+                               "forced_drops"})
+    {
+        params.AddMetric(metric);
+    }
+    params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--queueLimit");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueLimit");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkBandwidth", "--bottleneckRate");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkDelay", "--bottleneckDelay");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
+                         "--bottleneckRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
+    params.Parse(argc, argv);
 
     if (quick)
     {
@@ -83,10 +105,10 @@ main(int argc, char* argv[])
                         "--queueDisc must be Fifo or Red, got '" << queueDisc << "'");
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
+    params.SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
+    params.SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    params.SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 20));
+    params.SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 20));
 
     TrafficControlHelper tc;
     QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
@@ -149,22 +171,11 @@ main(int argc, char* argv[])
     }
     monitor.Start();
 
+    params.EnableTraces(NetDeviceContainer(scenario.GetBottleneckDevice()));
     Simulator::Stop(Seconds(simTime));
     Simulator::Run();
 
-    MetricsReport report("dumbbell-fifo-vs-red", qdisclab::Ns3Version());
-    report.SetParam("queueDisc", queueDisc);
-    report.SetParam("nTcp", int64_t{nTcp});
-    report.SetParam("simTime", simTime);
-    report.SetParam("warmup", warmup);
-    report.SetParam("bottleneckRate", bottleneckRate);
-    report.SetParam("bottleneckDelay", bottleneckDelay);
-    report.SetParam("accessRate", accessRate);
-    report.SetParam("accessDelay", accessDelay);
-    report.SetParam("queueLimit", int64_t{queueLimit});
-    report.SetParam("udpRate", udpRate);
-    report.SetParam("udpPacketSize", int64_t{udpPacketSize});
-    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+    MetricsReport report = params.NewReport();
     monitor.Report(report);
     if (queueDisc == "Red")
     {
@@ -177,7 +188,7 @@ main(int argc, char* argv[])
         report.SetMetric("early_drops", 0);
         report.SetMetric("forced_drops", monitor.GetDrops(FifoQueueDisc::LIMIT_EXCEEDED_DROP));
     }
-    report.Write(output);
+    params.Write(report);
 
     Simulator::Destroy();
     return 0;

@@ -22,7 +22,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-batch.h"
@@ -63,44 +63,79 @@ RunPoint(int argc, char* argv[])
     double warmup = 2;
     double startJitter = 1;
     bool quick = false;
-    std::string output;
 
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    cmd.AddValue("queueDisc", "Bottleneck queue disc: DropTail or Red", queueDisc);
-    flags.AddUnsigned("window", "TCP receiver window (receive buffer) in bytes", window, 1);
-    flags.AddUnsigned("queueSize", "Queue limit in bytes, DropTail and RED alike", queueSize, 1);
-    flags.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
-    cmd.AddValue("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
-    flags.AddRate("accessRate", "Access link rate", accessRate);
-    cmd.AddValue("accessDelay", "Access link one-way propagation delay", accessDelay);
-    cmd.AddValue("minTh", "RED minimum threshold as a fraction of queueSize, in (0, 1]", minTh);
-    cmd.AddValue("maxTh", "RED maximum threshold as a fraction of queueSize, in (minTh, 1]", maxTh);
-    cmd.AddValue("wait", "RED: wait between dropping consecutive packets", wait);
-    cmd.AddValue("gentle", "RED: gentle mode above the maximum threshold", gentle);
-    cmd.AddValue("meanPktSize", "RED: mean packet size in bytes (idle-time estimate)", meanPktSize);
-    flags.AddUnsigned("nTcp",
-                      "Number of TCP senders (one sender/receiver pair each)",
-                      nTcp,
-                      1,
-                      1000);
-    flags.AddUnsigned("segmentSize", "TCP segment size in bytes", segmentSize, 1, 1460);
-    cmd.AddValue("sack",
-                 "TCP selective acknowledgements (ns3::TcpSocketBase::Sack; ns-3.24's NewReno "
-                 "had none)",
-                 sack);
-    flags.AddRate("udpRate", "UDP sender's rate while on", udpRate);
-    flags.AddUnsigned("udpPacketSize", "UDP packet size in bytes", udpPacketSize, 12, 1472);
-    cmd.AddValue("udpOn", "UDP on time in seconds (constant)", udpOn);
-    cmd.AddValue("udpOff", "UDP off time in seconds (constant)", udpOff);
-    cmd.AddValue("simTime", "Simulated time in seconds", simTime);
-    cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
-    cmd.AddValue("startJitter",
-                 "TCP senders start at times uniform in [0, startJitter) s",
-                 startJitter);
-    cmd.AddValue("quick", "Short run for CI: simTime=10, warmup=1", quick);
-    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.Parse(argc, argv);
+    // Declared in the order the report records them; the NEVER ones are not recorded (the
+    // recorded campaigns' reports have none of them).
+    ExperimentParams params("red-vs-droptail", __FILE__);
+    params.Add("queueDisc", "Bottleneck queue disc: DropTail or Red", queueDisc);
+    params.AddUnsigned("window", "TCP receiver window (receive buffer) in bytes", window, 1);
+    params.AddUnsigned("queueSize", "Queue limit in bytes, DropTail and RED alike", queueSize, 1);
+    params.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
+    params.Add("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
+    params.AddRate("accessRate", "Access link rate", accessRate, ExperimentParams::NEVER);
+    params.Add("accessDelay",
+               "Access link one-way propagation delay",
+               accessDelay,
+               ExperimentParams::NEVER);
+    params.Add("minTh", "RED minimum threshold as a fraction of queueSize, in (0, 1]", minTh);
+    params.Add("maxTh", "RED maximum threshold as a fraction of queueSize, in (minTh, 1]", maxTh);
+    params.Add("wait", "RED: wait between dropping consecutive packets", wait);
+    params.Add("gentle", "RED: gentle mode above the maximum threshold", gentle);
+    params.Add("meanPktSize",
+               "RED: mean packet size in bytes (idle-time estimate)",
+               meanPktSize,
+               ExperimentParams::NEVER);
+    params.AddUnsigned("nTcp",
+                       "Number of TCP senders (one sender/receiver pair each)",
+                       nTcp,
+                       1,
+                       1000);
+    params.AddUnsigned("segmentSize", "TCP segment size in bytes", segmentSize, 1, 1460);
+    params.Add("sack",
+               "TCP selective acknowledgements (ns3::TcpSocketBase::Sack; ns-3.24's NewReno "
+               "had none)",
+               sack);
+    params.AddRate("udpRate", "UDP sender's rate while on", udpRate);
+    params.AddUnsigned("udpPacketSize", "UDP packet size in bytes", udpPacketSize, 12, 1472);
+    params.Add("udpOn", "UDP on time in seconds (constant)", udpOn, ExperimentParams::NEVER);
+    params.Add("udpOff", "UDP off time in seconds (constant)", udpOff, ExperimentParams::NEVER);
+    params.Add("simTime", "Simulated time in seconds", simTime);
+    params.Add("warmup", "Seconds excluded from the statistics", warmup);
+    params.Add("startJitter",
+               "TCP senders start at times uniform in [0, startJitter) s",
+               startJitter,
+               ExperimentParams::NEVER);
+    params.AddRunNumber();
+    params.Add("quick", "Short run for CI: simTime=10, warmup=1", quick, ExperimentParams::NEVER);
+    for (const char* metric : {"tcp_goodput_mbps",
+                               "udp_goodput_mbps",
+                               "total_goodput_mbps",
+                               "mean_queue_delay_ms",
+                               "p99_queue_delay_ms",
+                               "mean_queue_packets",
+                               "mean_queue_bytes",
+                               "drops",
+                               "early_drops",
+                               "forced_drops"})
+    {
+        params.AddMetric(metric);
+    }
+    params.SetsAttribute("window", "ns3::TcpSocket::RcvBufSize");
+    params.SetsAttribute("wait", "ns3::RedQueueDisc::Wait");
+    params.SetsAttribute("gentle", "ns3::RedQueueDisc::Gentle");
+    params.SetsAttribute("meanPktSize", "ns3::RedQueueDisc::MeanPktSize");
+    params.SetsAttribute("segmentSize", "ns3::TcpSocket::SegmentSize");
+    params.SetsAttribute("sack", "ns3::TcpSocketBase::Sack");
+    params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--queueSize");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueSize");
+    params.OwnsAttribute("ns3::RedQueueDisc::MinTh", "--minTh x --queueSize");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxTh", "--maxTh x --queueSize");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkBandwidth", "--bottleneckRate");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkDelay", "--bottleneckDelay");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
+                         "--bottleneckRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
+    params.Parse(argc, argv);
 
     if (quick)
     {
@@ -117,7 +152,7 @@ RunPoint(int argc, char* argv[])
                                 << minTh << " maxTh=" << maxTh);
     }
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
+    params.SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(window));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
@@ -175,34 +210,18 @@ RunPoint(int argc, char* argv[])
                                              Seconds(0)));
     monitor.Start();
 
+    params.EnableTraces(NetDeviceContainer(scenario.GetBottleneckDevice()));
     Simulator::Stop(Seconds(simTime));
     Simulator::Run();
 
-    MetricsReport report("red-vs-droptail", qdisclab::Ns3Version());
-    report.SetParam("queueDisc", queueDisc);
-    report.SetParam("window", int64_t{window});
-    report.SetParam("queueSize", int64_t{queueSize});
-    report.SetParam("bottleneckRate", bottleneckRate);
-    report.SetParam("bottleneckDelay", bottleneckDelay);
-    report.SetParam("minTh", minTh);
-    report.SetParam("maxTh", maxTh);
-    report.SetParam("wait", wait);
-    report.SetParam("gentle", gentle);
-    report.SetParam("nTcp", int64_t{nTcp});
-    report.SetParam("segmentSize", int64_t{segmentSize});
-    report.SetParam("sack", sack);
-    report.SetParam("udpRate", udpRate);
-    report.SetParam("udpPacketSize", int64_t{udpPacketSize});
-    report.SetParam("simTime", simTime);
-    report.SetParam("warmup", warmup);
-    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+    MetricsReport report = params.NewReport();
     monitor.Report(report);
     const bool red = queueDisc == "Red";
     report.SetMetric("early_drops", red ? monitor.GetDrops(RedQueueDisc::UNFORCED_DROP) : 0);
     report.SetMetric(
         "forced_drops",
         monitor.GetDrops(red ? RedQueueDisc::FORCED_DROP : FifoQueueDisc::LIMIT_EXCEEDED_DROP));
-    report.Write(output);
+    params.Write(report);
 
     Simulator::Destroy();
     return 0;

@@ -36,7 +36,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -286,76 +286,164 @@ main(int argc, char* argv[])
     double warmup = 10;
     double startJitter = 1;
     bool quick = false;
-    std::string output;
 
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    cmd.AddValue("queueDisc",
-                 "Bottleneck queue disc: Rio, RiPlusO, or Red (one RED on the whole queue with "
-                 "the IN+OUT thresholds, markings ignored: the no-differentiation baseline)",
-                 queueDisc);
-    cmd.AddValue("profiles",
-                 "AS profile rates in Mb/s, comma-separated (flowsPerProfile flows of each)",
-                 profilesText);
-    flags.AddUnsigned("flowsPerProfile", "AS flows per profile rate", flowsPerProfile, 0, 254);
-    cmd.AddValue("subscription",
-                 "If > 0: the subscription level in (0, 1]; each profile gets round(S x "
-                 "bottleneckRate / sum(profiles)) flows instead of flowsPerProfile",
-                 subscription);
-    flags.AddUnsigned("nBestEffort", "Best-effort (unmarked) flows", nBestEffort, 0, 254);
-    cmd.AddValue("bucketKbit",
-                 "Token bucket depth of every AS marker, kbit (1000 bits)",
-                 bucketKbit);
-    cmd.AddValue("inMinTh", "RIO IN min_in, packets", inMinTh);
-    cmd.AddValue("inMaxTh", "RIO IN max_in, packets", inMaxTh);
-    cmd.AddValue("inMaxP", "RIO IN P_max_in", inMaxP);
-    cmd.AddValue("totalMinTh", "RIO IN+OUT min_total, packets", totalMinTh);
-    cmd.AddValue("totalMaxTh", "RIO IN+OUT max_total, packets", totalMaxTh);
-    cmd.AddValue("totalMaxP", "RIO IN+OUT P_max_total", totalMaxP);
-    cmd.AddValue("outMinTh", "RI+O OUT min_out, packets", outMinTh);
-    cmd.AddValue("outMaxTh", "RI+O OUT max_out, packets", outMaxTh);
-    cmd.AddValue("outMaxP", "RI+O OUT P_max_out", outMaxP);
-    flags.AddUnsigned("queueLimit", "Bottleneck queue limit, packets", queueLimit, 1, 1000000);
-    cmd.AddValue("queueWeight", "RED averaging weight w_q of the queue averages", queueWeight);
-    flags.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
-    cmd.AddValue("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
-    flags.AddRate("accessRate", "Access links' rate", accessRate);
-    cmd.AddValue("accessDelay", "Access links' one-way propagation delay", accessDelay);
-    flags.AddUnsigned("segmentSize",
-                      "TCP segment size, bytes (IPv4 packets are 40 B larger)",
-                      segmentSize,
-                      100,
-                      1460);
-    flags.AddUnsigned("delAckCount",
-                      "Segments per delayed ACK (1: an ACK per segment, as ns-2)",
-                      delAckCount,
-                      1,
-                      65535);
-    flags.AddUnsigned("socketBuffer",
-                      "TCP send and receive buffer, bytes (large: windows are never the limit)",
-                      socketBuffer,
-                      1);
-    cmd.AddValue("sack",
-                 "TCP selective acknowledgements (off: ns-2's NewReno, the paper's TCP). Off, "
-                 "ns-3's loss recovery guesses a SACK scoreboard from duplicate ACKs and may "
-                 "resend data the receiver has (see doc/reproductions/rio-assured-service.rst)",
-                 sack);
-    cmd.AddValue("recovery",
-                 "TCP fast-recovery algorithm: Classic (window inflation by one segment per "
-                 "duplicate ACK, as ns-2's NewReno) or Prr (ns-3's default, RFC 6937)",
-                 recovery);
-    flags.AddTime("minRto", "TCP minimum retransmission timeout", minRto, MilliSeconds(1));
-    cmd.AddValue("traceFlow",
-                 "If >= 0: write the events of this flow (its segments at the bottleneck, "
-                 "cwnd, ssthresh, congestion state) to --traceFile",
-                 traceFlow);
-    cmd.AddValue("traceFile", "CSV file of the --traceFlow trace", traceFile);
-    cmd.AddValue("simTime", "Simulated seconds", simTime);
-    cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
-    cmd.AddValue("startJitter", "Flows start at times uniform in [0, startJitter) s", startJitter);
-    cmd.AddValue("quick", "Short run for CI: simTime=30, warmup=5", quick);
-    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.Parse(argc, argv);
+    // Declared in the order the report records them.
+    ExperimentParams params("rio-assured-service", __FILE__);
+    const auto SOMETIMES = ExperimentParams::SOMETIMES;
+    const auto NEVER = ExperimentParams::NEVER;
+    params.Add("queueDisc",
+               "Bottleneck queue disc: Rio, RiPlusO, or Red (one RED on the whole queue with "
+               "the IN+OUT thresholds, markings ignored: the no-differentiation baseline)",
+               queueDisc);
+    params.Add("profiles",
+               "AS profile rates in Mb/s, comma-separated (flowsPerProfile flows of each)",
+               profilesText);
+    params.AddUnsigned("flowsPerProfile", "AS flows per profile rate", flowsPerProfile, 0, 254);
+    params.AddDerived("nAs", "uint", "AS flows: flowsPerProfile x the number of profiles");
+    params.AddUnsigned("nBestEffort", "Best-effort (unmarked) flows", nBestEffort, 0, 254);
+    params.Add("subscription",
+               "If > 0: the subscription level in (0, 1]; each profile gets round(S x "
+               "bottleneckRate / sum(profiles)) flows instead of flowsPerProfile (recorded: "
+               "the level the flows give)",
+               subscription);
+    params.Add("bucketKbit", "Token bucket depth of every AS marker, kbit (1000 bits)", bucketKbit);
+    params.Add("inMinTh", "RIO IN min_in, packets", inMinTh, SOMETIMES);
+    params.Add("inMaxTh", "RIO IN max_in, packets", inMaxTh, SOMETIMES);
+    params.Add("inMaxP", "RIO IN P_max_in", inMaxP, SOMETIMES);
+    params.Add("totalMinTh", "RIO IN+OUT min_total, packets", totalMinTh);
+    params.Add("totalMaxTh", "RIO IN+OUT max_total, packets", totalMaxTh);
+    params.Add("totalMaxP", "RIO IN+OUT P_max_total", totalMaxP);
+    params.Add("outMinTh", "RI+O OUT min_out, packets", outMinTh, SOMETIMES);
+    params.Add("outMaxTh", "RI+O OUT max_out, packets", outMaxTh, SOMETIMES);
+    params.Add("outMaxP", "RI+O OUT P_max_out", outMaxP, SOMETIMES);
+    params.AddUnsigned("queueLimit", "Bottleneck queue limit, packets", queueLimit, 1, 1000000);
+    params.Add("queueWeight", "RED averaging weight w_q of the queue averages", queueWeight);
+    params.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
+    params.Add("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
+    params.AddRate("accessRate", "Access links' rate", accessRate);
+    params.Add("accessDelay", "Access links' one-way propagation delay", accessDelay);
+    params.AddUnsigned("segmentSize",
+                       "TCP segment size, bytes (IPv4 packets are 40 B larger)",
+                       segmentSize,
+                       100,
+                       1460);
+    params.AddUnsigned("delAckCount",
+                       "Segments per delayed ACK (1: an ACK per segment, as ns-2)",
+                       delAckCount,
+                       1,
+                       65535);
+    params.AddUnsigned("socketBuffer",
+                       "TCP send and receive buffer, bytes (large: windows are never the limit)",
+                       socketBuffer,
+                       1,
+                       std::numeric_limits<uint32_t>::max(),
+                       NEVER);
+    params.Add("sack",
+               "TCP selective acknowledgements (off: ns-2's NewReno, the paper's TCP). Off, "
+               "ns-3's loss recovery guesses a SACK scoreboard from duplicate ACKs and may "
+               "resend data the receiver has (see doc/reproductions/rio-assured-service.rst)",
+               sack);
+    params.Add("recovery",
+               "TCP fast-recovery algorithm: Classic (window inflation by one segment per "
+               "duplicate ACK, as ns-2's NewReno) or Prr (ns-3's default, RFC 6937)",
+               recovery);
+    params.AddTime("minRto", "TCP minimum retransmission timeout", minRto, MilliSeconds(1));
+    params.Add("simTime", "Simulated seconds", simTime);
+    params.Add("warmup", "Seconds excluded from the statistics", warmup);
+    params.AddRunNumber();
+    params.Add("traceFlow",
+               "If >= 0: write the events of this flow (its segments at the bottleneck, "
+               "cwnd, ssthresh, congestion state) to --traceFile",
+               traceFlow,
+               NEVER);
+    params.Add("traceFile", "CSV file of the --traceFlow trace", traceFile, NEVER);
+    params.Add("startJitter",
+               "Flows start at times uniform in [0, startJitter) s",
+               startJitter,
+               NEVER);
+    params.Add("quick", "Short run for CI: simTime=30, warmup=5", quick, NEVER);
+    for (const char* metric : {"as<i>_mbps",
+                               "as<i>_min_mbps",
+                               "as<i>_max_mbps",
+                               "as<i>_in_mbps",
+                               "as<i>_goodput_mbps",
+                               "as_mbps",
+                               "as_min_mbps",
+                               "as_in_mbps",
+                               "be_mbps",
+                               "be_min_mbps",
+                               "be_max_mbps",
+                               "be_in_mbps",
+                               "be_goodput_mbps",
+                               "total_mbps",
+                               "mean_queue_packets",
+                               "mean_queue_delay_ms",
+                               "drops"})
+    {
+        params.AddMetric(metric);
+    }
+    for (const char* metric : {"in_packets",
+                               "in_early_drops",
+                               "in_forced_drops",
+                               "in_limit_drops",
+                               "out_packets",
+                               "out_early_drops",
+                               "out_forced_drops",
+                               "out_limit_drops",
+                               "out_queue_drops",
+                               "mean_avg_in_packets",
+                               "mean_avg_total_packets"})
+    {
+        params.AddMetric(metric, SOMETIMES); // RIO and RI+O
+    }
+    for (const char* metric : {"as<i>_retx_fraction",
+                               "as<i>_spurious_fraction",
+                               "as<i>_out_drop_prob",
+                               "be_retx_fraction",
+                               "be_spurious_fraction",
+                               "be_out_drop_prob",
+                               "as<i>_timeouts_per_s",
+                               "be_timeouts_per_s",
+                               "flow<i>_mbps",
+                               "flow<i>_goodput_mbps"})
+    {
+        params.AddMetric(metric);
+    }
+    params.SetsAttribute("segmentSize", "ns3::TcpSocket::SegmentSize");
+    params.SetsAttribute("delAckCount", "ns3::TcpSocket::DelAckCount");
+    params.SetsAttribute("sack", "ns3::TcpSocketBase::Sack");
+    params.SetsAttribute("minRto", "ns3::TcpSocketBase::MinRto");
+    params.OwnsAttribute("ns3::TcpSocket::SndBufSize", "--socketBuffer");
+    params.OwnsAttribute("ns3::TcpSocket::RcvBufSize", "--socketBuffer");
+    params.OwnsAttribute("ns3::TcpL4Protocol::RecoveryType", "--recovery");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueLimit");
+    params.OwnsAttribute("ns3::RedQueueDisc::MinTh", "--totalMinTh");
+    params.OwnsAttribute("ns3::RedQueueDisc::MaxTh", "--totalMaxTh");
+    params.OwnsAttribute("ns3::RedQueueDisc::LInterm", "--totalMaxP");
+    params.OwnsAttribute("ns3::RedQueueDisc::QW", "--queueWeight");
+    params.OwnsAttribute("ns3::RedQueueDisc::Gentle", "the RIO paper's choice");
+    params.OwnsAttribute("ns3::RedQueueDisc::LinkBandwidth", "--bottleneckRate");
+    for (const std::string type : {"ns3::RioQueueDisc::", "ns3::RiPlusOQueueDisc::"})
+    {
+        params.OwnsAttribute(type + "MaxSize", "--queueLimit");
+        params.OwnsAttribute(type + "QueueWeight", "--queueWeight");
+        params.OwnsAttribute(type + "LinkBandwidth", "--bottleneckRate");
+        for (const std::string threshold :
+             {"InMinTh", "InMaxTh", "InMaxP", "TotalMinTh", "TotalMaxTh", "TotalMaxP"})
+        {
+            params.OwnsAttribute(type + threshold,
+                                 "--" + std::string(1, char(std::tolower(threshold[0]))) +
+                                     threshold.substr(1));
+        }
+    }
+    for (const std::string threshold : {"OutMinTh", "OutMaxTh", "OutMaxP"})
+    {
+        params.OwnsAttribute("ns3::RiPlusOQueueDisc::" + threshold, "--out" + threshold.substr(3));
+    }
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
+                         "--bottleneckRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
+    params.Parse(argc, argv);
 
     if (quick)
     {
@@ -395,7 +483,7 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_UNLESS(startJitter >= 0 && startJitter <= warmup,
                         "--startJitter must be in [0, warmup]");
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
+    params.SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAckCount));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(socketBuffer));
@@ -407,7 +495,7 @@ main(int argc, char* argv[])
                        TypeIdValue(recovery == "Classic" ? TcpClassicRecovery::GetTypeId()
                                                          : TcpPrrRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(minRto));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    params.SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
 
     const QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
     TrafficControlHelper tc;
@@ -561,6 +649,7 @@ main(int argc, char* argv[])
         }
     });
 
+    params.EnableTraces(NetDeviceContainer(dumbbell.GetBottleneckDevice()));
     Simulator::Stop(stopTime);
     Simulator::Run();
 
@@ -578,44 +667,24 @@ main(int argc, char* argv[])
         return std::vector<double>(values.begin() + from, values.begin() + to);
     };
 
-    MetricsReport report("rio-assured-service", qdisclab::Ns3Version());
-    report.SetParam("queueDisc", queueDisc);
-    report.SetParam("profiles", profilesText);
-    report.SetParam("flowsPerProfile", int64_t{flowsPerProfile});
-    report.SetParam("nAs", int64_t{nAs});
-    report.SetParam("nBestEffort", int64_t{nBestEffort});
-    report.SetParam("subscription",
-                    nAs ? profileSum * flowsPerProfile * 1e6 / bottleneck.GetBitRate() : 0.0);
-    report.SetParam("bucketKbit", bucketKbit);
-    if (queueDisc != "Red")
+    params.Record("nAs", int64_t{nAs});
+    params.Record("subscription",
+                  nAs ? profileSum * flowsPerProfile * 1e6 / bottleneck.GetBitRate() : 0.0);
+    if (queueDisc == "Red")
     {
-        report.SetParam("inMinTh", inMinTh);
-        report.SetParam("inMaxTh", inMaxTh);
-        report.SetParam("inMaxP", inMaxP);
+        for (const char* name : {"inMinTh", "inMaxTh", "inMaxP"})
+        {
+            params.Omit(name);
+        }
     }
-    report.SetParam("totalMinTh", totalMinTh);
-    report.SetParam("totalMaxTh", totalMaxTh);
-    report.SetParam("totalMaxP", totalMaxP);
-    if (queueDisc == "RiPlusO")
+    if (queueDisc != "RiPlusO")
     {
-        report.SetParam("outMinTh", outMinTh);
-        report.SetParam("outMaxTh", outMaxTh);
-        report.SetParam("outMaxP", outMaxP);
+        for (const char* name : {"outMinTh", "outMaxTh", "outMaxP"})
+        {
+            params.Omit(name);
+        }
     }
-    report.SetParam("queueLimit", int64_t{queueLimit});
-    report.SetParam("queueWeight", queueWeight);
-    report.SetParam("bottleneckRate", bottleneckRate);
-    report.SetParam("bottleneckDelay", bottleneckDelay);
-    report.SetParam("accessRate", accessRate);
-    report.SetParam("accessDelay", accessDelay);
-    report.SetParam("segmentSize", int64_t{segmentSize});
-    report.SetParam("delAckCount", int64_t{delAckCount});
-    report.SetParam("sack", sack);
-    report.SetParam("recovery", recovery);
-    report.SetParam("minRto", minRto.GetSeconds());
-    report.SetParam("simTime", simTime);
-    report.SetParam("warmup", warmup);
-    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+    MetricsReport report = params.NewReport();
 
     // Per profile class k (the k-th of --profiles), the mean, min and max over its flows.
     for (uint32_t k = 0; k < profiles.size(); ++k)
@@ -719,7 +788,7 @@ main(int argc, char* argv[])
         report.SetMetric("flow" + std::to_string(i) + "_mbps", mbps[i]);
         report.SetMetric("flow" + std::to_string(i) + "_goodput_mbps", goodput[i]);
     }
-    report.Write(output);
+    params.Write(report);
 
     Simulator::Destroy();
     return 0;

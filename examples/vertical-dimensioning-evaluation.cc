@@ -41,7 +41,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
-#include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -242,104 +242,154 @@ main(int argc, char* argv[])
     double drainTime = 1;
     double startJitter = 1;
     bool quick = false;
-    std::string output;
 
     std::ostringstream names;
     for (const SchedulerEntry& scheduler : Schedulers())
     {
         names << " " << scheduler.name << " (" << scheduler.description << ");";
     }
-    CommandLine cmd(__FILE__);
-    ExampleFlags flags(cmd);
-    cmd.AddValue("queueDisc",
-                 "Scheduler on the core links, by name:" +
-                     names.str().substr(0, names.str().size() - 1),
-                 queueDisc);
-    cmd.AddValue("reference",
-                 "Reference flows: cbr (UDP at w_i x cbrRateUnit, Fig. 4) or tcp (long-lived "
-                 "TCP, Fig. 5)",
-                 reference);
-    cmd.AddValue("maxSize",
-                 "Buffer of each core link's scheduler as an ns-3 QueueSize ('12500B'); "
-                 "shared by all flows",
-                 maxSize);
-    flags.AddUnsigned("quantum",
-                      "Quantum of a weight-1 flow in bytes (VD's L_M, DRR's Quantum); the paper's "
-                      "1000",
-                      quantum,
-                      1,
-                      65535);
-    flags.AddUnsigned("buckets",
-                      "Per-flow schedulers' Buckets: at least the flows on a link (each flow gets "
-                      "its own)",
-                      buckets,
-                      1,
-                      65536);
-    cmd.AddValue("weights",
-                 "Reference flows' weights, comma-separated; flow i has the i-th (the paper's "
-                 "w_i = i)",
-                 weightList);
-    flags.AddRate("cbrRateUnit",
-                  "cbr: reference flow i sends at w_i times this rate (the paper's 125 kb/s)",
-                  cbrRateUnit);
-    flags.AddUnsigned("mainBackground",
-                      "Background flows n0 -> n4 (the paper's 15)",
-                      mainBackground,
-                      0,
-                      10000);
-    flags.AddUnsigned("crossBackground",
-                      "Background flows of each hop's cross traffic, n5 -> n6 and n7 -> n8 (the "
-                      "paper's 10)",
-                      crossBackground,
-                      0,
-                      10000);
-    flags.AddRate("backgroundRate", "Background sources' rate while on", backgroundRate);
-    cmd.AddValue("onOff",
-                 "Background on and off periods: pareto (ns-2's Pareto source, shape "
-                 "paretoShape) or exponential",
-                 onOff);
-    cmd.AddValue("vdReturn",
-                 "VD only: what a flow that empties and returns in the round it was credited in "
-                 "gets: fresh (a fresh quantum in the current round, the paper's Fig. 2) or "
-                 "keep (what is left of its quantum; VerticalDimensioningQueueDisc's "
-                 "ReturningFlows)",
-                 vdReturn);
-    cmd.AddValue("paretoShape", "Shape of the Pareto on and off periods, > 1", paretoShape);
-    cmd.AddValue("meanOn", "Mean on period in seconds", meanOn);
-    cmd.AddValue("meanOff", "Mean off period in seconds", meanOff);
-    flags.AddUnsigned("packetSizeMin",
-                      "Smallest UDP IPv4 packet size in bytes (uniform integers in [min, max])",
-                      packetSizeMin,
-                      40,
-                      1500);
-    flags.AddUnsigned("packetSizeMax",
-                      "Largest UDP IPv4 packet size in bytes",
-                      packetSizeMax,
-                      40,
-                      1500);
-    flags.AddUnsigned("tcpPacketSize",
-                      "tcp: IPv4 size of a full TCP segment in bytes (ns-2's packetSize_ 1000)",
-                      tcpPacketSize,
-                      53,
-                      1500);
-    cmd.AddValue("tcp", "tcp: congestion control, an ns-3 TcpSocketBase subclass", tcp);
-    flags.AddUnsigned("hops", "Core links of the parking lot (Fig. 3: 2)", hops, 1, 84);
-    flags.AddRate("accessRate", "Hosts' link rate", accessRate);
-    cmd.AddValue("accessDelay", "Hosts' link one-way delay", accessDelay);
-    flags.AddRate("coreRate", "Core links' rate", coreRate);
-    cmd.AddValue("coreDelay", "Core links' one-way delay", coreDelay);
-    cmd.AddValue("simTime", "Seconds until the sources stop (the paper's 60)", simTime);
-    cmd.AddValue("warmup", "Seconds excluded from the statistics", warmup);
-    cmd.AddValue("drainTime",
-                 "Seconds the simulation goes on after simTime, so that packets sent before "
-                 "simTime can arrive",
-                 drainTime);
-    cmd.AddValue("startJitter",
-                 "Sources start at times uniform in [0, startJitter) s",
-                 startJitter);
-    cmd.AddValue("quick", "Short run for CI and the demo: simTime=20, warmup=5", quick);
-    cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.Parse(argc, argv);
+    // Declared in the order the report records them.
+    ExperimentParams params("vertical-dimensioning-evaluation", __FILE__);
+    const auto SOMETIMES = ExperimentParams::SOMETIMES;
+    const auto NEVER = ExperimentParams::NEVER;
+    params.Add("queueDisc",
+               "Scheduler on the core links, by name:" +
+                   names.str().substr(0, names.str().size() - 1),
+               queueDisc);
+    params.Add("reference",
+               "Reference flows: cbr (UDP at w_i x cbrRateUnit, Fig. 4) or tcp (long-lived "
+               "TCP, Fig. 5)",
+               reference);
+    params.Add("maxSize",
+               "Buffer of each core link's scheduler as an ns-3 QueueSize ('12500B'); "
+               "shared by all flows",
+               maxSize);
+    params.AddUnsigned("quantum",
+                       "Quantum of a weight-1 flow in bytes (VD's L_M, DRR's Quantum); the paper's "
+                       "1000",
+                       quantum,
+                       1,
+                       65535,
+                       SOMETIMES);
+    params.AddUnsigned("buckets",
+                       "Per-flow schedulers' Buckets: at least the flows on a link (each flow gets "
+                       "its own)",
+                       buckets,
+                       1,
+                       65536,
+                       SOMETIMES);
+    params.Add("weights",
+               "Reference flows' weights, comma-separated; flow i has the i-th (the paper's "
+               "w_i = i)",
+               weightList);
+    params.AddRate("cbrRateUnit",
+                   "cbr: reference flow i sends at w_i times this rate (the paper's 125 kb/s)",
+                   cbrRateUnit,
+                   SOMETIMES);
+    params.AddUnsigned("mainBackground",
+                       "Background flows n0 -> n4 (the paper's 15)",
+                       mainBackground,
+                       0,
+                       10000);
+    params.AddUnsigned("crossBackground",
+                       "Background flows of each hop's cross traffic, n5 -> n6 and n7 -> n8 (the "
+                       "paper's 10)",
+                       crossBackground,
+                       0,
+                       10000);
+    params.AddRate("backgroundRate", "Background sources' rate while on", backgroundRate);
+    params.Add("onOff",
+               "Background on and off periods: pareto (ns-2's Pareto source, shape "
+               "paretoShape) or exponential",
+               onOff);
+    params.Add("vdReturn",
+               "VD only: what a flow that empties and returns in the round it was credited in "
+               "gets: fresh (a fresh quantum in the current round, the paper's Fig. 2) or "
+               "keep (what is left of its quantum; VerticalDimensioningQueueDisc's "
+               "ReturningFlows)",
+               vdReturn,
+               SOMETIMES);
+    params.Add("paretoShape",
+               "Shape of the Pareto on and off periods, > 1",
+               paretoShape,
+               SOMETIMES);
+    params.Add("meanOn", "Mean on period in seconds", meanOn);
+    params.Add("meanOff", "Mean off period in seconds", meanOff);
+    params.AddUnsigned("packetSizeMin",
+                       "Smallest UDP IPv4 packet size in bytes (uniform integers in [min, max])",
+                       packetSizeMin,
+                       40,
+                       1500);
+    params.AddUnsigned("packetSizeMax",
+                       "Largest UDP IPv4 packet size in bytes",
+                       packetSizeMax,
+                       40,
+                       1500);
+    params.AddUnsigned("tcpPacketSize",
+                       "tcp: IPv4 size of a full TCP segment in bytes (ns-2's packetSize_ 1000)",
+                       tcpPacketSize,
+                       53,
+                       1500,
+                       SOMETIMES);
+    params.Add("tcp", "tcp: congestion control, an ns-3 TcpSocketBase subclass", tcp, SOMETIMES);
+    params.AddUnsigned("hops", "Core links of the parking lot (Fig. 3: 2)", hops, 1, 84);
+    params.AddRate("accessRate", "Hosts' link rate", accessRate);
+    params.Add("accessDelay", "Hosts' link one-way delay", accessDelay);
+    params.AddRate("coreRate", "Core links' rate", coreRate);
+    params.Add("coreDelay", "Core links' one-way delay", coreDelay);
+    params.Add("simTime", "Seconds until the sources stop (the paper's 60)", simTime);
+    params.Add("warmup", "Seconds excluded from the statistics", warmup);
+    params.Add("drainTime",
+               "Seconds the simulation goes on after simTime, so that packets sent before "
+               "simTime can arrive",
+               drainTime);
+    params.Add("startJitter",
+               "Sources start at times uniform in [0, startJitter) s",
+               startJitter,
+               NEVER);
+    params.AddRunNumber();
+    params.Add("quick", "Short run for CI and the demo: simTime=20, warmup=5", quick, NEVER);
+    params.AddMetric("reference_kbps");
+    params.AddMetric("weighted_jain");
+    params.AddMetric("flow<i>_kbps");
+    for (const char* metric :
+         {"flow<i>_mean_delay_ms", "flow<i>_p99_delay_ms", "flow<i>_max_delay_ms", "flow<i>_loss"})
+    {
+        params.AddMetric(metric, SOMETIMES); // cbr reference flows
+    }
+    params.AddMetric("main_offered_kbps");
+    params.AddMetric("main_kbps");
+    params.AddMetric("cross<i>_offered_kbps", SOMETIMES);
+    params.AddMetric("cross<i>_kbps", SOMETIMES);
+    params.AddMetric("hop<i>_kbps");
+    params.AddMetric("hop<i>_drops");
+    params.AddMetric("hop<i>_mean_queue_bytes");
+    params.AddMetric("hop<i>_flows", SOMETIMES); // per-flow schedulers
+    // The scheduler's attributes are set by name on whichever scheduler runs (Schedulers()).
+    for (const SchedulerEntry& scheduler : Schedulers())
+    {
+        const std::string type = scheduler.typeId + "::";
+        params.OwnsAttribute(type + "MaxSize", "--maxSize");
+        if (!scheduler.quantumAttribute.empty())
+        {
+            params.OwnsAttribute(type + scheduler.quantumAttribute, "--quantum");
+        }
+        if (scheduler.perFlow)
+        {
+            params.OwnsAttribute(type + "Buckets", "--buckets");
+            params.OwnsAttribute(type + "WeightRules", "--weights");
+        }
+        for (const auto& attribute : scheduler.attributes)
+        {
+            params.OwnsAttribute(type + attribute.first, "--queueDisc=" + scheduler.name);
+        }
+    }
+    params.OwnsAttribute("ns3::VerticalDimensioningQueueDisc::ReturningFlows", "--vdReturn");
+    params.OwnsAttribute("ns3::TcpL4Protocol::SocketType", "--tcp");
+    params.OwnsAttribute("ns3::TcpSocket::SegmentSize", "--tcpPacketSize");
+    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate", "--coreRate and --accessRate");
+    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--coreDelay and --accessDelay");
+    params.Parse(argc, argv);
 
     if (quick)
     {
@@ -401,7 +451,7 @@ main(int argc, char* argv[])
         Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tcpType));
         Config::SetDefault("ns3::TcpSocket::SegmentSize",
                            UintegerValue(tcpPacketSize - IP_TCP_HEADERS));
-        Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+        params.SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
     }
     lot.Build();
 
@@ -572,6 +622,12 @@ main(int argc, char* argv[])
         }
     });
 
+    NetDeviceContainer core;
+    for (uint32_t hop = 0; hop < hops; ++hop)
+    {
+        core.Add(lot.GetCoreDevice(hop));
+    }
+    params.EnableTraces(core);
     Simulator::Stop(stopTime + Seconds(drainTime));
     Simulator::Run();
 
@@ -585,53 +641,29 @@ main(int argc, char* argv[])
 
     const double seconds = simTime - warmup;
     const double nan = std::nan("");
-    MetricsReport report("vertical-dimensioning-evaluation", qdisclab::Ns3Version());
-    report.SetParam("queueDisc", queueDisc);
-    report.SetParam("reference", reference);
-    report.SetParam("maxSize", maxSize);
-    if (!scheduler.quantumAttribute.empty())
+    // The report records the parameters that apply to this run.
+    if (scheduler.quantumAttribute.empty())
     {
-        report.SetParam("quantum", int64_t{quantum});
+        params.Omit("quantum");
     }
-    if (scheduler.perFlow)
+    if (!scheduler.perFlow)
     {
-        report.SetParam("buckets", int64_t{buckets});
+        params.Omit("buckets");
     }
-    report.SetParam("weights", weightList);
+    params.Omit(tcpReference ? "cbrRateUnit" : "tcpPacketSize");
     if (!tcpReference)
     {
-        report.SetParam("cbrRateUnit", cbrRateUnit);
+        params.Omit("tcp");
     }
-    report.SetParam("mainBackground", int64_t{mainBackground});
-    report.SetParam("crossBackground", int64_t{crossBackground});
-    report.SetParam("backgroundRate", backgroundRate);
-    report.SetParam("onOff", onOff);
-    if (scheduler.name == "VD")
+    if (scheduler.name != "VD")
     {
-        report.SetParam("vdReturn", vdReturn);
+        params.Omit("vdReturn");
     }
-    if (onOff == "pareto")
+    if (onOff != "pareto")
     {
-        report.SetParam("paretoShape", paretoShape);
+        params.Omit("paretoShape");
     }
-    report.SetParam("meanOn", meanOn);
-    report.SetParam("meanOff", meanOff);
-    report.SetParam("packetSizeMin", int64_t{packetSizeMin});
-    report.SetParam("packetSizeMax", int64_t{packetSizeMax});
-    if (tcpReference)
-    {
-        report.SetParam("tcpPacketSize", int64_t{tcpPacketSize});
-        report.SetParam("tcp", tcp);
-    }
-    report.SetParam("hops", int64_t{hops});
-    report.SetParam("accessRate", accessRate);
-    report.SetParam("accessDelay", accessDelay);
-    report.SetParam("coreRate", coreRate);
-    report.SetParam("coreDelay", coreDelay);
-    report.SetParam("simTime", simTime);
-    report.SetParam("warmup", warmup);
-    report.SetParam("drainTime", drainTime);
-    report.SetParam("RngRun", int64_t(RngSeedManager::GetRun()));
+    MetricsReport report = params.NewReport();
 
     // Reference flows: throughput, and for cbr delay and loss.
     std::vector<double> kbps(nReference);
@@ -707,7 +739,7 @@ main(int argc, char* argv[])
             report.SetMetric(prefix + "_flows", filters[hop]->GetFlowCount());
         }
     }
-    report.Write(output);
+    params.Write(report);
 
     Simulator::Destroy();
     return 0;

@@ -105,6 +105,19 @@ ExampleFlags::AddRate(const std::string& name, const std::string& help, std::str
 }
 
 void
+ExampleFlags::AddText(const std::string& name, const std::string& help, std::string& value)
+{
+    std::string* target = &value;
+    m_cmd.AddValue(name,
+                   help,
+                   qdisclab::MakeFunctorCallback<FlagCallback>([target](const std::string& text) {
+                       *target = text;
+                       return true;
+                   }),
+                   value);
+}
+
+void
 ExampleFlags::AddTime(const std::string& name, const std::string& help, Time& value, Time min)
 {
     Time* target = &value;
@@ -112,14 +125,14 @@ ExampleFlags::AddTime(const std::string& name, const std::string& help, Time& va
     bound << " (>= " << min.As(Time::S) << ")";
     std::ostringstream text;
     text << value.As(Time::S);
-    m_cmd.AddValue(name,
-                   help + bound.str(),
-                   qdisclab::MakeFunctorCallback<FlagCallback>(
-                       [name, target, min](const std::string& text) {
-                           *target = ParseTime(name, text, min);
-                           return true;
-                       }),
-                   text.str());
+    m_cmd.AddValue(
+        name,
+        help + bound.str(),
+        qdisclab::MakeFunctorCallback<FlagCallback>([name, target, min](const std::string& text) {
+            *target = ParseTime(name, text, min);
+            return true;
+        }),
+        text.str());
 }
 
 uint32_t

@@ -61,6 +61,15 @@ class ExampleFlags
     void AddRate(const std::string& name, const std::string& help, std::string& value);
 
     /**
+     * Add a text flag that may be empty ("--pcap=": CommandLine refuses an empty value for a
+     * std::string flag).
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default, and where the parsed text goes
+     */
+    void AddText(const std::string& name, const std::string& help, std::string& value);
+
+    /**
      * Add a time flag (ns-3 Time text, e.g. "200ms", "1s") that must be at least \p min.
      * \param name the flag, without "--"
      * \param help its help text

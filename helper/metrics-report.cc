@@ -126,6 +126,38 @@ MetricsReport::WriteNumber(std::ostream& os, double v)
     os.write(buffer.data(), end - buffer.data());
 }
 
+void
+MetricsReport::WriteValue(std::ostream& os, const Value& value)
+{
+    if (const auto* b = std::get_if<bool>(&value))
+    {
+        os << (*b ? "true" : "false");
+    }
+    else if (const auto* i = std::get_if<int64_t>(&value))
+    {
+        os << *i;
+    }
+    else if (const auto* d = std::get_if<double>(&value))
+    {
+        WriteNumber(os, *d);
+    }
+    else
+    {
+        WriteString(os, std::get<std::string>(value));
+    }
+}
+
+std::vector<std::string>
+MetricsReport::GetMetricNames() const
+{
+    std::vector<std::string> names;
+    for (const auto& entry : m_metrics)
+    {
+        names.push_back(entry.first);
+    }
+    return names;
+}
+
 std::string
 MetricsReport::ToJson() const
 {
@@ -143,22 +175,7 @@ MetricsReport::ToJson() const
         os << separator;
         WriteString(os, name);
         os << ": ";
-        if (const auto* b = std::get_if<bool>(&value))
-        {
-            os << (*b ? "true" : "false");
-        }
-        else if (const auto* i = std::get_if<int64_t>(&value))
-        {
-            os << *i;
-        }
-        else if (const auto* d = std::get_if<double>(&value))
-        {
-            WriteNumber(os, *d);
-        }
-        else
-        {
-            WriteString(os, std::get<std::string>(value));
-        }
+        WriteValue(os, value);
         separator = ", ";
     }
     os << "}, \"metrics\": {";

@@ -78,7 +78,9 @@ class MetricsReport
      */
     void Write(const std::string& path) const;
 
-  private:
+    /// \return the names of the metrics set, in first-set order
+    std::vector<std::string> GetMetricNames() const;
+
     /**
      * Write a JSON string literal, escaped.
      * \param os the stream
@@ -93,6 +95,14 @@ class MetricsReport
      */
     static void WriteNumber(std::ostream& os, double v);
 
+    /**
+     * Write a parameter value as JSON (true/false, an integer, a number or a string).
+     * \param os the stream
+     * \param value the value
+     */
+    static void WriteValue(std::ostream& os, const Value& value);
+
+  private:
     std::string m_program;                                 //!< program name
     std::string m_ns3Version;                              //!< ns-3 version
     std::vector<std::pair<std::string, Value>> m_params;   //!< parameters, in first-set order

@@ -10,13 +10,20 @@ Every example program writes one JSON object::
      "metrics": {"tcp_goodput_mbps": 9.4, ..., "p99_queue_delay_ms": null}}
 
 Metric values are numbers or ``null``. :func:`load_metrics` reads and checks
-such a file and raises :class:`MetricsError` when it breaks the contract.
+such a file and raises :class:`MetricsError` when it breaks the contract. Which
+params and metrics a program must report is the program's own word: its
+``--schema`` (:mod:`qdisclab.schema`), given as ``schema=``.
 """
+
+from __future__ import annotations
 
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from qdisclab.schema import ProgramSchema
 
 SCHEMA = "qdisc-lab.metrics/1"
 
@@ -27,116 +34,6 @@ REQUIRED_KEYS: dict[str, type] = {
     "ns3_version": str,
     "params": dict,
     "metrics": dict,
-}
-
-# Metrics and params each known program must report.
-PROGRAM_METRICS: dict[str, tuple[str, ...]] = {
-    "dumbbell-fifo-vs-red": (
-        "tcp_goodput_mbps",
-        "udp_goodput_mbps",
-        "mean_queue_delay_ms",
-        "p99_queue_delay_ms",
-        "mean_queue_packets",
-        "drops",
-        "early_drops",
-        "forced_drops",
-    ),
-    "drr-evaluation": (
-        "throughput_mean_kbps",
-        "throughput_std_kbps",
-        "jain_index",
-        "total_throughput_kbps",
-        "mean_delay_s",
-        "arrival_ratio",
-        "tx_packets",
-        "rx_packets",
-        "drops",
-        "flow0_kbps",
-    ),
-    "vertical-dimensioning-evaluation": (
-        "reference_kbps",
-        "weighted_jain",
-        "flow1_kbps",
-        "main_offered_kbps",
-        "main_kbps",
-        "hop0_kbps",
-        "hop0_drops",
-        "hop0_mean_queue_bytes",
-    ),
-    "cioq-red-evaluation": (
-        "mean_input_queue_packets",
-        "mean_output_queue_packets",
-        "loss_rate",
-        "utilization",
-        "goodput_utilization",
-        "input_drops",
-        "output_drops",
-        "switch_arrivals",
-    ),
-    "rio-assured-service": (
-        "as0_mbps",
-        "as0_in_mbps",
-        "as0_goodput_mbps",
-        "as_mbps",
-        "as_min_mbps",
-        "as_in_mbps",
-        "be_mbps",
-        "total_mbps",
-        "mean_queue_packets",
-        "drops",
-        "flow0_mbps",
-    ),
-}
-PROGRAM_PARAMS: dict[str, tuple[str, ...]] = {
-    "dumbbell-fifo-vs-red": ("queueDisc", "simTime", "bottleneckRate", "bottleneckDelay", "nTcp"),
-    "drr-evaluation": (
-        "scenario",
-        "queueDisc",
-        "nFlows",
-        "maxSize",
-        "bottleneckRate",
-        "packetSizeMin",
-        "packetSizeMax",
-        "simTime",
-        "warmup",
-        "RngRun",
-    ),
-    "vertical-dimensioning-evaluation": (
-        "queueDisc",
-        "reference",
-        "maxSize",
-        "weights",
-        "hops",
-        "coreRate",
-        "simTime",
-        "warmup",
-        "RngRun",
-    ),
-    "cioq-red-evaluation": (
-        "ports",
-        "sessions",
-        "speedup",
-        "queueDisc",
-        "fabric",
-        "simTime",
-        "RngRun",
-    ),
-    "rio-assured-service": (
-        "queueDisc",
-        "profiles",
-        "flowsPerProfile",
-        "nAs",
-        "nBestEffort",
-        "subscription",
-        "bucketKbit",
-        "totalMinTh",
-        "totalMaxTh",
-        "totalMaxP",
-        "queueLimit",
-        "simTime",
-        "warmup",
-        "RngRun",
-    ),
 }
 
 
@@ -152,8 +49,13 @@ def _is_metric_value(value: Any) -> bool:
     return math.isfinite(value)
 
 
-def validate_metrics(doc: Any, source: str = "metrics document") -> dict:
-    """Check ``doc`` against the contract and return it; ``source`` names it in errors."""
+def validate_metrics(doc: Any, source: str = "metrics document",
+                     schema: ProgramSchema | None = None) -> dict:
+    """Check ``doc`` against the contract and return it; ``source`` names it in errors.
+
+    With ``schema`` (the program's ``--schema``), also check that the report has every
+    param and metric the program says every run reports, and no undeclared metric.
+    """
     if not isinstance(doc, dict):
         raise MetricsError(f"{source}: expected a JSON object, got {type(doc).__name__}")
     missing = [key for key in REQUIRED_KEYS if key not in doc]
@@ -174,17 +76,8 @@ def validate_metrics(doc: Any, source: str = "metrics document") -> dict:
         detail = ", ".join(f"{name}={value!r}" for name, value in bad.items())
         raise MetricsError(f"{source}: metric values must be finite numbers or null: {detail}")
 
-    program = doc["program"]
-    missing_metrics = [m for m in PROGRAM_METRICS.get(program, ()) if m not in metrics]
-    if missing_metrics:
-        raise MetricsError(
-            f"{source}: program {program!r} must report metric(s): {', '.join(missing_metrics)}"
-        )
-    missing_params = [p for p in PROGRAM_PARAMS.get(program, ()) if p not in doc["params"]]
-    if missing_params:
-        raise MetricsError(
-            f"{source}: program {program!r} must report param(s): {', '.join(missing_params)}"
-        )
+    if schema is not None:
+        schema.check_report(doc, source)
     return doc
 
 
@@ -193,20 +86,21 @@ def run_label(doc: dict, index: int = 0) -> str:
     return str(doc.get("params", {}).get("queueDisc") or f"run {index + 1}")
 
 
-def parse_metrics(text: str, source: str = "metrics document") -> dict:
+def parse_metrics(text: str, source: str = "metrics document",
+                  schema: ProgramSchema | None = None) -> dict:
     """Parse JSON ``text`` and validate it (see :func:`validate_metrics`)."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise MetricsError(f"{source}: not valid JSON: {exc}") from exc
-    return validate_metrics(doc, source)
+    return validate_metrics(doc, source, schema)
 
 
-def load_metrics(path: str | Path) -> dict:
+def load_metrics(path: str | Path, schema: ProgramSchema | None = None) -> dict:
     """Read the metrics file ``path``, validate it and return the parsed object."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise MetricsError(f"{path}: cannot read metrics file: {exc.strerror or exc}") from exc
-    return parse_metrics(text, str(path))
+    return parse_metrics(text, str(path), schema)

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from qdisclab.context import REPO
-from qdisclab.metrics import PROGRAM_METRICS, load_metrics
+from qdisclab.metrics import load_metrics
+from qdisclab.schema import metric_matches, read_schema
 
 
 def example(name: str) -> Path:
@@ -23,14 +24,18 @@ def needs_build(binary: Path) -> pytest.MarkDecorator:
 def run_example(binary: Path, out_dir: Path, *args: str, complete: bool = True) -> dict:
     """Run ``binary`` with ``args`` and its metrics report in ``out_dir``; return the report.
 
-    The report must come from the program itself and, with ``complete``, hold a value for every
-    metric :data:`~qdisclab.metrics.PROGRAM_METRICS` lists for it.
+    The report must come from the program itself, have every param and metric the program's
+    ``--schema`` says every run reports and, with ``complete``, a value (not null) for each of
+    those metrics.
     """
     output = out_dir / "metrics.json"
     subprocess.run([str(binary), *args, f"--output={output}"], check=True, timeout=300,
                    capture_output=True)
-    doc = load_metrics(output)
+    schema = read_schema(binary)
+    doc = load_metrics(output, schema)
     assert doc["program"] == binary.name
     if complete:
-        assert all(doc["metrics"][name] is not None for name in PROGRAM_METRICS[binary.name])
+        always = [m["name"] for m in schema.metrics if m["recorded"] == "always"]
+        assert all(value is not None for name, value in doc["metrics"].items()
+                   if any(metric_matches(pattern, name) for pattern in always))
     return doc

@@ -39,8 +39,8 @@ def pcap_dscp_bytes(path: Path) -> dict[tuple[str, int], int]:
 
 def test_marks_are_in_the_pcap(tmp_path):
     output = tmp_path / "metrics.json"
-    subprocess.run([str(BINARY), "--quick", f"--output={output}"], check=True, timeout=300,
-                   capture_output=True, cwd=tmp_path)
+    subprocess.run([str(BINARY), "--quick", "--pcap=dscp-marking", f"--output={output}"],
+                   check=True, timeout=300, capture_output=True, cwd=tmp_path)
     doc = load_metrics(output)
     assert doc["program"] == "dscp-marking" and doc["params"]["simTime"] == 5
     metrics = doc["metrics"]

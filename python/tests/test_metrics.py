@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import VALID_DOC
+
 from qdisclab.metrics import MetricsError, load_metrics, parse_metrics, validate_metrics
+from qdisclab.schema import ProgramSchema
 
 
 def write(tmp_path, doc) -> Path:
@@ -42,16 +45,42 @@ def test_missing_metrics_key(valid_doc):
         validate_metrics(valid_doc)
 
 
+#: A schema (the program's --schema) for the dumbbell-fifo-vs-red document of conftest.
+SCHEMA = ProgramSchema(
+    "dumbbell-fifo-vs-red",
+    tuple({"name": name, "type": "string", "default": "", "help": "", "recorded": recorded}
+          for name, recorded in [("queueDisc", "always"), ("nTcp", "always"),
+                                 ("udpRate", "sometimes"), ("quick", "never")]),
+    tuple({"name": name, "recorded": "always"} for name in VALID_DOC["metrics"]),
+)
+
+
+def test_without_a_schema_only_the_contract_is_checked(valid_doc):
+    del valid_doc["metrics"]["tcp_goodput_mbps"]
+    del valid_doc["params"]["nTcp"]
+    assert validate_metrics(valid_doc) is valid_doc
+
+
+def test_a_report_that_follows_its_schema_passes(valid_doc):
+    assert validate_metrics(valid_doc, schema=SCHEMA) is valid_doc
+
+
 def test_missing_program_metric(valid_doc):
     del valid_doc["metrics"]["tcp_goodput_mbps"]
     with pytest.raises(MetricsError, match="must report metric.*tcp_goodput_mbps"):
-        validate_metrics(valid_doc)
+        validate_metrics(valid_doc, schema=SCHEMA)
 
 
 def test_missing_program_param(valid_doc):
     del valid_doc["params"]["nTcp"]
     with pytest.raises(MetricsError, match="must report param.*nTcp"):
-        validate_metrics(valid_doc)
+        validate_metrics(valid_doc, schema=SCHEMA)
+
+
+def test_undeclared_metric(valid_doc):
+    valid_doc["metrics"]["surprise_mbps"] = 1
+    with pytest.raises(MetricsError, match="does not declare metric.*surprise_mbps"):
+        validate_metrics(valid_doc, schema=SCHEMA)
 
 
 @pytest.mark.parametrize("bad", ["9.1", True, [1], {"v": 1}])

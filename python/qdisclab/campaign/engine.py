@@ -59,6 +59,7 @@ from qdisclab.campaign.spec import Campaign, CampaignError, Run
 from qdisclab.campaign.store import ResultStore, exclusive_writer, iso_time
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.metrics import MetricsError, parse_metrics
+from qdisclab.schema import ProgramSchema, SchemaError, read_schema
 
 #: How long to wait for a remote scheduler and its first worker.
 CONNECT_TIMEOUT_S = 30
@@ -113,7 +114,32 @@ def _exit_description(code: int) -> str:
     return f"exit status {code}"
 
 
-def interpret(run: Run, result: Mapping, campaign: Campaign) -> dict:
+def program_schema(campaign: Campaign, binary: Path) -> ProgramSchema | None:
+    """The ``--schema`` of ``binary``, after checking that it has every parameter ``campaign``
+    names; None when the binary is not there (its runs fail to start, each with that reason).
+
+    Raises :class:`CampaignError`, naming the parameters and the campaign file, when the
+    program has no such flag, or when the program does not answer ``--schema``.
+    """
+    if not Path(binary).is_file():
+        return None
+    where = str(campaign.source or f"campaign {campaign.name!r}")
+    try:
+        schema = read_schema(binary)
+    except SchemaError as exc:
+        raise CampaignError(f"{where}: cannot read the parameters of {campaign.program}: {exc}"
+                            ) from exc
+    if unknown := schema.unknown(campaign.parameters()):
+        raise CampaignError(
+            f"{where}: {campaign.program} has no parameter"
+            f" {', '.join(repr(name) for name in unknown)}"
+            f" (its parameters: {', '.join(schema.flags)})"
+        )
+    return schema
+
+
+def interpret(run: Run, result: Mapping, campaign: Campaign,
+              schema: ProgramSchema | None = None) -> dict:
     """Turn a task's raw result into a ``runs`` row: status, reason, metrics."""
     row = {
         "run_key": run.key,
@@ -171,6 +197,12 @@ def interpret(run: Run, result: Mapping, campaign: Campaign) -> dict:
             reason=f"metrics contract: missing campaign metric(s) {', '.join(missing)}",
         )
         return row
+    if schema is not None:
+        try:
+            schema.check_report(doc, "metrics report")
+        except MetricsError as exc:
+            row.update(status="failed", reason=f"metrics contract: {exc}")
+            return row
     row["status"] = "ok"
     return row
 
@@ -383,6 +415,7 @@ def sweep(
     database, or it is damaged or full (after stopping the runs).
     """
     binary = Path(binary).resolve()
+    schema = program_schema(campaign, binary)
     db_path = Path(db_path or default_db_path(campaign))
     jobs = jobs or os.cpu_count() or 1
     runs = campaign.runs()
@@ -447,7 +480,7 @@ def sweep(
         if todo:
             requested = points_per_process or campaign.points_per_process
             _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
-                     requested, console)
+                     requested, console, schema)
         store.finish_sweep(
             sweep_id,
             {
@@ -476,6 +509,7 @@ def _execute(
     env: Mapping[str, str] | None,
     points_per_process: int,
     console: Console,
+    schema: ProgramSchema | None = None,
 ) -> None:
     from dask.distributed import as_completed
 
@@ -548,7 +582,8 @@ def _execute(
                     pending.add(submit(rerun))
                 for run, raw in zip(runs, raws, strict=True):
                     if raw is not None:
-                        _store(campaign, run, raw, binary, revision, store, result, progress)
+                        _store(campaign, run, raw, binary, revision, store, result, progress,
+                               schema)
                 progress.update(
                     bar,
                     completed=result.executed,
@@ -604,9 +639,10 @@ def _batch_size(requested: int, todo: int, workers: int, binary: Path,
 
 
 def _store(campaign: Campaign, run: Run, raw: Mapping, binary: Path, revision: str,
-           store: ResultStore, result: SweepResult, progress: Progress) -> None:
+           store: ResultStore, result: SweepResult, progress: Progress,
+           schema: ProgramSchema | None = None) -> None:
     """Store one run's row and count it."""
-    row = interpret(run, raw, campaign)
+    row = interpret(run, raw, campaign, schema)
     row["git_rev"] = revision
     row["command"] = shlex.join([str(binary), *run.args()])
     store.record(row)

@@ -34,6 +34,11 @@ report to ``--output``. Its ``--behave`` parameter picks what it does:
 
 ``--sleep=S`` sleeps S seconds first.
 
+``--schema`` (alone) prints the program's parameters and metrics like a C++ example
+(helper/experiment-params.h): the flags ``x``, ``behave`` and ``sleep``, the metrics
+``value_mbps`` and ``seed``. With ``$QDISCLAB_FAKE_SCHEMA`` set to ``fail`` it exits 1
+instead, like a program built before ``--schema``.
+
 ``--batch=FILE`` (the only argument) runs the points FILE lists like a C++ example on
 PointBatch (helper/point-batch.h): one point per line, its arguments separated by tabs,
 ``--stdout=PATH`` and ``--stderr=PATH`` naming where the point's output goes; the first
@@ -53,6 +58,24 @@ import sys
 import time
 
 PROGRAM = "fake-program"
+
+#: What ``--schema`` prints (the ``qdisc-lab.params/1`` layout).
+SCHEMA = {
+    "schema": "qdisc-lab.params/1",
+    "program": PROGRAM,
+    "params": [
+        {"name": "x", "type": "double", "default": 1, "help": "value_mbps is 1.5 x",
+         "recorded": "sometimes"},
+        {"name": "behave", "type": "string", "default": "ok", "help": "what the run does",
+         "recorded": "sometimes"},
+        {"name": "sleep", "type": "double", "default": 0, "help": "seconds to sleep first",
+         "recorded": "sometimes"},
+        {"name": "RngRun", "type": "uint", "default": 1, "min": 0, "max": 4294967295,
+         "help": "ns-3's run number", "recorded": "sometimes"},
+    ],
+    "metrics": [{"name": "value_mbps", "recorded": "always"},
+                {"name": "seed", "recorded": "always"}],
+}
 
 
 def _parse(argv: list[str]) -> dict[str, str]:
@@ -111,6 +134,12 @@ def main(argv: list[str] | None = None, program: str = PROGRAM) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) == 1 and argv[0].startswith("--batch="):
         return _batch(argv[0].partition("=")[2], program)
+    if argv == ["--schema"]:
+        if os.environ.get("QDISCLAB_FAKE_SCHEMA") == "fail":
+            print("Invalid command-line argument: --schema", file=sys.stderr)
+            return 1
+        print(json.dumps({**SCHEMA, "program": program}))
+        return 0
     if log := os.environ.get("QDISCLAB_FAKE_LOG"):
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(f"start {os.getpid()} {' '.join(argv)}\n")

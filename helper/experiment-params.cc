@@ -1,0 +1,573 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "experiment-params.h"
+
+#include "ns3/abort.h"
+#include "ns3/config.h"
+#include "ns3/csma-helper.h"
+#include "ns3/csma-net-device.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/qdisc-lab-compat.h"
+#include "ns3/rng-seed-manager.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+namespace ns3
+{
+
+ExperimentParams::ExperimentParams(std::string program, const std::string& file)
+    : m_program(std::move(program)),
+      m_cmd(file),
+      m_flags(m_cmd)
+{
+    m_cmd.AddValue("output", "Metrics JSON file (default: standard output)", m_output);
+    m_cmd.AddValue("schema",
+                   "Print the program's parameters and metrics as JSON, and exit",
+                   m_schema);
+    m_flags.AddText("pcap",
+                    "Prefix of pcap traces of the studied devices, PREFIX-NODE-DEVICE.pcap "
+                    "(empty: none)",
+                    m_pcap);
+    m_flags.AddText("flowMonitor",
+                    "File for ns-3's FlowMonitor XML of every flow (empty: none)",
+                    m_flowMonitorFile);
+}
+
+CommandLine&
+ExperimentParams::GetCommandLine()
+{
+    return m_cmd;
+}
+
+ExperimentParams::Param&
+ExperimentParams::Declare(const std::string& name,
+                          const std::string& type,
+                          const std::string& help,
+                          std::function<MetricsReport::Value()> get,
+                          Recording recording)
+{
+    for (const auto& param : m_params)
+    {
+        NS_ABORT_MSG_IF(param.name == name,
+                        m_program << ": parameter '" << name << "' is declared twice");
+    }
+    Param param;
+    param.name = name;
+    param.type = type;
+    param.help = help;
+    param.defaultValue = get();
+    param.get = std::move(get);
+    param.recording = recording;
+    m_params.push_back(std::move(param));
+    return m_params.back();
+}
+
+void
+ExperimentParams::Add(const std::string& name,
+                      const std::string& help,
+                      bool& value,
+                      Recording recording)
+{
+    m_cmd.AddValue(name, help, value);
+    const bool* v = &value;
+    Declare(
+        name,
+        "bool",
+        help,
+        [v]() { return MetricsReport::Value(*v); },
+        recording);
+}
+
+void
+ExperimentParams::Add(const std::string& name,
+                      const std::string& help,
+                      double& value,
+                      Recording recording)
+{
+    m_cmd.AddValue(name, help, value);
+    const double* v = &value;
+    Declare(
+        name,
+        "double",
+        help,
+        [v]() { return MetricsReport::Value(*v); },
+        recording);
+}
+
+void
+ExperimentParams::Add(const std::string& name,
+                      const std::string& help,
+                      int64_t& value,
+                      Recording recording)
+{
+    m_cmd.AddValue(name, help, value);
+    const int64_t* v = &value;
+    Declare(
+        name,
+        "int",
+        help,
+        [v]() { return MetricsReport::Value(*v); },
+        recording);
+}
+
+void
+ExperimentParams::Add(const std::string& name,
+                      const std::string& help,
+                      int32_t& value,
+                      Recording recording)
+{
+    m_cmd.AddValue(name, help, value);
+    const int32_t* v = &value;
+    Declare(
+        name,
+        "int",
+        help,
+        [v]() { return MetricsReport::Value(int64_t{*v}); },
+        recording);
+}
+
+void
+ExperimentParams::Add(const std::string& name,
+                      const std::string& help,
+                      std::string& value,
+                      Recording recording)
+{
+    m_cmd.AddValue(name, help, value);
+    const std::string* v = &value;
+    Declare(
+        name,
+        "string",
+        help,
+        [v]() { return MetricsReport::Value(*v); },
+        recording);
+}
+
+void
+ExperimentParams::AddUnsigned(const std::string& name,
+                              const std::string& help,
+                              uint32_t& value,
+                              uint32_t min,
+                              uint32_t max,
+                              Recording recording)
+{
+    m_flags.AddUnsigned(name, help, value, min, max);
+    const uint32_t* v = &value;
+    Param& param = Declare(
+        name,
+        "uint",
+        help,
+        [v]() { return MetricsReport::Value(int64_t{*v}); },
+        recording);
+    param.hasRange = true;
+    param.min = min;
+    param.max = max;
+}
+
+void
+ExperimentParams::AddRate(const std::string& name,
+                          const std::string& help,
+                          std::string& value,
+                          Recording recording)
+{
+    m_flags.AddRate(name, help, value);
+    const std::string* v = &value;
+    Declare(
+        name,
+        "rate",
+        help,
+        [v]() { return MetricsReport::Value(*v); },
+        recording);
+}
+
+void
+ExperimentParams::AddTime(const std::string& name,
+                          const std::string& help,
+                          Time& value,
+                          Time min,
+                          Recording recording)
+{
+    m_flags.AddTime(name, help, value, min);
+    const Time* v = &value;
+    Declare(
+        name,
+        "time",
+        help,
+        [v]() { return MetricsReport::Value(v->GetSeconds()); },
+        recording);
+}
+
+void
+ExperimentParams::AddDerived(const std::string& name,
+                             const std::string& type,
+                             const std::string& help)
+{
+    Param& param = Declare(
+        name,
+        type,
+        help,
+        []() { return MetricsReport::Value(false); },
+        ALWAYS);
+    param.derived = true;
+}
+
+void
+ExperimentParams::AddRunNumber()
+{
+    Declare(
+        "RngRun",
+        "uint",
+        "ns-3's run number (the RngRun global value: --RngRun=N)",
+        []() { return MetricsReport::Value(int64_t(RngSeedManager::GetRun())); },
+        ALWAYS);
+}
+
+void
+ExperimentParams::AddMetric(const std::string& name, Recording recording)
+{
+    NS_ABORT_MSG_IF(recording == NEVER,
+                    m_program << ": metric '" << name << "' declared as never recorded");
+    for (const auto& metric : m_metrics)
+    {
+        NS_ABORT_MSG_IF(metric.name == name,
+                        m_program << ": metric '" << name << "' is declared twice");
+    }
+    m_metrics.push_back({name, recording});
+}
+
+void
+ExperimentParams::SetsAttribute(const std::string& name, const std::string& attribute)
+{
+    Find(name);
+    m_sets.emplace_back(name, attribute);
+}
+
+void
+ExperimentParams::OwnsAttribute(const std::string& attribute, const std::string& from)
+{
+    m_owns.emplace_back(attribute, from);
+}
+
+void
+ExperimentParams::SetDefault(const std::string& attribute, const AttributeValue& value)
+{
+    if (m_overrides.find(attribute) == m_overrides.end())
+    {
+        Config::SetDefault(attribute, value);
+    }
+}
+
+void
+ExperimentParams::Parse(int argc, char* argv[])
+{
+    m_cmd.Parse(argc, argv);
+    if (m_schema)
+    {
+        std::cout << GetSchema() << std::flush;
+        std::exit(0);
+    }
+    ReadOverrides(argc, argv);
+    ApplyOverrides(argv[0]);
+}
+
+void
+ExperimentParams::ReadOverrides(int argc, char* argv[])
+{
+    // As CommandLine reads them: "--name=value", "-name=value", "--name" (a bool's true).
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        const std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
+        if (dashes == 0)
+        {
+            continue;
+        }
+        arg = arg.substr(dashes);
+        const auto equals = arg.find('=');
+        const std::string name = arg.substr(0, equals);
+        const std::string value = equals == std::string::npos ? "" : arg.substr(equals + 1);
+        if (name.find("::") == std::string::npos)
+        {
+            m_given[name] = argv[i];
+        }
+        else
+        {
+            // CommandLine takes "--Type::Attribute" for "--ns3::Type::Attribute" too.
+            const std::string full = name.rfind("ns3::", 0) == 0 ? name : "ns3::" + name;
+            m_overrides[full] = {value, argv[i]};
+        }
+    }
+    // NS_ATTRIBUTE_DEFAULT='ns3::Type::Attribute=value|...', read as ns-3 reads it.
+    if (const char* env = std::getenv("NS_ATTRIBUTE_DEFAULT"))
+    {
+        std::istringstream entries(env);
+        for (std::string entry; std::getline(entries, entry, '|');)
+        {
+            const auto equals = entry.find('=');
+            if (equals == std::string::npos)
+            {
+                continue;
+            }
+            m_overrides.emplace(entry.substr(0, equals),
+                                Override{entry.substr(equals + 1),
+                                         "NS_ATTRIBUTE_DEFAULT='" + std::string(env) + "'"});
+        }
+    }
+}
+
+void
+ExperimentParams::ApplyOverrides(char* program)
+{
+    for (const auto& [name, attribute] : m_sets)
+    {
+        const auto override = m_overrides.find(attribute);
+        if (override == m_overrides.end())
+        {
+            continue;
+        }
+        const auto given = m_given.find(name);
+        NS_ABORT_MSG_IF(given != m_given.end(),
+                        override->second.given << " conflicts with " << given->second << ": "
+                                               << m_program << " sets " << attribute << " from --"
+                                               << name << "; give one of them");
+        // The override becomes the parameter's value, through the parameter's own checks.
+        std::string arg = "--" + name + "=" + override->second.value;
+        char* args[] = {program, &arg[0], nullptr};
+        m_cmd.Parse(2, args);
+    }
+    for (const auto& [attribute, from] : m_owns)
+    {
+        const auto override = m_overrides.find(attribute);
+        NS_ABORT_MSG_IF(override != m_overrides.end(),
+                        override->second.given << ": " << m_program << " sets " << attribute
+                                               << " itself (from " << from
+                                               << "), so the override would be lost");
+    }
+}
+
+void
+ExperimentParams::EnableTraces(const NetDeviceContainer& studied)
+{
+    if (!m_pcap.empty())
+    {
+        for (auto device = studied.Begin(); device != studied.End(); ++device)
+        {
+            if (DynamicCast<PointToPointNetDevice>(*device))
+            {
+                PointToPointHelper().EnablePcap(m_pcap, *device);
+            }
+            else if (DynamicCast<CsmaNetDevice>(*device))
+            {
+                CsmaHelper().EnablePcap(m_pcap, *device);
+            }
+            else
+            {
+                NS_FATAL_ERROR("--pcap: " << m_program << " studies a "
+                                          << (*device)->GetInstanceTypeId().GetName()
+                                          << ", which has no pcap helper");
+            }
+        }
+    }
+    if (!m_flowMonitorFile.empty())
+    {
+        m_flowMonitor = m_flowMonitorHelper.InstallAll();
+    }
+}
+
+const std::string&
+ExperimentParams::GetPcapPrefix() const
+{
+    return m_pcap;
+}
+
+ExperimentParams::Param&
+ExperimentParams::Find(const std::string& name)
+{
+    for (auto& param : m_params)
+    {
+        if (param.name == name)
+        {
+            return param;
+        }
+    }
+    NS_FATAL_ERROR(m_program << ": no parameter '" << name << "'");
+}
+
+void
+ExperimentParams::Omit(const std::string& name)
+{
+    Param& param = Find(name);
+    NS_ABORT_MSG_UNLESS(param.recording == SOMETIMES,
+                        m_program << ": parameter '" << name
+                                  << "' is not declared SOMETIMES, so it cannot be omitted");
+    param.omitted = true;
+}
+
+void
+ExperimentParams::Record(const std::string& name, MetricsReport::Value value)
+{
+    Param& param = Find(name);
+    param.recordedSet = true;
+    param.recorded = std::move(value);
+}
+
+MetricsReport
+ExperimentParams::NewReport() const
+{
+    MetricsReport report(m_program, qdisclab::Ns3Version());
+    for (const auto& param : m_params)
+    {
+        if (param.recording == NEVER || param.omitted)
+        {
+            continue;
+        }
+        NS_ABORT_MSG_IF(param.derived && !param.recordedSet,
+                        m_program << ": derived parameter '" << param.name
+                                  << "' has no value (ExperimentParams::Record)");
+        report.SetParam(param.name, param.recordedSet ? param.recorded : param.get());
+    }
+    return report;
+}
+
+bool
+ExperimentParams::Matches(const std::string& pattern, const std::string& name)
+{
+    const std::string index = "<i>";
+    const auto at = pattern.find(index);
+    if (at == std::string::npos)
+    {
+        return pattern == name;
+    }
+    const std::string prefix = pattern.substr(0, at);
+    const std::string suffix = pattern.substr(at + index.size());
+    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, at, prefix) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    {
+        return false;
+    }
+    for (std::size_t i = prefix.size(); i < name.size() - suffix.size(); ++i)
+    {
+        if (!std::isdigit(static_cast<unsigned char>(name[i])))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+ExperimentParams::Write(const MetricsReport& report) const
+{
+    const auto names = report.GetMetricNames();
+    for (const auto& name : names)
+    {
+        bool declared = false;
+        for (const auto& metric : m_metrics)
+        {
+            declared = declared || Matches(metric.name, name);
+        }
+        NS_ABORT_MSG_UNLESS(declared,
+                            m_program << ": metric '" << name
+                                      << "' is not declared (ExperimentParams::AddMetric)");
+    }
+    for (const auto& metric : m_metrics)
+    {
+        if (metric.recording != ALWAYS)
+        {
+            continue;
+        }
+        bool set = false;
+        for (const auto& name : names)
+        {
+            set = set || Matches(metric.name, name);
+        }
+        NS_ABORT_MSG_UNLESS(set,
+                            m_program << ": metric '" << metric.name
+                                      << "' is declared ALWAYS but was not reported");
+    }
+    report.Write(m_output);
+    if (m_flowMonitor)
+    {
+        m_flowMonitor->CheckForLostPackets();
+        m_flowMonitor->SerializeToXmlFile(m_flowMonitorFile, true, true);
+    }
+}
+
+const std::string&
+ExperimentParams::GetOutput() const
+{
+    return m_output;
+}
+
+const char*
+ExperimentParams::RecordingName(Recording recording)
+{
+    switch (recording)
+    {
+    case ALWAYS:
+        return "always";
+    case SOMETIMES:
+        return "sometimes";
+    case NEVER:
+        return "never";
+    }
+    return "never";
+}
+
+std::string
+ExperimentParams::GetSchema() const
+{
+    std::ostringstream os;
+    os << "{\"schema\": ";
+    MetricsReport::WriteString(os, SCHEMA);
+    os << ", \"program\": ";
+    MetricsReport::WriteString(os, m_program);
+    os << ", \"params\": [";
+    const char* separator = "";
+    for (const auto& param : m_params)
+    {
+        os << separator << "{\"name\": ";
+        MetricsReport::WriteString(os, param.name);
+        os << ", \"type\": ";
+        MetricsReport::WriteString(os, param.type);
+        os << ", \"default\": ";
+        if (param.derived)
+        {
+            os << "null, \"derived\": true";
+        }
+        else
+        {
+            MetricsReport::WriteValue(os, param.defaultValue);
+        }
+        if (param.hasRange)
+        {
+            os << ", \"min\": " << param.min << ", \"max\": " << param.max;
+        }
+        os << ", \"help\": ";
+        MetricsReport::WriteString(os, param.help);
+        os << ", \"recorded\": ";
+        MetricsReport::WriteString(os, RecordingName(param.recording));
+        os << "}";
+        separator = ", ";
+    }
+    os << "], \"metrics\": [";
+    separator = "";
+    for (const auto& metric : m_metrics)
+    {
+        os << separator << "{\"name\": ";
+        MetricsReport::WriteString(os, metric.name);
+        os << ", \"recorded\": ";
+        MetricsReport::WriteString(os, RecordingName(metric.recording));
+        os << "}";
+        separator = ", ";
+    }
+    os << "]}\n";
+    return os.str();
+}
+
+} // namespace ns3

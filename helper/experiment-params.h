@@ -1,0 +1,380 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EXPERIMENT_PARAMS_H
+#define EXPERIMENT_PARAMS_H
+
+#include "example-flags.h"
+#include "metrics-report.h"
+
+#include "ns3/attribute.h"
+#include "ns3/command-line.h"
+#include "ns3/flow-monitor-helper.h"
+#include "ns3/net-device-container.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup qdisc-lab
+ * \brief An example program's parameters, each declared once: one call adds the command-line
+ * flag (ns-3's CommandLine, with ExampleFlags' range checks) and records the parameter's final
+ * value in the run's MetricsReport.
+ *
+ * \code
+ *   ExperimentParams params("my-experiment", __FILE__);
+ *   params.Add("simTime", "Simulated seconds", simTime);
+ *   params.AddUnsigned("nTcp", "TCP flows", nTcp, 1, 1000);
+ *   params.Add("quick", "Short run for CI", quick, ExperimentParams::NEVER);
+ *   params.AddRunNumber();                       // records ns-3's RngRun
+ *   params.AddMetric("goodput_mbps");
+ *   params.Parse(argc, argv);                    // --schema: prints the schema, exits 0
+ *   ...
+ *   MetricsReport report = params.NewReport();   // the recorded params, final values
+ *   report.SetMetric("goodput_mbps", goodput);
+ *   params.Write(report);                        // to --output
+ * \endcode
+ *
+ * A parameter is recorded with the value its variable holds when NewReport is called, so
+ * defaults resolved after parsing (a "0: the paper's value" flag, --quick's shorter times) are
+ * recorded as resolved. Parameters are recorded in the order they were added.
+ *
+ * `--schema` prints one JSON object describing the program and exits 0 without running:
+ *
+ * \code{.json}
+ * {"schema": "qdisc-lab.params/1", "program": "my-experiment",
+ *  "params": [{"name": "simTime", "type": "double", "default": 60, "help": "...",
+ *              "recorded": "always"}, ...],
+ *  "metrics": [{"name": "goodput_mbps", "recorded": "always"}, ...]}
+ * \endcode
+ *
+ * Types are "bool", "int", "uint" (with "min" and "max"), "double", "string", "rate" (a DataRate
+ * text) and "time" (a Time text on the command line, recorded in seconds). "recorded" says
+ * whether the metrics report has the parameter (or metric) in every run ("always"), in some
+ * runs ("sometimes", e.g. a RED threshold only when the queue disc is RED) or never ("never":
+ * options such as --output). A metric name may hold "<i>", standing for an index (e.g.
+ * "flow<i>_kbps"). Write checks the report against the declared metrics, so the schema cannot
+ * drift from what the program writes.
+ *
+ * Every program also gets `--output=FILE` (the metrics report; standard output when empty or
+ * "-"), `--schema`, and two traces, off by default (an empty value is off too):
+ * `--pcap=PREFIX` writes pcap files of the devices the program studies (EnableTraces), and
+ * `--flowMonitor=FILE` ns-3's FlowMonitor XML of every flow (written by Write).
+ *
+ * ns-3's attribute overrides (`--ns3::Type::Attribute=VALUE`, or NS_ATTRIBUTE_DEFAULT in the
+ * environment) work as in any ns-3 program, and where the program sets an attribute itself it
+ * says so, so that an override is never silently lost: an attribute set from one parameter
+ * (SetsAttribute) takes the override as that parameter's value, and refuses it when the
+ * parameter is given too; an attribute the program computes (OwnsAttribute) refuses any
+ * override, naming the parameters to use instead; a fixed choice of the program's (SetDefault)
+ * gives way to the override.
+ */
+class ExperimentParams
+{
+  public:
+    /// The schema tag printed by --schema; bump when its layout changes.
+    static constexpr const char* SCHEMA = "qdisc-lab.params/1";
+
+    /// Whether a parameter or metric appears in the metrics report.
+    enum Recording
+    {
+        ALWAYS,    //!< in every run's report
+        SOMETIMES, //!< in some runs' reports (the program calls Omit in the others)
+        NEVER,     //!< never: an option of the program, not an input of the experiment
+    };
+
+    /**
+     * \param program the program's name, as in its metrics report
+     * \param file the program's source file (__FILE__), for CommandLine's usage line
+     */
+    ExperimentParams(std::string program, const std::string& file);
+
+    ExperimentParams(const ExperimentParams&) = delete;
+    ExperimentParams& operator=(const ExperimentParams&) = delete;
+
+    /// \return the command line, for flags that are not parameters (rarely needed)
+    CommandLine& GetCommandLine();
+
+    /**
+     * Add a parameter.
+     * \param name the flag, without "--", and the parameter's name in the report
+     * \param help its help text
+     * \param value its default, and where the parsed value goes
+     * \param recording whether the report has it
+     */
+    void Add(const std::string& name,
+             const std::string& help,
+             bool& value,
+             Recording recording = ALWAYS);
+    /// \copydoc Add(const std::string&,const std::string&,bool&,Recording)
+    void Add(const std::string& name,
+             const std::string& help,
+             double& value,
+             Recording recording = ALWAYS);
+    /// \copydoc Add(const std::string&,const std::string&,bool&,Recording)
+    void Add(const std::string& name,
+             const std::string& help,
+             int64_t& value,
+             Recording recording = ALWAYS);
+    /// \copydoc Add(const std::string&,const std::string&,bool&,Recording)
+    void Add(const std::string& name,
+             const std::string& help,
+             int32_t& value,
+             Recording recording = ALWAYS);
+    /// \copydoc Add(const std::string&,const std::string&,bool&,Recording)
+    void Add(const std::string& name,
+             const std::string& help,
+             std::string& value,
+             Recording recording = ALWAYS);
+
+    /**
+     * Add an unsigned integer parameter in [min, max] (ExampleFlags::AddUnsigned).
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default, and where the parsed value goes
+     * \param min the smallest value
+     * \param max the largest value
+     * \param recording whether the report has it
+     */
+    void AddUnsigned(const std::string& name,
+                     const std::string& help,
+                     uint32_t& value,
+                     uint32_t min = 0,
+                     uint32_t max = std::numeric_limits<uint32_t>::max(),
+                     Recording recording = ALWAYS);
+
+    /**
+     * Add a rate parameter (ExampleFlags::AddRate), recorded as its text.
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default, and where the parsed text goes
+     * \param recording whether the report has it
+     */
+    void AddRate(const std::string& name,
+                 const std::string& help,
+                 std::string& value,
+                 Recording recording = ALWAYS);
+
+    /**
+     * Add a time parameter (ExampleFlags::AddTime), recorded in seconds.
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default, and where the parsed value goes
+     * \param min the smallest value
+     * \param recording whether the report has it
+     */
+    void AddTime(const std::string& name,
+                 const std::string& help,
+                 Time& value,
+                 Time min,
+                 Recording recording = ALWAYS);
+
+    /**
+     * Add a derived parameter: no flag, a value the program computes from the others and
+     * gives to Record before NewReport (schema: "derived": true, "default": null).
+     * \param name its name in the report
+     * \param type its schema type
+     * \param help what it is
+     */
+    void AddDerived(const std::string& name, const std::string& type, const std::string& help);
+
+    /**
+     * Record ns-3's run number (the RngRun global value, set with --RngRun) as the parameter
+     * "RngRun", in this place of the order.
+     */
+    void AddRunNumber();
+
+    /**
+     * Declare a metric the program reports.
+     * \param name the metric's name; "<i>" in it stands for an index
+     * \param recording ALWAYS or SOMETIMES
+     */
+    void AddMetric(const std::string& name, Recording recording = ALWAYS);
+
+    /**
+     * Declare that the program sets \p attribute from the parameter \p name, one to one. An
+     * override of the attribute then becomes the parameter's value (as if --name=VALUE were
+     * given, and recorded so); an override together with --name stops the program naming both.
+     * \param name a parameter added before
+     * \param attribute the attribute's full name, e.g. "ns3::DrrQueueDisc::Quantum"
+     */
+    void SetsAttribute(const std::string& name, const std::string& attribute);
+
+    /**
+     * Declare that the program sets \p attribute itself, computed from \p from; an override
+     * of the attribute stops the program, naming the attribute and \p from.
+     * \param attribute the attribute's full name, e.g. "ns3::RedQueueDisc::MinTh"
+     * \param from what it is set from, e.g. "--minTh x --queueSize"
+     */
+    void OwnsAttribute(const std::string& attribute, const std::string& from);
+
+    /**
+     * Config::SetDefault, unless the command line or NS_ATTRIBUTE_DEFAULT overrides the
+     * attribute: then the override stands. For the program's fixed choices (call after Parse).
+     * \param attribute the attribute's full name
+     * \param value the program's value
+     */
+    void SetDefault(const std::string& attribute, const AttributeValue& value);
+
+    /**
+     * Before Simulator::Run: with --pcap=PREFIX, pcap traces of \p studied (point-to-point or
+     * CSMA devices; files PREFIX-NODE-DEVICE.pcap); with --flowMonitor=FILE, a FlowMonitor on
+     * every node, which Write serialises to FILE.
+     * \param studied the devices the program studies (its bottleneck's)
+     */
+    void EnableTraces(const NetDeviceContainer& studied);
+
+    /**
+     * Parse the command line. With --schema, print the schema to standard output and exit 0.
+     * \param argc the argument count
+     * \param argv the arguments
+     */
+    void Parse(int argc, char* argv[]);
+
+    /**
+     * Leave a SOMETIMES parameter out of this run's report (it does not apply to this run).
+     * \param name the parameter
+     */
+    void Omit(const std::string& name);
+
+    /**
+     * Record \p value for a parameter instead of its variable's (e.g. a normalised form of
+     * the text given), or a derived parameter's value.
+     * \param name the parameter
+     * \param value the value to record
+     */
+    void Record(const std::string& name, MetricsReport::Value value);
+
+    /// \return a metrics report holding the recorded parameters, in the order they were added;
+    /// stops the program when a derived parameter has not been given a value
+    MetricsReport NewReport() const;
+
+    /**
+     * Check \p report's metrics against the declared ones, then write it to --output. An
+     * undeclared metric, or a missing ALWAYS one, stops the program naming it.
+     * \param report the run's report
+     */
+    void Write(const MetricsReport& report) const;
+
+    /// \return the --output flag's value
+    const std::string& GetOutput() const;
+
+    /// \return the --pcap flag's value (empty: no pcap)
+    const std::string& GetPcapPrefix() const;
+
+    /// \return the schema, one line of JSON with a trailing newline
+    std::string GetSchema() const;
+
+  private:
+    /// A declared parameter.
+    struct Param
+    {
+        std::string name;                          //!< flag and report name
+        std::string type;                          //!< schema type
+        std::string help;                          //!< help text
+        MetricsReport::Value defaultValue;         //!< value before parsing
+        std::function<MetricsReport::Value()> get; //!< reads the variable
+        Recording recording{ALWAYS};               //!< whether the report has it
+        bool derived{false};                       //!< no flag: the program records it
+        bool hasRange{false};                      //!< whether min and max apply
+        uint32_t min{0};                           //!< smallest value (uint)
+        uint32_t max{0};                           //!< largest value (uint)
+        bool omitted{false};                       //!< left out of this run's report
+        bool recordedSet{false};                   //!< whether Record replaced the value
+        MetricsReport::Value recorded;             //!< the value given to Record
+    };
+
+    /// A declared metric.
+    struct Metric
+    {
+        std::string name;    //!< name, "<i>" for an index
+        Recording recording; //!< ALWAYS or SOMETIMES
+    };
+
+    /**
+     * Add a parameter's entry.
+     * \param name the name
+     * \param type the schema type
+     * \param help the help text
+     * \param get reads its variable
+     * \param recording whether the report has it
+     * \return the entry
+     */
+    Param& Declare(const std::string& name,
+                   const std::string& type,
+                   const std::string& help,
+                   std::function<MetricsReport::Value()> get,
+                   Recording recording);
+
+    /**
+     * \param name a parameter's name
+     * \return its entry; stops the program when there is none
+     */
+    Param& Find(const std::string& name);
+
+    /**
+     * Read the attribute overrides of the command line and of NS_ATTRIBUTE_DEFAULT, and the
+     * parameters given on the command line.
+     * \param argc the argument count
+     * \param argv the arguments
+     */
+    void ReadOverrides(int argc, char* argv[]);
+
+    /**
+     * Apply SetsAttribute and OwnsAttribute to the overrides (after CommandLine::Parse).
+     * \param program argv[0]
+     */
+    void ApplyOverrides(char* program);
+
+    /**
+     * \param pattern a declared metric name, "<i>" for an index
+     * \param name a metric name
+     * \return whether \p name matches \p pattern
+     */
+    static bool Matches(const std::string& pattern, const std::string& name);
+
+    /**
+     * \param recording a recording
+     * \return its schema word
+     */
+    static const char* RecordingName(Recording recording);
+
+    std::string m_program;                 //!< program name
+    CommandLine m_cmd;                     //!< the program's command line
+    ExampleFlags m_flags;                  //!< range-checked flags on m_cmd
+    std::vector<Param> m_params;           //!< parameters, in order
+    std::vector<Metric> m_metrics;         //!< declared metrics, in order
+    std::string m_output;                  //!< --output
+    bool m_schema{false};                  //!< --schema
+    std::string m_pcap;                    //!< --pcap
+    std::string m_flowMonitorFile;         //!< --flowMonitor
+    FlowMonitorHelper m_flowMonitorHelper; //!< installs the FlowMonitor
+    Ptr<FlowMonitor> m_flowMonitor;        //!< the FlowMonitor, with --flowMonitor
+
+    /// An attribute override: its value, and how it was given (for messages).
+    struct Override
+    {
+        std::string value; //!< the value
+        std::string given; //!< "--ns3::T::A=V" or "NS_ATTRIBUTE_DEFAULT='...'"
+    };
+
+    std::map<std::string, Override> m_overrides;             //!< by the attribute's full name
+    std::map<std::string, std::string> m_given;              //!< parameters given: name -> argument
+    std::vector<std::pair<std::string, std::string>> m_sets; //!< (parameter, attribute)
+    std::vector<std::pair<std::string, std::string>> m_owns; //!< (attribute, from)
+};
+
+} // namespace ns3
+
+#endif /* EXPERIMENT_PARAMS_H */
