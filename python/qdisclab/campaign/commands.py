@@ -66,6 +66,7 @@ def run_sweep(
             retry_failed=retry_failed,
             env=runtime_env(flavor) or None,
             points_per_process=points_per_process,
+            flavor=flavor,
         )
     except CampaignError as exc:
         raise click.ClickException(str(exc)) from exc
