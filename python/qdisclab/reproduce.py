@@ -19,7 +19,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from qdisclab.build import ALL_FLAVORS, ns3_option
+from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
 from qdisclab.campaign.commands import cluster_option, jobs_option
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reproduction
@@ -144,9 +144,9 @@ def _reproduce_one(reproduction: Reproduction, quick: bool, jobs, cluster, retry
     """Build, sweep, write the timing row (to ``timing`` unless None) and draw one
     reproduction; return its :class:`~qdisclab.campaign.engine.SweepResult` (interrupted:
     nothing written or drawn)."""
-    from qdisclab.build import build
+    from qdisclab.toolchain.build import build
     from qdisclab.campaign.commands import run_sweep
-    from qdisclab.provision import ensure_setup
+    from qdisclab.toolchain.provision import ensure_setup
 
     flavor = flavor or _campaign(reproduction, quick).ns3
     ensure_setup(wheel=flavor == "wheel")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from qdisclab.build import runtime_env
+from qdisclab.toolchain.build import runtime_env
 from qdisclab.context import REPO
 
 FAIL, WARN, PASS = "fail", "warn", "pass"

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from qdisclab import build as build_mod
+from qdisclab.toolchain import build as build_mod
 from qdisclab.context import REPO
 
 

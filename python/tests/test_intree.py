@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from qdisclab import build as build_mod
-from qdisclab import intree
+from qdisclab.toolchain import build as build_mod
+from qdisclab.toolchain import intree
 from qdisclab.campaign.engine import program_binary
 
 

@@ -230,8 +230,8 @@ def fake_reproductions(fake, tmp_path, monkeypatch):
     monkeypatch.setattr(name_argument.type, "choices", list(reproductions))
     monkeypatch.setattr(reproduce, "get_reproduction", reproductions.__getitem__)
     monkeypatch.setattr(reproduce, "RESULTS_DIR", tmp_path / "results")
-    monkeypatch.setattr("qdisclab.build.build", lambda flavor: None)
-    monkeypatch.setattr("qdisclab.provision.ensure_setup", lambda wheel: None)
+    monkeypatch.setattr("qdisclab.toolchain.build.build", lambda flavor: None)
+    monkeypatch.setattr("qdisclab.toolchain.provision.ensure_setup", lambda wheel: None)
     monkeypatch.setattr("qdisclab.campaign.engine.program_binary", lambda name, flavor: program)
     monkeypatch.setattr("qdisclab.report.write_report", lambda: tmp_path / "report.html")
     return tmp_path / "timing.csv"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from qdisclab.build import ALL_FLAVORS, ns3_option
+from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
 from qdisclab.context import CONSOLE
 
 
@@ -42,7 +42,7 @@ def run_sweep(
     points_per_process: int | None = None,
 ):
     """Load, sweep and summarize a campaign; return the :class:`SweepResult`."""
-    from qdisclab.build import runtime_env
+    from qdisclab.toolchain.build import runtime_env
     from qdisclab.campaign.engine import (
         overhead_line,
         program_binary,

@@ -78,7 +78,7 @@ def default_db_path(campaign: Campaign) -> Path:
 
 def program_binary(program: str, flavor: str = "system") -> Path:
     """``build/<flavor>/examples/<program>``; a clear error when it was not built."""
-    from qdisclab.build import build_dir
+    from qdisclab.toolchain.build import build_dir
 
     path = build_dir(flavor) / "examples" / program
     if not path.is_file():
