@@ -36,10 +36,10 @@ import click
 from rich import box
 from rich.table import Table
 
-from qdisclab.toolchain import proc
-from qdisclab.toolchain.build import build, ns3_option, runtime_env
 from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.metrics import MetricsError, parse_metrics
+from qdisclab.toolchain import proc
+from qdisclab.toolchain.build import build, ns3_option, runtime_env
 
 PROGRAM = "qdisc-bench"
 BENCH_DIR = RESULTS_DIR / "bench"

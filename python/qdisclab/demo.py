@@ -21,10 +21,10 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from qdisclab.toolchain import proc
-from qdisclab.toolchain.build import ALL_FLAVORS, build, ns3_option, runtime_env
 from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.metrics import load_metrics, run_label
+from qdisclab.toolchain import proc
+from qdisclab.toolchain.build import ALL_FLAVORS, build, ns3_option, runtime_env
 
 DEMO_DIR = RESULTS_DIR / "demo"
 

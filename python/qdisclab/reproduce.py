@@ -19,10 +19,10 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
 from qdisclab.campaign.commands import cluster_option, jobs_option
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reproduction
+from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
 
 #: Where full reproductions write their timing rows (``--timing`` chooses another file).
 TIMING_CSV = REPO / "doc" / "results" / "timing.csv"

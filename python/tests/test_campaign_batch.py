@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from qdisclab.toolchain.build import runtime_env
 from qdisclab.campaign import runner
 from qdisclab.campaign.engine import sweep
 from qdisclab.campaign.spec import CampaignError, loads_campaign
 from qdisclab.campaign.store import ResultStore
 from qdisclab.context import REPO
+from qdisclab.toolchain.build import runtime_env
 from test_campaign_sweep import CONTRACT_CAMPAIGN, contract_sweep, fake, quiet, starts  # noqa: F401
 
 #: The columns a run's row must have alike, batched or not.

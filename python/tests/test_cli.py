@@ -6,9 +6,9 @@ import types
 
 from click.testing import CliRunner
 
-from qdisclab.toolchain import testing
 from qdisclab.cli import main
 from qdisclab.context import CACHE, REPO
+from qdisclab.toolchain import testing
 
 
 def invoke(*args):

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 
 from qdisclab import ns
 
-from qdisclab.toolchain import provision, python_cmd
-from qdisclab.toolchain.build import build_dir
 from qdisclab.cli import main
 from qdisclab.context import PYTHON_DIR, REPO
+from qdisclab.toolchain import provision, python_cmd
+from qdisclab.toolchain.build import build_dir
 
 EXAMPLE = REPO / "examples" / "python" / "weighted-drr.py"
 

@@ -2,6 +2,7 @@
 """The tooling is an installed package: ./qdisc-lab installs python/ (pyproject.toml) into the
 clone's venv, editable, with the ``qdisc-lab`` console script; nothing sets PYTHONPATH."""
 
+import ast
 import os
 import subprocess
 import sys
@@ -48,3 +49,25 @@ def test_pyproject_declares_the_console_script_and_the_wheel_extra():
 def test_test_doubles_live_with_the_tests():
     assert not (PYTHON_DIR / "qdisclab" / "campaign" / "fakeprog.py").exists()
     assert (PYTHON_DIR / "tests" / "fakeprog.py").is_file()
+
+
+def qdisclab_imports(path: Path) -> set[str]:
+    """The qdisclab modules a source file imports (anywhere in it)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in names if name.startswith("qdisclab.")}
+
+
+def test_the_toolchain_does_not_import_the_experiments():
+    allowed = ("qdisclab.toolchain.", "qdisclab.context.", "qdisclab.__version__")
+    # `qdisc-lab python` prepares the build that qdisclab.ns (the bindings' loader) loads.
+    allowed_by = {"python_cmd.py": ("qdisclab.ns",)}
+    for path in sorted((PYTHON_DIR / "qdisclab" / "toolchain").glob("*.py")):
+        extra = allowed_by.get(path.name, ())
+        wrong = {name for name in qdisclab_imports(path)
+                 if not name.startswith(allowed) and name not in extra}
+        assert not wrong, f"{path.name} imports {sorted(wrong)}"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
 from qdisclab.context import CONSOLE
+from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
 
 
 def jobs_option(function):

@@ -62,8 +62,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from qdisclab.toolchain.build import ALL_FLAVORS
 from qdisclab.context import REPO
+from qdisclab.toolchain.build import ALL_FLAVORS
 
 CAMPAIGNS_DIR = REPO / "campaigns"
 

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import click
 
-from qdisclab.toolchain import proc
 from qdisclab.context import CACHE, CCACHE_DIR, CONSOLE, REPO, ensure_cache_dir
+from qdisclab.toolchain import proc
 
 FLAVORS = ("system", "wheel")  #: installed ns-3s: the module's tests run against each
 OPTIMIZED = "optimized"  #: the campaign flavour built from source (qdisclab.toolchain.intree)

@@ -12,8 +12,8 @@ import tomllib
 
 import click
 
-from qdisclab.toolchain import proc
 from qdisclab.context import CONSOLE, PYTHON_DIR
+from qdisclab.toolchain import proc
 
 APT_PACKAGES = (
     "build-essential",
@@ -117,7 +117,8 @@ def ensure_setup(wheel: bool = False) -> None:
 
 
 @click.command("setup")
-@click.option("--wheel", is_flag=True, help="Also install the ns-3 wheel (pyproject.toml's wheel extra).")
+@click.option("--wheel", is_flag=True,
+              help="Also install the ns-3 wheel (pyproject.toml's wheel extra).")
 def setup_cmd(wheel: bool) -> None:
     """Install the system packages (and optionally the ns-3 wheel) this module needs."""
     ensure_setup(wheel=wheel)

@@ -20,9 +20,16 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from qdisclab.toolchain import proc
-from qdisclab.toolchain.build import FLAVORS, build, build_dir, ns3_option, runtime_env, sanitize_option
 from qdisclab.context import CONSOLE, PYTHON_DIR, REPO
+from qdisclab.toolchain import proc
+from qdisclab.toolchain.build import (
+    FLAVORS,
+    build,
+    build_dir,
+    ns3_option,
+    runtime_env,
+    sanitize_option,
+)
 from qdisclab.toolchain.junit import Counts, closing_line, summarize
 
 # Set in the environment of the pytest run, so no test re-enters `qdisc-lab test`.
