@@ -20,12 +20,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from qdisclab.campaign.commands import cluster_option, jobs_option
-from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
+from qdisclab.campaign.timing import TIMING_CSV
+from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reproduction
 from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
-
-#: Where full reproductions write their timing rows (``--timing`` chooses another file).
-TIMING_CSV = REPO / "doc" / "results" / "timing.csv"
 
 VERDICT_STYLES = {"agree": "green", "partly": "yellow", "disagree": "red",
                   "not evaluated": "dim", "calibrated": "cyan"}
@@ -208,7 +206,7 @@ def reproduce_cmd(name, all_, quick, jobs, cluster, retry_failed, flavor, timing
         if result.interrupted:
             sys.exit(130)
         failed |= bool(result.failed or result.timeout or result.skipped_failed)
-    report = write_report()
+    report = write_report(timing=timing or TIMING_CSV)
     CONSOLE.print(f"Report: {report}", markup=False, highlight=False)
     if failed:
         sys.exit(1)

@@ -8,6 +8,7 @@ against what the runs did.
 """
 
 import csv
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -233,7 +234,7 @@ def fake_reproductions(fake, tmp_path, monkeypatch):
     monkeypatch.setattr("qdisclab.toolchain.build.build", lambda flavor: None)
     monkeypatch.setattr("qdisclab.toolchain.provision.ensure_setup", lambda wheel: None)
     monkeypatch.setattr("qdisclab.campaign.engine.program_binary", lambda name, flavor: program)
-    monkeypatch.setattr("qdisclab.report.write_report", lambda: tmp_path / "report.html")
+    monkeypatch.setattr("qdisclab.report.write_report", lambda timing: tmp_path / "report.html")
     return tmp_path / "timing.csv"
 
 
@@ -295,3 +296,38 @@ def test_reproduce_needs_a_name_or_all():
     assert "give a reproduction's NAME or --all" in cli.invoke(reproduce.reproduce_cmd,
                                                                []).output
     assert cli.invoke(reproduce.reproduce_cmd, ["--all", "red-vs-droptail"]).exit_code == 2
+
+
+# -- qdisc-lab report shows the timing rows ---------------------------------------------------
+
+def test_the_report_shows_each_full_campaigns_timing_row(tmp_path, monkeypatch):
+    from test_report import RECORDED, make_db
+
+    from qdisclab.report import report_cmd
+
+    results = tmp_path / "results"
+    shutil.copytree(RECORDED, results)
+    make_db(results / "quick-only" / "campaign-quick.sqlite", quick=True)
+    monkeypatch.setenv("COLUMNS", "200")  # the console's table on one line per row
+    timing = tmp_path / "timing.csv"
+    write_timing(timing, [
+        TimingRow("red-vs-droptail", 12300, 5400.25, 3000.0, 2, "optimized", "abc1234"),
+        TimingRow("drr-evaluation", 1080, None, 90.0, 2, "system", "def5678 0a1b2c3"),
+        # The quick database's campaign: a quick section does not show the full one's row.
+        TimingRow("red-vs-droptail-quick", 1, 1.0, 1.0, 1, "system", "x"),
+    ])
+    result = CliRunner().invoke(report_cmd, ["--results", str(results), "--timing", str(timing)],
+                                terminal_width=200)
+    assert result.exit_code == 0, result.output
+    text = (results / "report.html").read_text(encoding="utf-8")
+    assert ("<tr><th>Cost</th><td>12300 runs: 5,400.2 s (1.50 h) CPU, 3,000.0 s (50.0 min) wall"
+            " on 2 cores; ns-3 <code>optimized</code>; revision <code>abc1234</code>"
+            " (timing.csv)</td></tr>") in text
+    assert ("1080 runs: CPU time not recorded, 90.0 s (1.5 min) wall on 2 cores; ns-3"
+            " <code>system</code>; revision <code>def5678</code>, <code>0a1b2c3</code>") in text
+    assert text.count("<th>Cost</th>") == 2
+    printed = [[cell.strip() for cell in line.strip("│ ").split("│")]
+               for line in result.output.splitlines() if line.startswith("│")]
+    assert printed == [["drr-evaluation", "1080", "", "90.0", "2", "system", "def5678 0a1b2c3"],
+                       ["red-vs-droptail", "12300", "5400.2", "3000.0", "2", "optimized",
+                        "abc1234"]]

@@ -39,6 +39,11 @@ from datetime import datetime
 from pathlib import Path
 
 from qdisclab.campaign.spec import Campaign, CampaignError
+from qdisclab.context import REPO
+
+#: The timing file of the recorded results (``reproduce --timing`` and ``report --timing``
+#: choose another).
+TIMING_CSV = REPO / "doc" / "results" / "timing.csv"
 
 COLUMNS = ("campaign", "runs", "cpu_s", "wall_s", "cores", "ns3_flavor", "git_revision")
 
