@@ -36,10 +36,10 @@ import click
 from rich import box
 from rich.table import Table
 
-from qdisclab import proc
-from qdisclab.build import build, ns3_option, runtime_env
 from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.metrics import MetricsError, parse_metrics
+from qdisclab.toolchain import proc
+from qdisclab.toolchain.build import build, ns3_option, runtime_env
 
 PROGRAM = "qdisc-bench"
 BENCH_DIR = RESULTS_DIR / "bench"
@@ -738,7 +738,7 @@ def bench_cmd(
 ) -> None:
     """Measure what queue discs cost per packet (time, instructions) into results/bench/."""
     from qdisclab.campaign.engine import git_revision
-    from qdisclab.provision import ensure_setup
+    from qdisclab.toolchain.provision import ensure_setup
 
     ensure_setup(wheel=flavor == "wheel")
     binary = bench_binary(build(flavor))

@@ -16,12 +16,12 @@ from qdisclab import __version__
 from qdisclab.context import CONSOLE
 
 COMMANDS: dict[str, str] = {
-    "setup": "qdisclab.provision:setup_cmd",
-    "build": "qdisclab.build:build_cmd",
-    "install": "qdisclab.install:install_cmd",
-    "test": "qdisclab.testing:test_cmd",
+    "setup": "qdisclab.toolchain.provision:setup_cmd",
+    "build": "qdisclab.toolchain.build:build_cmd",
+    "install": "qdisclab.toolchain.install:install_cmd",
+    "test": "qdisclab.toolchain.testing:test_cmd",
     "demo": "qdisclab.demo:demo_cmd",
-    "intree": "qdisclab.intree_cmd:intree_cmd",
+    "intree": "qdisclab.toolchain.intree_cmd:intree_cmd",
     "sweep": "qdisclab.campaign.commands:sweep_cmd",
     "export": "qdisclab.campaign.commands:export_cmd",
     "salvage": "qdisclab.campaign.commands:salvage_cmd",
@@ -30,7 +30,7 @@ COMMANDS: dict[str, str] = {
     "report": "qdisclab.report:report_cmd",
     "bench": "qdisclab.bench:bench_cmd",
     "factorial": "qdisclab.factorial:factorial_cmd",
-    "python": "qdisclab.python_cmd:python_cmd",
+    "python": "qdisclab.toolchain.python_cmd:python_cmd",
 }
 
 

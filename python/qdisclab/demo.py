@@ -21,10 +21,10 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from qdisclab import proc
-from qdisclab.build import ALL_FLAVORS, build, ns3_option, runtime_env
 from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.metrics import load_metrics, run_label
+from qdisclab.toolchain import proc
+from qdisclab.toolchain.build import ALL_FLAVORS, build, ns3_option, runtime_env
 
 DEMO_DIR = RESULTS_DIR / "demo"
 
@@ -129,7 +129,7 @@ def demo_cmd(which: str, flavor: str, full: bool) -> None:
     dumbbell).
     """
     from qdisclab.plots import plot_demo, plot_fairness_demo  # matplotlib: only when needed
-    from qdisclab.provision import ensure_setup
+    from qdisclab.toolchain.provision import ensure_setup
 
     demo = DEMOS[which]
     ensure_setup(wheel=flavor == "wheel")

@@ -54,7 +54,7 @@ def build_dir() -> Path:
     """The build directory to load: ``$QDISC_LAB_BUILD``, else this checkout's ``build/wheel``."""
     if configured := os.environ.get(BUILD_ENV):
         return Path(configured).expanduser().resolve()
-    from qdisclab.build import build_dir as flavor_dir
+    from qdisclab.toolchain.build import build_dir as flavor_dir
 
     return flavor_dir("wheel")
 

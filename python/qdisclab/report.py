@@ -15,6 +15,10 @@ its figures, tables, claims and the campaign state the figure set recorded when 
 was drawn (figure sets saved before they recorded it: the runs their first note
 names). A compact database committed beside them takes over as above.
 
+A full campaign with a row in the timing file (``doc/results/timing.csv``, see
+:mod:`qdisclab.campaign.timing`) shows it: runs, CPU and wall seconds, cores, ns-3
+flavour and revision; ``report`` also prints those rows.
+
 The page is portable: CSV, PDF and database files are linked by paths relative to
 the page, no path of the machine that ran the campaign is shown, and a verdict drawn
 from a campaign with runs missing or failed says so in its cell.
@@ -34,6 +38,7 @@ from pathlib import Path
 import click
 
 from qdisclab.campaign.store import ResultStore
+from qdisclab.campaign.timing import COLUMNS, TIMING_CSV, read_timing
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.figures import (
     MANIFEST,
@@ -66,6 +71,8 @@ class Section:
     reproduction: Reproduction | None = None
     figures: FigureSet | None = None
     error: str = ""
+    #: The campaign's row of the timing file (full campaigns only), by column.
+    timing: dict[str, str] | None = None
 
 
 def _pick_database(directory: Path) -> Path | None:
@@ -132,14 +139,24 @@ def _recorded(directory: Path) -> Section | None:
     return None
 
 
-def collect(results: Path = RESULTS_DIR, redraw: bool = False) -> list[Section]:
+def collect(results: Path = RESULTS_DIR, redraw: bool = False,
+            timing: Path | None = TIMING_CSV) -> list[Section]:
     """Every results directory with a campaign database or a saved figure set, with figures
-    for reproductions.
+    for reproductions, and the full campaigns' rows of the timing file ``timing``.
 
     Figures are drawn again from a database unless those saved (``figures.json``) are
     newer than it or record its present state; ``redraw`` always draws them. Without a
     database, the saved figure set is the section.
     """
+    sections = _sections(results, redraw)
+    rows = {row["campaign"]: row for row in read_timing(timing)} if timing else {}
+    for section in sections:
+        if section.state is None or section.state.mode != "quick":
+            section.timing = rows.get(section.state.campaign if section.state else section.name)
+    return sections
+
+
+def _sections(results: Path, redraw: bool) -> list[Section]:
     sections = []
     if not results.is_dir():
         return sections
@@ -213,8 +230,25 @@ def _known(value: object, text: str) -> str:
     return text if value not in (None, [], "") else "<span class='note'>not recorded</span>"
 
 
+def _seconds(text: str) -> str:
+    """A number of seconds from the timing file, with hours or minutes beside it."""
+    seconds = float(text)
+    other = f"{seconds / 3600:.2f} h" if seconds >= 3600 else f"{seconds / 60:.1f} min"
+    return f"{seconds:,.1f} s ({other})"
+
+
+def _timing_html(row: dict[str, str]) -> str:
+    """A campaign's timing row, in words."""
+    cpu = f"{_seconds(row['cpu_s'])} CPU" if row.get("cpu_s") else "CPU time not recorded"
+    revisions = ", ".join(f"<code>{_e(r)}</code>" for r in row.get("git_revision", "").split())
+    return (f"{_e(row['runs'])} runs: {cpu}, {_seconds(row['wall_s'])} wall on"
+            f" {_e(row['cores'])} cores; ns-3 <code>{_e(row['ns3_flavor'])}</code>"
+            + (f"; revision {revisions}" if revisions else "") + " (timing.csv)")
+
+
 def _state_html(section: Section, base: Path) -> str:
     state = section.state
+    cost = [("Cost", _timing_html(section.timing))] if section.timing else []
     if section.db is not None:
         source = f'campaign database <a href="{_href(section.db, base)}">' \
                  f"<code>{_e(section.db.name)}</code></a>"
@@ -224,7 +258,9 @@ def _state_html(section: Section, base: Path) -> str:
                   + (f' (<a href="{_href(manifest, base)}"><code>{MANIFEST}</code></a>)'
                      if manifest is not None else ""))
     if state is None:
-        return f"<table><tr><th>Drawn from</th><td>{source}</td></tr></table>"
+        rows = [*cost, ("Drawn from", source)]
+        return "<table>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) \
+            + "</table>"
     missing = ""
     if state.planned is not None:
         left = state.planned - sum(state.counts.values())
@@ -247,6 +283,7 @@ def _state_html(section: Section, base: Path) -> str:
         ("Module revision", _known(state.git_revs, "<br>".join(
             f"<code>{_e(r)}</code>" for r in state.git_revs))),
         ("Time", _known(state.run_time_s, time_text)),
+        *cost,
         ("Drawn from", source),
     ]
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
@@ -345,13 +382,35 @@ def render(sections: list[Section], base: Path) -> str:
 
 
 def write_report(results: Path = RESULTS_DIR, out: Path | None = None,
-                 redraw: bool = False) -> Path:
+                 redraw: bool = False, timing: Path | None = TIMING_CSV) -> Path:
     """Write ``results/report.html`` (or ``out``); return its path (see :func:`collect`)."""
+    path, _ = _write(results, out, redraw, timing)
+    return path
+
+
+def _write(results: Path, out: Path | None, redraw: bool,
+           timing: Path | None) -> tuple[Path, list[Section]]:
     out = out or results / "report.html"
-    sections = collect(results, redraw)
+    sections = collect(results, redraw, timing)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render(sections, out.parent), encoding="utf-8")
-    return out
+    return out, sections
+
+
+def timing_table(sections: list[Section]):
+    """The sections' timing rows as a console table (None when none has one)."""
+    from rich.table import Table
+
+    rows = [section.timing for section in sections if section.timing]
+    if not rows:
+        return None
+    table = Table(title="What the campaigns cost (timing.csv)")
+    for column in COLUMNS:
+        table.add_column(column, justify="right" if column in ("runs", "cpu_s", "wall_s",
+                                                                "cores") else "left")
+    for row in rows:
+        table.add_row(*(row.get(column, "") for column in COLUMNS))
+    return table
 
 
 @click.command("report")
@@ -366,12 +425,18 @@ def write_report(results: Path = RESULTS_DIR, out: Path | None = None,
 )
 @click.option("--redraw", is_flag=True,
               help="Draw every figure again, even when the database has not changed.")
-def report_cmd(results: Path, output: Path | None, redraw: bool) -> None:
+@click.option(
+    "--timing", type=click.Path(dir_okay=False, path_type=Path), default=TIMING_CSV,
+    help="Timing file whose rows the full campaigns show (default doc/results/timing.csv).",
+)
+def report_cmd(results: Path, output: Path | None, redraw: bool, timing: Path) -> None:
     """Write an HTML report of every reproduction under results/, figures beside the paper.
 
     A directory without a database is reported from its recorded figures (figures.json),
     so `--results doc/results` renders the recorded reproductions without running them.
     """
     with CONSOLE.status("Writing the report…"):
-        path = write_report(results, output, redraw)
+        path, sections = _write(results, output, redraw, timing)
+    if (table := timing_table(sections)) is not None:
+        CONSOLE.print(table)
     CONSOLE.print(f"Report: {path.resolve()}", markup=False, highlight=False, soft_wrap=True)

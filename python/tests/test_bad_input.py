@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from qdisclab.build import runtime_env
 from qdisclab.context import REPO
+from qdisclab.toolchain.build import runtime_env
 
 FAIL, WARN, PASS = "fail", "warn", "pass"
 TIMEOUT = 60

@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
-from qdisclab import build as build_mod
 from qdisclab.context import REPO
+from qdisclab.toolchain import build as build_mod
 
 
 @pytest.fixture

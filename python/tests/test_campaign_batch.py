@@ -4,7 +4,7 @@
 A batched sweep must store what a sweep of one process per run stores: the same rows,
 metrics reports byte for byte, failure reasons and timeouts per run; resume per run;
 and fall back to one process per run where the program cannot batch (ns-3.37).
-The fake program (``qdisclab/campaign/fakeprog.py``) batches like PointBatch; the
+The fake program (``python/tests/fakeprog.py``) batches like PointBatch; the
 tests at the end run the real red-vs-droptail of the wheel and system builds.
 """
 
@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from qdisclab.build import runtime_env
 from qdisclab.campaign import runner
 from qdisclab.campaign.engine import sweep
 from qdisclab.campaign.spec import CampaignError, loads_campaign
 from qdisclab.campaign.store import ResultStore
 from qdisclab.context import REPO
+from qdisclab.toolchain.build import runtime_env
 from test_campaign_sweep import CONTRACT_CAMPAIGN, contract_sweep, fake, quiet, starts  # noqa: F401
 
 #: The columns a run's row must have alike, batched or not.

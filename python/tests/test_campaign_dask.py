@@ -40,7 +40,12 @@ def stop(process: subprocess.Popen) -> None:
 def dask_cluster(tmp_path):
     """Address of a scheduler on 127.0.0.1 (free port) with one two-thread worker."""
     scheduler_file = tmp_path / "scheduler.json"
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    # qdisclab is installed in the venv the scheduler and worker run in; a package of that
+    # name that refuses to import, first on their path, stands for a worker without it.
+    hidden = tmp_path / "without-qdisclab" / "qdisclab"
+    hidden.mkdir(parents=True)
+    (hidden / "__init__.py").write_text('raise ImportError("no qdisclab on this worker")\n')
+    env = {**os.environ, "PYTHONPATH": str(hidden.parent)}
     loopback = "127.0.0.1:0"
     scheduler = subprocess.Popen(
         [sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Sweeps of a fake example program on the embedded Dask cluster.
 
-The fake program (``qdisclab/campaign/fakeprog.py``) writes a valid metrics report,
+The fake program (``python/tests/fakeprog.py``) writes a valid metrics report,
 or crashes, hangs, or breaks the contract when told to; it logs each start to
 ``$QDISCLAB_FAKE_LOG`` so the tests can count the runs that really ran.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-import qdisclab.campaign.fakeprog as fakeprog
+import fakeprog
 from qdisclab.campaign.engine import sweep
 from qdisclab.campaign.spec import loads_campaign
 from qdisclab.campaign.store import ResultStore

@@ -6,9 +6,9 @@ import types
 
 from click.testing import CliRunner
 
-from qdisclab import testing
 from qdisclab.cli import main
 from qdisclab.context import CACHE, REPO
+from qdisclab.toolchain import testing
 
 
 def invoke(*args):
@@ -48,7 +48,7 @@ def test_test_refuses_to_recurse(monkeypatch):
 
 
 def test_intree_missing_module(monkeypatch):
-    monkeypatch.setitem(sys.modules, "qdisclab.intree", None)  # import fails as if absent
+    monkeypatch.setitem(sys.modules, "qdisclab.toolchain.intree", None)  # import fails as if absent
     result = invoke("intree")
     assert result.exit_code == 1
     assert "intree.py is missing" in result.output
@@ -61,9 +61,9 @@ def test_intree_passes_its_options(monkeypatch):
         calls.append((repo, cache, version, jobs, keep_going))
         return version == "3.37"
 
-    fake = types.ModuleType("qdisclab.intree")
+    fake = types.ModuleType("qdisclab.toolchain.intree")
     fake.run_intree = run_intree
-    monkeypatch.setitem(sys.modules, "qdisclab.intree", fake)
+    monkeypatch.setitem(sys.modules, "qdisclab.toolchain.intree", fake)
 
     assert invoke("intree", "--jobs", "3", "--keep-going").exit_code == 0
     assert invoke("intree", "--ns3-version", "3.40").exit_code == 1

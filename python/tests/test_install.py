@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 from test_build_lists import cmake_calls
 
-from qdisclab import build as build_mod
 from qdisclab.cli import main
 from qdisclab.context import REPO
+from qdisclab.toolchain import build as build_mod
 
 CONSUMER = Path(__file__).parent / "data" / "consumer"
 CMAKE_PACKAGE = {

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from qdisclab import build as build_mod
-from qdisclab import intree
 from qdisclab.campaign.engine import program_binary
+from qdisclab.toolchain import build as build_mod
+from qdisclab.toolchain import intree
 
 
 # --------------------------------------------------------------------------- pins

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Counting JUnit XML outcomes (ctest's and pytest's dialects)."""
 
-from qdisclab.junit import Counts, closing_line, summarize
+from qdisclab.toolchain.junit import Counts, closing_line, summarize
 
 # What ctest 3.25 writes with --output-junit (one failed, one skipped, one disabled).
 CTEST_XML = """<?xml version="1.0" encoding="UTF-8"?>

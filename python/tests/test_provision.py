@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from qdisclab import provision
+from qdisclab.toolchain import provision
 
 
 @pytest.fixture

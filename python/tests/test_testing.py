@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Pieces of ``qdisc-lab test`` that need no build: format-check helpers, the table."""
 
-from qdisclab import testing
-from qdisclab.junit import Counts
+from qdisclab.toolchain import testing
+from qdisclab.toolchain.junit import Counts
 
 
 def test_offending_files_from_clang_format_diagnostics():
@@ -51,7 +51,7 @@ def test_sanitize_runs_only_the_sanitized_ctest(monkeypatch):
     else, still closed by the `N passed, N failed` line."""
     from click.testing import CliRunner
 
-    import qdisclab.provision
+    import qdisclab.toolchain.provision
 
     calls = []
 
@@ -60,7 +60,7 @@ def test_sanitize_runs_only_the_sanitized_ctest(monkeypatch):
         return testing.SourceResult("ctest/system-sanitize", Counts(7, 1, 0, ["example/x"]))
 
     monkeypatch.delenv(testing.IN_PYTEST_ENV, raising=False)
-    monkeypatch.setattr(qdisclab.provision, "ensure_setup", lambda wheel: None)
+    monkeypatch.setattr(qdisclab.toolchain.provision, "ensure_setup", lambda wheel: None)
     monkeypatch.setattr(testing, "run_ctest", fake_ctest)
     monkeypatch.setattr(testing, "run_pytest", lambda pattern: calls.append("pytest"))
     monkeypatch.setattr(testing, "run_format_check", lambda: calls.append("format"))
@@ -72,7 +72,7 @@ def test_sanitize_runs_only_the_sanitized_ctest(monkeypatch):
 
 def test_sanitized_ctest_result_is_named_after_its_build(monkeypatch, tmp_path):
     """run_ctest builds the sanitized tree and runs ctest with the sanitizer options."""
-    from qdisclab import build as build_mod
+    from qdisclab.toolchain import build as build_mod
 
     out = tmp_path / "system-sanitize"
     runs = []

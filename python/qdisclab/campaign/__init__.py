@@ -6,7 +6,9 @@
 * :mod:`~qdisclab.campaign.store` is the SQLite results database;
 * :mod:`~qdisclab.campaign.runner` is the task a worker executes (standard library only);
 * :mod:`~qdisclab.campaign.commands` holds ``qdisc-lab sweep`` and ``qdisc-lab export``;
-* :mod:`~qdisclab.campaign.fakeprog` is a stand-in example program for tests.
+* :mod:`~qdisclab.campaign.timing` says what a campaign cost (``doc/results/timing.csv``).
+
+The tests' stand-in example program is ``python/tests/fakeprog.py``.
 
 Importing this package is cheap: Dask is imported only when a sweep starts.
 """

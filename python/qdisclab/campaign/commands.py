@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from qdisclab.build import ALL_FLAVORS, ns3_option
 from qdisclab.context import CONSOLE
+from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
 
 
 def jobs_option(function):
@@ -42,7 +42,7 @@ def run_sweep(
     points_per_process: int | None = None,
 ):
     """Load, sweep and summarize a campaign; return the :class:`SweepResult`."""
-    from qdisclab.build import runtime_env
+    from qdisclab.toolchain.build import runtime_env
     from qdisclab.campaign.engine import (
         overhead_line,
         program_binary,
@@ -66,6 +66,7 @@ def run_sweep(
             retry_failed=retry_failed,
             env=runtime_env(flavor) or None,
             points_per_process=points_per_process,
+            flavor=flavor,
         )
     except CampaignError as exc:
         raise click.ClickException(str(exc)) from exc

@@ -79,7 +79,7 @@ def default_db_path(campaign: Campaign) -> Path:
 
 def program_binary(program: str, flavor: str = "system") -> Path:
     """``build/<flavor>/examples/<program>``; a clear error when it was not built."""
-    from qdisclab.build import build_dir
+    from qdisclab.toolchain.build import build_dir
 
     path = build_dir(flavor) / "examples" / program
     if not path.is_file():
@@ -149,6 +149,7 @@ def interpret(run: Run, result: Mapping, campaign: Campaign,
         "params": run.params,
         "seed": run.seed,
         "wall_time_s": result.get("wall_time_s"),
+        "cpu_time_s": result.get("cpu_time_s"),
         "exit_code": result.get("returncode"),
         "stderr_tail": result.get("stderr_tail") or result.get("stdout_tail") or "",
         "output": result.get("output"),
@@ -226,8 +227,11 @@ class SweepResult:
     workers: int = 0
     cluster: str = "local"
     cluster_start_s: float = 0.0
+    #: From the first run submitted to the last result stored (or the interruption).
     wall_time_s: float = 0.0
     run_time_s: float = 0.0
+    #: CPU seconds (user + system) of the runs stored by this sweep.
+    cpu_time_s: float = 0.0
     failures: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -402,6 +406,7 @@ def sweep(
     retry_failed: bool = False,
     env: Mapping[str, str] | None = None,
     points_per_process: int | None = None,
+    flavor: str | None = None,
     console: Console = CONSOLE,
 ) -> SweepResult:
     """Run every run of ``campaign`` the database at ``db_path`` does not hold yet.
@@ -410,7 +415,8 @@ def sweep(
     ``env`` adds environment variables to each run. Returns the counts; Ctrl-C,
     SIGTERM or SIGHUP stop the sweep (killing the runs in flight, cancelling what
     is queued) and return with ``interrupted`` and ``stop_signal`` set.
-    ``points_per_process`` overrides the campaign's. Raises
+    ``points_per_process`` overrides the campaign's. ``flavor`` (the ns-3 flavour
+    ``binary`` was built against) is recorded with the sweep. Raises
     :class:`~qdisclab.campaign.store.StoreError` when another sweep writes the
     database, or it is damaged or full (after stopping the runs).
     """
@@ -467,6 +473,7 @@ def sweep(
                 "cluster": cluster or "local",
                 "planned": len(runs),
                 "skipped": result.skipped_done + result.skipped_failed,
+                "ns3_flavor": flavor,
                 "git_rev": revision,
             }
         )
@@ -492,6 +499,7 @@ def sweep(
                 "interrupted": int(result.interrupted),
                 "wall_time_s": result.wall_time_s,
                 "run_time_s": result.run_time_s,
+                "cpu_time_s": result.cpu_time_s,
             },
         )
     return result
@@ -543,7 +551,7 @@ def _execute(
                                  extra_env, launcher, console)
         batch_task = detached_task(runner.execute_batch) if cluster else runner.execute_batch
         by_key: dict[str, list[Run]] = {}
-        sweep_started = time.monotonic()
+        started = time.monotonic()  # the runs' wall time starts here
 
         def submit(runs: list[Run]):
             if len(runs) == 1:
@@ -590,7 +598,7 @@ def _execute(
                     status=(f"[red]{result.failed} failed[/] " if result.failed else "")
                     + (f"[yellow]{result.timeout} timed out[/]" if result.timeout else ""),
                 )
-        result.wall_time_s = time.monotonic() - sweep_started
+        result.wall_time_s = time.monotonic() - started
     except BaseException as exc:
         # Ctrl-C, a stop signal, a database that cannot take a row: end every run first.
         if local is not None:
@@ -647,6 +655,7 @@ def _store(campaign: Campaign, run: Run, raw: Mapping, binary: Path, revision: s
     row["command"] = shlex.join([str(binary), *run.args()])
     store.record(row)
     result.run_time_s += row["wall_time_s"] or 0.0
+    result.cpu_time_s += row["cpu_time_s"] or 0.0
     if row["status"] == "ok":
         result.ok += 1
     else:

@@ -15,6 +15,10 @@ the process that started it dies, even by ``kill -9``, so no run outlives its dr
 Its scratch directory is ``$TMPDIR/qdisclab-run-<pid>-*`` (the starting
 process's pid), so the next sweep can remove those of dead drivers
 (:func:`remove_stale_run_dirs`).
+
+A run's CPU time is what the kernel accounts to its process when it is reaped
+(``wait4``): user plus system seconds of the program and of the descendants it
+waited for, whether it exited, failed or was killed on timeout.
 """
 
 import os
@@ -223,6 +227,7 @@ def _new_result() -> dict:
         "error_line": "",
         "error": "",
         "wall_time_s": 0.0,
+        "cpu_time_s": None,
         "started_at": time.time(),
         "host": socket.gethostname(),
     }
@@ -238,11 +243,12 @@ def _cannot_start(program: str, launcher: list[str]) -> str:
 
 
 def _run_process(command, env, stdout_path, stderr_path, timeout, children, launcher,
-                 progress=None) -> tuple[str, int | None, str]:
-    """Run ``command`` to its end; return (outcome, return code, error).
+                 progress=None) -> tuple[str, int | None, str, float | None]:
+    """Run ``command`` to its end; return (outcome, return code, error, CPU seconds).
 
     It is killed (with its process group) once ``timeout`` seconds pass without
     ``progress()`` changing (without ``progress``: ``timeout`` seconds after its start).
+    The CPU seconds (user + system, see :func:`_reap`) are None when it did not start.
     """
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
         try:
@@ -255,14 +261,15 @@ def _run_process(command, env, stdout_path, stderr_path, timeout, children, laun
                 process_group=0,
             )
         except OSError as exc:
-            return "error", None, f"cannot start {command[0]}: {exc.strerror or exc}"
+            return "error", None, f"cannot start {command[0]}: {exc.strerror or exc}", None
         if children is not None:
             children.add(child)
         try:
-            if _wait(child, timeout, progress):
-                return "exited", child.returncode, ""
+            cpu = _wait(child, timeout, progress)
+            if cpu is not None:
+                return "exited", child.returncode, "", cpu
             kill_group(child)
-            return "timeout", child.wait(), ""
+            return "timeout", child.returncode, "", _reap(child, None)
         finally:
             if children is not None:
                 children.discard(child)
@@ -270,29 +277,51 @@ def _run_process(command, env, stdout_path, stderr_path, timeout, children, laun
 
 #: How often a batch's progress is looked at, in seconds (the precision of its timeouts).
 PROGRESS_POLL_S = 0.25
+#: Longest pause between two looks at a running child (what ``Popen.wait`` uses).
+REAP_POLL_S = 0.05
 
 
-def _wait(child: subprocess.Popen, timeout: float | None, progress) -> bool:
-    """Wait for ``child``; False once ``timeout`` s passed without ``progress()`` changing."""
+def _reap(child: subprocess.Popen, timeout: float | None) -> float | None:
+    """Reap ``child`` within ``timeout`` seconds (None: however long it takes) with ``wait4``;
+    return its CPU seconds (user + system, including the children it waited for), or None
+    when it is still running.
+
+    ``Popen.wait`` drops the resource usage ``wait4`` returns, so the child is reaped here
+    and its ``returncode`` set as ``Popen`` would. Waiting with a timeout polls, with the
+    pauses ``Popen.wait`` makes (doubling up to :data:`REAP_POLL_S`).
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    delay = 0.0005
+    while True:
+        pid, status, usage = os.wait4(child.pid, 0 if deadline is None else os.WNOHANG)
+        if pid:
+            child.returncode = os.waitstatus_to_exitcode(status)
+            return usage.ru_utime + usage.ru_stime
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        time.sleep(min(delay, remaining))
+        delay = min(delay * 2, REAP_POLL_S)
+
+
+def _wait(child: subprocess.Popen, timeout: float | None, progress) -> float | None:
+    """Wait for ``child`` and return its CPU seconds (see :func:`_reap`); None once
+    ``timeout`` s passed without ``progress()`` changing."""
     if timeout is None:
-        child.wait()
-        return True
+        return _reap(child, None)
     deadline = time.monotonic() + timeout
     seen = progress() if progress else None
     while True:
         step = deadline - time.monotonic()
         if progress:
             step = min(step, PROGRESS_POLL_S)
-        try:
-            child.wait(timeout=max(step, 0.0))
-            return True
-        except subprocess.TimeoutExpired:
-            pass
+        if (cpu := _reap(child, max(step, 0.0))) is not None:
+            return cpu
         if progress and (now := progress()) != seen:
             seen = now
             deadline = time.monotonic() + timeout
         elif time.monotonic() >= deadline:
-            return False
+            return None
 
 
 def _collect(result: dict, output_path: str, stdout_path: str, stderr_path: str,
@@ -325,11 +354,11 @@ def _execute(argv, timeout, env, tail_chars, children, launcher, result) -> dict
     stderr_path = os.path.join(workdir, "stderr")
     started = time.monotonic()
     try:
-        outcome, code, error = _run_process(
+        outcome, code, error, cpu = _run_process(
             [*argv, f"--output={output_path}"], env, stdout_path, stderr_path, timeout,
             children, launcher,
         )
-        result.update(outcome=outcome, returncode=code, error=error)
+        result.update(outcome=outcome, returncode=code, error=error, cpu_time_s=cpu)
         if outcome == "error":
             return result
         result["wall_time_s"] = time.monotonic() - started
@@ -362,7 +391,10 @@ def execute_batch(
     (the last one that started) gets the process's exit status or timeout, and the
     error line of its own standard error; the points before it exited 0. A point's
     ``wall_time_s`` runs from the end of the point before it (or the process's start)
-    to the last change of its files. When the program cannot start, every point gets
+    to the last change of its files. The process's CPU time is shared among the points
+    that ran in proportion to their ``wall_time_s`` (the kernel accounts CPU per process,
+    not per point; the shares add up to the process's CPU time, the first point's
+    includes the process's start). When the program cannot start, every point gets
     the error.
     """
     result = _new_result()
@@ -399,7 +431,7 @@ def _execute_batch(program, points, timeout, env, tail_chars, children, launcher
             return sum(os.path.exists(paths["stderr"]) for paths in files)
 
         started_at = time.time()
-        outcome, code, error = _run_process(
+        outcome, code, error, cpu = _run_process(
             [program, f"--batch={batch_file}"], env, os.path.join(workdir, "stdout"),
             os.path.join(workdir, "stderr"), timeout, children, launcher, started_points,
         )
@@ -429,9 +461,21 @@ def _execute_batch(program, points, timeout, env, tail_chars, children, launcher
             previous_end = end
             _collect(point, paths["metrics.json"], paths["stdout"], paths["stderr"], tail_chars)
             results.append(point)
+        _share_cpu([point for point in results if point is not None], cpu)
         return results
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _share_cpu(points: list[dict], cpu: float | None) -> None:
+    """Set each point's ``cpu_time_s`` to its share of the process's ``cpu`` seconds, in
+    proportion to its ``wall_time_s`` (equal shares when no wall time was measured)."""
+    if cpu is None or not points:
+        return
+    walls = [point["wall_time_s"] for point in points]
+    total = sum(walls)
+    for point, wall in zip(points, walls, strict=True):
+        point["cpu_time_s"] = cpu * wall / total if total > 0 else cpu / len(points)
 
 
 def _mtimes(paths) -> list[float]:

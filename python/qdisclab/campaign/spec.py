@@ -62,8 +62,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from qdisclab.build import ALL_FLAVORS
 from qdisclab.context import REPO
+from qdisclab.toolchain.build import ALL_FLAVORS
 
 CAMPAIGNS_DIR = REPO / "campaigns"
 
@@ -184,7 +184,7 @@ class Campaign:
     description: str = ""
     quick: bool = False
     #: The ns-3 build the campaign runs on unless ``--ns3`` says otherwise: a flavour of
-    #: :data:`qdisclab.build.ALL_FLAVORS` ("system", "wheel", "optimized").
+    #: :data:`qdisclab.toolchain.build.ALL_FLAVORS` ("system", "wheel", "optimized").
     ns3: str = "system"
     #: Runs the engine may run in one process (PointBatch); 1: a process per run.
     points_per_process: int = 1

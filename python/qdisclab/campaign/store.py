@@ -6,7 +6,9 @@ Tables:
 ``runs``
     One row per run, keyed by :func:`qdisclab.campaign.spec.run_key`: parameters and
     metrics as JSON objects, the seed, the status (``ok``, ``failed`` or ``timeout``)
-    with its reason and the tail of standard error, wall time, exit code, the ns-3
+    with its reason and the tail of standard error, wall time, CPU time (user + system
+    seconds of its process; a run of a batch has its share, see
+    :func:`~qdisclab.campaign.runner.execute_batch`), exit code, the ns-3
     version (from the metrics report), the module's git revision, the host, the
     command line and the number of attempts.
 ``runs_flat``
@@ -15,7 +17,9 @@ Tables:
 ``meta``
     Key/value facts about the campaign (name, program, mode, its TOML text).
 ``sweeps``
-    One row per ``sweep`` invocation: counts, wall time and summed run time.
+    One row per ``sweep`` invocation: start and end, counts, wall time (from the first
+    run submitted to the last result stored), summed run wall and CPU time, workers,
+    the ns-3 flavour and the git revision.
 
 Every row is committed on its own in WAL mode, so a sweep killed at any moment
 loses at most the runs still in flight, and a reader can open the file while a
@@ -25,6 +29,9 @@ holds a lock on ``<database>.lock`` beside it.
 A database SQLite cannot read or write (damaged, truncated, disk full, no
 permission) raises :class:`StoreError`, whose message says what is wrong and how
 to recover; nothing already stored is changed or removed.
+
+Opening a database made before a column existed adds that column (empty for the
+rows already there; :data:`_ADDED_COLUMNS`), so every older database stays readable.
 """
 
 from __future__ import annotations
@@ -62,6 +69,7 @@ CREATE TABLE IF NOT EXISTS runs (
     metrics      TEXT,
     output       TEXT,
     wall_time_s  REAL,
+    cpu_time_s   REAL,
     exit_code    INTEGER,
     stderr_tail  TEXT,
     ns3_version  TEXT,
@@ -93,14 +101,24 @@ CREATE TABLE IF NOT EXISTS sweeps (
     interrupted  INTEGER,
     wall_time_s  REAL,
     run_time_s   REAL,
+    cpu_time_s   REAL,
+    ns3_flavor   TEXT,
     git_rev      TEXT
 );
 """
 
+#: Columns added after the first databases were written: (table, column, type). A database
+#: without one gets it (NULL in its old rows) when opened.
+_ADDED_COLUMNS = (
+    ("runs", "cpu_time_s", "REAL"),
+    ("sweeps", "cpu_time_s", "REAL"),
+    ("sweeps", "ns3_flavor", "TEXT"),
+)
+
 _RUN_COLUMNS = (
     "run_key", "campaign", "program", "grid", "params", "seed", "status", "reason", "metrics",
-    "output", "wall_time_s", "exit_code", "stderr_tail", "ns3_version", "git_rev", "host",
-    "command", "started_at", "finished_at",
+    "output", "wall_time_s", "cpu_time_s", "exit_code", "stderr_tail", "ns3_version", "git_rev",
+    "host", "command", "started_at", "finished_at",
 )
 
 
@@ -136,6 +154,9 @@ class RunRecord:
     attempts: int
     started_at: str | None
     finished_at: str | None
+    #: User + system seconds of the run's process (its share of a batch's); None for runs
+    #: stored before CPU time was recorded.
+    cpu_time_s: float | None = None
 
     def metric(self, name: str) -> float:
         """A metric's value, NaN when absent or null."""
@@ -212,9 +233,17 @@ class ResultStore:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(_SCHEMA)
+            self._add_missing_columns()
         except BaseException:
             self.conn.close()
             raise
+
+    def _add_missing_columns(self) -> None:
+        """Give a database written before :data:`_ADDED_COLUMNS` existed those columns."""
+        for table, column, kind in _ADDED_COLUMNS:
+            present = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     @_reported
     def check(self) -> None:
@@ -307,6 +336,7 @@ class ResultStore:
                     reason=row["reason"],
                     metrics=json.loads(row["metrics"]) if row["metrics"] else None,
                     wall_time_s=row["wall_time_s"],
+                    cpu_time_s=row["cpu_time_s"],
                     exit_code=row["exit_code"],
                     stderr_tail=row["stderr_tail"],
                     ns3_version=row["ns3_version"],

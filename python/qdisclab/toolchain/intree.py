@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from qdisclab import proc
+from qdisclab.toolchain import proc
 
 MODULE_NAME = "qdisc-lab"
 
@@ -62,7 +62,7 @@ NS3_MODULES: tuple[str, ...] = (
 # NS3_ASSERT=OFF).  Not `optimized`, which is the same plus -march=native -mtune=native:
 # binaries (and ccache objects) tied to the build machine's CPU, and floating-point
 # results that may change with it (FMA contraction).  The tree doubles as the
-# `optimized` campaign flavour (qdisclab.build): tests compiled in do not slow a run.
+# `optimized` campaign flavour (qdisclab.toolchain.build): tests compiled in do not slow a run.
 BUILD_PROFILE = "release"
 
 DEMO_EXAMPLE = "dumbbell-fifo-vs-red"
@@ -301,7 +301,7 @@ def ensure_deb_src(suite: str, console=None) -> bool:
 def ensure_tools(console=None) -> None:
     """The toolchain, ccache (ns-3's CMake uses it when on PATH) and dpkg-dev (apt-get source):
     the same system packages ``qdisc-lab setup`` installs."""
-    from qdisclab.provision import ensure_apt_packages
+    from qdisclab.toolchain.provision import ensure_apt_packages
 
     ensure_apt_packages()
 
@@ -423,7 +423,7 @@ def ensure_ns3_source(cache: Path, version: str, console=None, ns3_src: Path | N
         _say(console, f"reusing {tree}")
         return tree
     if version in FIXTURE_SOURCES:
-        tarball = fetch_fixture_source(repo or Path(__file__).resolve().parents[2],
+        tarball = fetch_fixture_source(repo or Path(__file__).resolve().parents[3],
                                        FIXTURE_SOURCES[version])
         return extract_ns3(tarball, tree, version, console, top=True)
     pin = DEBIAN_SOURCES.get(version)
@@ -842,7 +842,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2])
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[3])
     parser.add_argument("--cache", type=Path, default=Path("~/.cache/qdisc-lab"))
     parser.add_argument("--ns3-version", default=DEFAULT_RELEASE)
     parser.add_argument("--ns3-src", type=Path, default=None)

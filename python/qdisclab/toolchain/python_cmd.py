@@ -12,8 +12,7 @@ import sys
 import click
 
 from qdisclab import ns
-from qdisclab.build import build, build_dir, runtime_env
-from qdisclab.context import PYTHON_DIR
+from qdisclab.toolchain.build import build, build_dir, runtime_env
 
 
 @contextlib.contextmanager
@@ -37,7 +36,7 @@ def ensure_wheel_build() -> None:
     Only the checkout's own build/wheel is (re)built; one named by $QDISC_LAB_BUILD is the
     user's to fix.
     """
-    from qdisclab.provision import ensure_setup
+    from qdisclab.toolchain.provision import ensure_setup
 
     target = ns.build_dir()
     try:
@@ -71,13 +70,7 @@ def python_cmd(args: tuple[str, ...]) -> None:
         qdisc-lab python examples/python/weighted-drr.py
     """
     ensure_wheel_build()
-    paths = [str(PYTHON_DIR), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    env = {
-        **os.environ,
-        **runtime_env("wheel"),
-        "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths)),
-        ns.BUILD_ENV: str(ns.build_dir()),
-    }
+    env = {**os.environ, **runtime_env("wheel"), ns.BUILD_ENV: str(ns.build_dir())}
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, [sys.executable, *args], env)

@@ -27,11 +27,11 @@ from pathlib import Path
 
 import click
 
-from qdisclab import proc
 from qdisclab.context import CACHE, CCACHE_DIR, CONSOLE, REPO, ensure_cache_dir
+from qdisclab.toolchain import proc
 
 FLAVORS = ("system", "wheel")  #: installed ns-3s: the module's tests run against each
-OPTIMIZED = "optimized"  #: the campaign flavour built from source (qdisclab.intree)
+OPTIMIZED = "optimized"  #: the campaign flavour built from source (qdisclab.toolchain.intree)
 #: The ns-3 release the optimized flavour builds.  Moving it changes the TCP a campaign
 #: on this flavour simulates: re-record that campaign's results with it.
 OPTIMIZED_RELEASE = "3.37"
@@ -170,7 +170,7 @@ def build(flavor: str, clean: bool = False, sanitize: bool = False) -> Path:
 def build_optimized(out: Path) -> Path:
     """Build the module in ns-3's source tree (fetched and configured on demand) and link
     its example programs into ``out/examples``; return ``out``."""
-    from qdisclab import intree
+    from qdisclab.toolchain import intree
 
     try:
         tree = intree.prepare_tree(REPO, CACHE, OPTIMIZED_RELEASE, console=CONSOLE)
@@ -195,7 +195,7 @@ def link_examples(binaries: dict[str, Path], examples: Path) -> Path:
 @click.option("--clean", is_flag=True, help="Delete the build directory first.")
 def build_cmd(flavor: str, sanitize: bool, clean: bool) -> None:
     """Build the module, its tests and examples into build/<flavor>."""
-    from qdisclab.provision import ensure_setup
+    from qdisclab.toolchain.provision import ensure_setup
 
     ensure_cache_dir(CCACHE_DIR)  # before anything is installed: a clear error
     ensure_setup(wheel=flavor == "wheel")

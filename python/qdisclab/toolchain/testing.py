@@ -20,10 +20,17 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from qdisclab import proc
-from qdisclab.build import FLAVORS, build, build_dir, ns3_option, runtime_env, sanitize_option
 from qdisclab.context import CONSOLE, PYTHON_DIR, REPO
-from qdisclab.junit import Counts, closing_line, summarize
+from qdisclab.toolchain import proc
+from qdisclab.toolchain.build import (
+    FLAVORS,
+    build,
+    build_dir,
+    ns3_option,
+    runtime_env,
+    sanitize_option,
+)
+from qdisclab.toolchain.junit import Counts, closing_line, summarize
 
 # Set in the environment of the pytest run, so no test re-enters `qdisc-lab test`.
 IN_PYTEST_ENV = "QDISC_LAB_IN_PYTEST"
@@ -179,7 +186,7 @@ def test_cmd(flavor: str, pattern: str | None, sanitize: bool) -> None:
     With --sanitize: build the sanitized build and run its ctest only (every test suite,
     GoogleTest and example --quick run, each stopping at its first sanitizer report).
     """
-    from qdisclab.provision import ensure_setup
+    from qdisclab.toolchain.provision import ensure_setup
 
     if os.environ.get(IN_PYTEST_ENV):
         raise click.ClickException(

@@ -8,11 +8,12 @@ other commands call :func:`ensure_setup` unconditionally before they work.
 import importlib.metadata
 import shutil
 import sys
+import tomllib
 
 import click
 
-from qdisclab import proc
 from qdisclab.context import CONSOLE, PYTHON_DIR
+from qdisclab.toolchain import proc
 
 APT_PACKAGES = (
     "build-essential",
@@ -31,7 +32,8 @@ APT_PACKAGES = (
     "valgrind",
 )
 
-WHEEL_REQUIREMENTS = PYTHON_DIR / "requirements-wheel.txt"
+#: The tooling's package description; its ``wheel`` extra pins the ns-3 wheel.
+PYPROJECT = PYTHON_DIR / "pyproject.toml"
 
 
 def missing_apt_packages(packages: tuple[str, ...] = APT_PACKAGES) -> list[str]:
@@ -71,18 +73,18 @@ def ensure_apt_packages() -> None:
 
 
 def wheel_requirements() -> dict[str, str]:
-    """Map each ``name==version`` pin of requirements-wheel.txt to its version."""
+    """Map each ``name==version`` pin of pyproject.toml's ``wheel`` extra to its version."""
+    with open(PYPROJECT, "rb") as handle:
+        extra = tomllib.load(handle)["project"]["optional-dependencies"]["wheel"]
     pins = {}
-    for line in WHEEL_REQUIREMENTS.read_text().splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            name, _, version = line.partition("==")
-            pins[name.strip()] = version.strip()
+    for requirement in extra:
+        name, _, version = requirement.partition("==")
+        pins[name.strip()] = version.strip()
     return pins
 
 
 def ensure_wheel() -> None:
-    """Install requirements-wheel.txt (the ns-3 wheel) into this venv unless present."""
+    """Install the ``wheel`` extra's pins (the ns-3 wheel) into this venv unless present."""
     stale = []
     for name, version in wheel_requirements().items():
         try:
@@ -102,8 +104,7 @@ def ensure_wheel() -> None:
             "pip",
             "install",
             "--disable-pip-version-check",
-            "-r",
-            WHEEL_REQUIREMENTS,
+            *stale,
         ]
     )
 
@@ -116,7 +117,8 @@ def ensure_setup(wheel: bool = False) -> None:
 
 
 @click.command("setup")
-@click.option("--wheel", is_flag=True, help="Also install the ns-3 wheel (requirements-wheel.txt).")
+@click.option("--wheel", is_flag=True,
+              help="Also install the ns-3 wheel (pyproject.toml's wheel extra).")
 def setup_cmd(wheel: bool) -> None:
     """Install the system packages (and optionally the ns-3 wheel) this module needs."""
     ensure_setup(wheel=wheel)

@@ -32,7 +32,7 @@ report to ``--output``. Its ``--behave`` parameter picks what it does:
 ``nometric``
     leave out ``value_mbps``.
 
-``--sleep=S`` sleeps S seconds first.
+``--sleep=S`` sleeps S seconds first; ``--spin=S`` then computes for S seconds of CPU time.
 
 ``--schema`` (alone) prints the program's parameters and metrics like a C++ example
 (helper/experiment-params.h): the flags ``x``, ``behave`` and ``sleep``, the metrics
@@ -147,6 +147,9 @@ def main(argv: list[str] | None = None, program: str = PROGRAM) -> int:
     output = params.pop("output", None)
     behave = params.get("behave", "ok")
     time.sleep(float(params.get("sleep", 0)))
+    spin_until = time.process_time() + float(params.get("spin", 0))
+    while time.process_time() < spin_until:
+        pass
 
     if behave == "crash":
         print("fake-program: something went wrong", file=sys.stderr)

@@ -1,18 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """``qdisc-lab install``: install the module for programs of one's own.
 
-Builds ``build/<flavor>`` (see :mod:`qdisclab.build`), then runs ``cmake --install`` on it, which
-installs under the prefix the public headers (``include/ns3``), the library, the CMake package
-``qdisc-lab`` and ``qdisc-lab.pc`` (cmake/qdisc-lab-install.cmake says what and why).
+Builds ``build/<flavor>`` (see :mod:`qdisclab.toolchain.build`), then runs ``cmake --install``
+on it, which installs under the prefix the public headers (``include/ns3``), the library, the
+CMake package ``qdisc-lab`` and ``qdisc-lab.pc`` (cmake/qdisc-lab-install.cmake says what and
+why).
 """
 
 from pathlib import Path
 
 import click
 
-from qdisclab import proc
-from qdisclab.build import build, ns3_option
 from qdisclab.context import CONSOLE
+from qdisclab.toolchain import proc
+from qdisclab.toolchain.build import build, ns3_option
 
 
 def install(flavor: str, prefix: Path) -> list[Path]:
@@ -33,7 +34,7 @@ def install(flavor: str, prefix: Path) -> list[Path]:
 )
 def install_cmd(flavor: str, prefix: Path) -> None:
     """Install headers, library, CMake package and pkg-config file under PREFIX."""
-    from qdisclab.provision import ensure_setup
+    from qdisclab.toolchain.provision import ensure_setup
 
     ensure_setup(wheel=flavor == "wheel")
     prefix = prefix.resolve()

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """``qdisc-lab intree``: build and test the module inside an ns-3 source tree.
 
-The work is done by :func:`qdisclab.intree.run_intree`; this is only its CLI.
+The work is done by :func:`qdisclab.toolchain.intree.run_intree`; this is only its CLI.
 """
 
 import inspect
@@ -20,8 +20,8 @@ from qdisclab.context import CACHE, CONSOLE, REPO
     default="3.37",
     show_default=True,
     help="ns-3 release whose source tree hosts the module: a release pinned in "
-    "qdisclab.intree.DEBIAN_SOURCES (fetched with apt-get source), `newest` for the newest "
-    "pinned one, 3.35 (the waf era: built with ./waf and the module's wscript, from the "
+    "qdisclab.toolchain.intree.DEBIAN_SOURCES (fetched with apt-get source), `newest` for the "
+    "newest pinned one, 3.35 (the waf era: built with ./waf and the module's wscript, from the "
     "fixture ../shared/ns-3/ns-3.35-src.tar.xz), or any release whose tree "
     "QDISC_LAB_NS3_SRC names.",
 )
@@ -37,12 +37,12 @@ from qdisclab.context import CACHE, CONSOLE, REPO
 def intree_cmd(version: str, jobs: int, keep_going: bool) -> None:
     """Build and test the module in-tree, in an ns-3 source checkout."""
     try:
-        from qdisclab.intree import run_intree
+        from qdisclab.toolchain.intree import run_intree
     except ModuleNotFoundError as exc:
-        if exc.name != "qdisclab.intree":
+        if exc.name != "qdisclab.toolchain.intree":
             raise
         raise click.ClickException(
-            "the in-tree runner python/qdisclab/intree.py is missing from this checkout"
+            "the in-tree runner python/qdisclab/toolchain/intree.py is missing from this checkout"
         ) from exc
     kwargs = {"repo": REPO, "cache": CACHE, "version": version, "jobs": jobs, "console": CONSOLE}
     if "keep_going" in inspect.signature(run_intree).parameters:
