@@ -151,13 +151,13 @@ RATIO_ANCHOR: Cell = (500, 1.5, "DropTail")
 #: The buffers chosen on the anchor cells (doc: "Calibration result"): DropTail's limit in
 #: packets, DRR's blimit_ with ns-2's head drop and with tail drop (the variant).
 DROPTAIL_LIMIT = "400p"
-DRR_BLIMIT_HEAD = "200000B"
+DRR_BLIMIT_HEAD = "650000B"
 DRR_BLIMIT_TAIL = "200000B"
 
 #: The factorial's background as (background flows, bgPacketSize (0 = P), bgIntervalMin,
 #: bgIntervalMax ms): the final campaign's (chosen on S22), and the variant campaign's sizes.
 Background = tuple[int, int, float, float]
-BACKGROUND: Background = (1, 0, 2.5, 7.5)
+BACKGROUND: Background = (1, 1000, 5.0, 15.0)
 
 #: Queue configurations of the factorial designs: Q's two halves as
 #: (queueDisc, maxSize, dropFrom) with the program's defaults filled in
@@ -1515,8 +1515,9 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
         " its equation (3) swaps the BQ and PQ coefficients (Table 4 gives qPQ = −0.0029 and"
         " qBQ = −0.0001; the equation prints −0.003xBxQ and −0.0001xQxP). The column"
         " \u201cpaper's table, recomputed\u201d is the 2^3 analysis of the paper's own Table 2 / 4.",
-        "Factorial: the measured flow and one background flow with the same traffic (uniform"
-        f" inter-arrival times in (2.5, 7.5) ms, P-byte packets); DropTail holds"
+        "Factorial: the measured flow (uniform inter-arrival times in (2.5, 7.5) ms, P-byte"
+        f" packets) and the background chosen on S22 ({_background_label(BACKGROUND)});"
+        " DropTail holds"
         f" {DROPTAIL_LIMIT} (ns-2's limit_ counts packets), DRR {DRR_BLIMIT_HEAD} with head"
         f" drop and {DRR_BLIMIT_TAIL} with tail drop (blimit_ counts bytes): buffers"
         " calibrated on the anchor cell 1000 B, 1 Mb/s (claims C16, C17), the background on"
@@ -1569,7 +1570,7 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
                 stem, title,
                 "Ours: mean ± 95 % CI over the replications (RngRun), beside the paper's single"
                 " values. Variants: DRR dropping from the tail of the longest queue; DropTail"
-                " with DRR's 200000-byte buffer (\u201c= ours\u201d: the main design's runs).",
+                f" with DRR's {DRR_BLIMIT_HEAD} buffer (\u201c= ours\u201d: the main design's runs).",
                 csv, table=table))
         for stem, response, percent, eq, eq_text, paper_table, digits, title in (
             ("table3", DELAY, PAPER_TABLE3, PAPER_EQ1, PAPER_EQ1_TEXT, PAPER_TABLE2, 3,
