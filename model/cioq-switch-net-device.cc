@@ -4,6 +4,8 @@
 
 #include "cioq-switch-net-device.h"
 
+#include "cioq-frame-item.h"
+#include "cioq-source-tag.h"
 #include "qdisc-lab-compat.h"
 #include "qdisc-lab-config.h"
 
@@ -24,7 +26,6 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/tag.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -37,88 +38,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("CioqSwitchNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(CioqSwitchNetDevice);
-
-/**
- * \ingroup qdisc-lab
- * A packet's source MAC address across the switch, for ports that send with SendFrom (CSMA):
- * the queue disc item carries only the destination.
- */
-class CioqSourceTag : public Tag
-{
-  public:
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::CioqSourceTag")
-                                .SetParent<Tag>()
-                                .SetGroupName("QdiscLab")
-                                .AddConstructor<CioqSourceTag>();
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return 6;
-    }
-
-    void Serialize(TagBuffer buffer) const override
-    {
-        uint8_t bytes[6];
-        source.CopyTo(bytes);
-        buffer.Write(bytes, 6);
-    }
-
-    void Deserialize(TagBuffer buffer) override
-    {
-        uint8_t bytes[6];
-        buffer.Read(bytes, 6);
-        source.CopyFrom(bytes);
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << "source=" << source;
-    }
-
-    Mac48Address source; //!< the frame's source address
-};
-
-NS_OBJECT_ENSURE_REGISTERED(CioqSourceTag);
-
-/**
- * \ingroup qdisc-lab
- * A non-IP frame (ARP, ...) in an output queue disc: no header kept apart, nothing to mark.
- */
-class CioqFrameItem : public QueueDiscItem
-{
-  public:
-    /**
-     * \param packet the frame's payload
-     * \param address its destination
-     * \param protocol its protocol number
-     */
-    CioqFrameItem(Ptr<Packet> packet, const Address& address, uint16_t protocol)
-        : QueueDiscItem(packet, address, protocol)
-    {
-    }
-
-    void AddHeader() override
-    {
-    }
-
-    bool Mark() override
-    {
-        return false;
-    }
-};
 
 TypeId
 CioqSwitchNetDevice::GetTypeId()
