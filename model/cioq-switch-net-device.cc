@@ -4,6 +4,8 @@
 
 #include "cioq-switch-net-device.h"
 
+#include "cioq-frame-item.h"
+#include "cioq-source-tag.h"
 #include "qdisc-lab-compat.h"
 #include "qdisc-lab-config.h"
 
@@ -14,15 +16,16 @@
 #include "ns3/enum.h"
 #include "ns3/fifo-queue-disc.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/ipv6-header.h"
+#include "ns3/ipv6-l3-protocol.h"
 #include "ns3/ipv6-queue-disc-item.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/tag.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -35,98 +38,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("CioqSwitchNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(CioqSwitchNetDevice);
-
-namespace
-{
-
-/// IPv4's EtherType.
-constexpr uint16_t IPV4_PROTOCOL = 0x0800;
-/// IPv6's EtherType.
-constexpr uint16_t IPV6_PROTOCOL = 0x86DD;
-
-} // namespace
-
-/**
- * \ingroup qdisc-lab
- * A packet's source MAC address across the switch, for ports that send with SendFrom (CSMA):
- * the queue disc item carries only the destination.
- */
-class CioqSourceTag : public Tag
-{
-  public:
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::CioqSourceTag")
-                                .SetParent<Tag>()
-                                .SetGroupName("QdiscLab")
-                                .AddConstructor<CioqSourceTag>();
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return 6;
-    }
-
-    void Serialize(TagBuffer buffer) const override
-    {
-        uint8_t bytes[6];
-        source.CopyTo(bytes);
-        buffer.Write(bytes, 6);
-    }
-
-    void Deserialize(TagBuffer buffer) override
-    {
-        uint8_t bytes[6];
-        buffer.Read(bytes, 6);
-        source.CopyFrom(bytes);
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << "source=" << source;
-    }
-
-    Mac48Address source; //!< the frame's source address
-};
-
-NS_OBJECT_ENSURE_REGISTERED(CioqSourceTag);
-
-/**
- * \ingroup qdisc-lab
- * A non-IP frame (ARP, ...) in an output queue disc: no header kept apart, nothing to mark.
- */
-class CioqFrameItem : public QueueDiscItem
-{
-  public:
-    /**
-     * \param packet the frame's payload
-     * \param address its destination
-     * \param protocol its protocol number
-     */
-    CioqFrameItem(Ptr<Packet> packet, const Address& address, uint16_t protocol)
-        : QueueDiscItem(packet, address, protocol)
-    {
-    }
-
-    void AddHeader() override
-    {
-    }
-
-    bool Mark() override
-    {
-        return false;
-    }
-};
 
 TypeId
 CioqSwitchNetDevice::GetTypeId()
@@ -284,9 +195,7 @@ CioqSwitchNetDevice::CioqSwitchNetDevice()
       m_node(nullptr),
       m_ifIndex(0),
       m_address(Mac48Address::Allocate()),
-      m_matchPending(false),
-      m_preserveSource(true),
-      m_inFabric(0)
+      m_preserveSource(true)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -307,6 +216,7 @@ CioqSwitchNetDevice::DoDispose()
             port.qdisc->Dispose();
         }
     }
+    m_fabric.Clear();
     m_ports.clear();
     m_node = nullptr;
     NetDevice::DoDispose();
@@ -391,14 +301,14 @@ void
 CioqSwitchNetDevice::AddStaticRoute(Mac48Address address, uint32_t port)
 {
     NS_LOG_FUNCTION(this << address << port);
-    m_macRoutes[address] = port;
+    m_table.AddRoute(address, port);
 }
 
 void
 CioqSwitchNetDevice::AddStaticRoute(Ipv4Address address, uint32_t port)
 {
     NS_LOG_FUNCTION(this << address << port);
-    m_ipv4Routes[address.Get()] = port;
+    m_table.AddRoute(address, port);
 }
 
 void
@@ -434,20 +344,7 @@ CioqSwitchNetDevice::CheckConfig()
                     "CioqSwitchNetDevice: Forwarding = Learning needs ports whose frames carry "
                     "MAC addresses (SupportsSendFrom, e.g. CSMA); use Forwarding = Static with "
                     "point-to-point ports");
-    for (const auto& [address, port] : m_macRoutes)
-    {
-        NS_ABORT_MSG_UNLESS(port < n,
-                            "CioqSwitchNetDevice: static route to "
-                                << address << " names port " << port
-                                << ", out of range [0, N) = [0, " << n << ")");
-    }
-    for (const auto& [address, port] : m_ipv4Routes)
-    {
-        NS_ABORT_MSG_UNLESS(port < n,
-                            "CioqSwitchNetDevice: static route to "
-                                << Ipv4Address(address) << " names port " << port
-                                << ", out of range [0, N) = [0, " << n << ")");
-    }
+    m_table.CheckPorts(n, "CioqSwitchNetDevice");
 
     // The line rate: set, or the ports' (all equal).
     if (m_lineRate.GetBitRate() == 0)
@@ -480,24 +377,31 @@ CioqSwitchNetDevice::DoInitialize()
     NS_LOG_FUNCTION(this);
     CheckConfig();
     const auto n = static_cast<uint32_t>(m_ports.size());
-    m_linkBusy.assign(n * n, 0);
-    m_requests.assign(n * n, 0);
-    m_voqPackets.assign(n * n, 0);
-    m_voqBytes.assign(n * n, 0);
-    m_inputFree.assign(n, 0);
-    m_outputFree.assign(n, 0);
-    m_arbiter.Reset(n, std::min(m_islipIterations, n));
     const double perTransfer = (m_fabricModel == PAPER) ? m_speedup / n : m_speedup;
-    m_fabricRate = DataRate(static_cast<uint64_t>(
+    CioqFabric::Config config;
+    config.ports = n;
+    config.model = m_fabricModel;
+    config.queueing = m_inputQueueing;
+    config.outputFull = m_outputFull;
+    config.inputBufferSize = m_inputBufferSize;
+    config.voqMaxSize = m_voqMaxSize;
+    config.islipIterations = m_islipIterations;
+    config.rate = DataRate(static_cast<uint64_t>(
         std::llround(static_cast<double>(m_lineRate.GetBitRate()) * perTransfer)));
+    config.frameOverhead = m_frameOverhead;
+    m_fabric.Reset(config);
+    m_fabric.SetMtu(m_mtu);
+    m_fabric.SetCallbacks(MakeCallback(&CioqSwitchNetDevice::InputDropped, this),
+                          MakeCallback(&CioqSwitchNetDevice::InputEnqueued, this),
+                          MakeCallback(&CioqSwitchNetDevice::TransferStarted, this),
+                          MakeCallback(&CioqSwitchNetDevice::Delivered, this));
     for (uint32_t k = 0; k < n; ++k)
     {
-        m_ports[k].queues.resize(m_inputQueueing == VOQ ? n : 1);
         SetUpOutput(k);
     }
     NS_LOG_INFO("CIOQ switch: N = " << n << ", s = " << m_speedup << ", fabric "
                                     << (m_fabricModel == PAPER ? "Paper" : "Islip") << " at "
-                                    << m_fabricRate << " per transfer, line " << m_lineRate
+                                    << config.rate << " per transfer, line " << m_lineRate
                                     << ", inputs " << (m_inputQueueing == VOQ ? "VOQ" : "FIFO")
                                     << " of " << m_inputBufferSize);
     ResetStatistics();
@@ -549,6 +453,7 @@ CioqSwitchNetDevice::SetUpOutput(uint32_t j)
                         "CioqSwitchNetDevice: the queue disc of output "
                             << j << " has a zero size limit");
     }
+    m_fabric.SetOutput(j, port.qdisc, port.backlog);
 }
 
 void
@@ -569,7 +474,10 @@ CioqSwitchNetDevice::ReceiveFromPort(uint32_t input,
     }
     const Mac48Address src48 = Mac48Address::ConvertFrom(source);
     const Mac48Address dst48 = Mac48Address::ConvertFrom(destination);
-    Learn(src48, input);
+    if (m_forwarding == LEARNING)
+    {
+        m_table.Learn(src48, input, Simulator::Now() + m_expirationTime);
+    }
 
     bool flood = false;
     switch (packetType)
@@ -591,10 +499,10 @@ CioqSwitchNetDevice::ReceiveFromPort(uint32_t input,
         break;
     }
 
-    Lookup(input, packet, protocol, src48, dst48, flood);
+    Lookup(input, packet, protocol, dst48, flood);
     for (const uint32_t output : m_outputs)
     {
-        EnqueueInput(input, output, MakeItem(packet, protocol, src48, dst48));
+        m_fabric.Enqueue(input, output, MakeItem(packet, protocol, src48, dst48));
     }
 }
 
@@ -602,7 +510,6 @@ void
 CioqSwitchNetDevice::Lookup(uint32_t input,
                             Ptr<const Packet> packet,
                             uint16_t protocol,
-                            Mac48Address source,
                             Mac48Address destination,
                             bool flood)
 {
@@ -611,28 +518,16 @@ CioqSwitchNetDevice::Lookup(uint32_t input,
     uint32_t output = n;
     if (!flood)
     {
-        if (m_forwarding == LEARNING)
+        const uint32_t found = (m_forwarding == LEARNING)
+                                   ? m_table.GetLearnedPort(destination, Simulator::Now())
+                                   : m_table.GetStaticPort(destination, protocol, packet);
+        if (found != CioqForwardingTable::NONE)
         {
-            output = GetLearnedPort(destination);
-            flood = (output == n);
+            output = found;
         }
         else
         {
-            const auto mac = m_macRoutes.find(destination);
-            if (mac != m_macRoutes.end())
-            {
-                output = mac->second;
-            }
-            else if (protocol == IPV4_PROTOCOL)
-            {
-                Ipv4Header header;
-                packet->PeekHeader(header);
-                const auto ip = m_ipv4Routes.find(header.GetDestination().Get());
-                if (ip != m_ipv4Routes.end())
-                {
-                    output = ip->second;
-                }
-            }
+            flood = (m_forwarding == LEARNING);
         }
     }
     if (flood)
@@ -673,13 +568,13 @@ CioqSwitchNetDevice::MakeItem(Ptr<const Packet> packet,
         tag.source = source;
         copy->ReplacePacketTag(tag);
     }
-    if (protocol == IPV4_PROTOCOL)
+    if (protocol == Ipv4L3Protocol::PROT_NUMBER)
     {
         Ipv4Header header;
         copy->RemoveHeader(header);
         return Create<Ipv4QueueDiscItem>(copy, destination, protocol, header);
     }
-    if (protocol == IPV6_PROTOCOL)
+    if (protocol == Ipv6L3Protocol::PROT_NUMBER)
     {
         Ipv6Header header;
         copy->RemoveHeader(header);
@@ -688,255 +583,41 @@ CioqSwitchNetDevice::MakeItem(Ptr<const Packet> packet,
     return Create<CioqFrameItem>(copy, destination, protocol);
 }
 
-std::deque<CioqSwitchNetDevice::Entry>&
-CioqSwitchNetDevice::QueueOf(uint32_t i, uint32_t j)
+void
+CioqSwitchNetDevice::InputDropped(Ptr<const QueueDiscItem> item, uint32_t i)
 {
-    return m_ports[i].queues[m_inputQueueing == VOQ ? j : 0];
+    ++m_ports[i].stats.inputDrops;
+    m_inputDropTrace(item, i, INPUT_FULL_DROP);
 }
 
 void
-CioqSwitchNetDevice::EnqueueInput(uint32_t i, uint32_t j, Ptr<QueueDiscItem> item)
+CioqSwitchNetDevice::InputEnqueued(uint32_t i, uint32_t j)
 {
-    const auto n = static_cast<uint32_t>(m_ports.size());
-    Port& in = m_ports[i];
-    const uint32_t size = item->GetSize();
-    const uint32_t voq = i * n + j;
-    const bool inputFull = (m_inputBufferSize.GetUnit() == QueueSizeUnit::PACKETS)
-                               ? in.packets + 1 > m_inputBufferSize.GetValue()
-                               : in.bytes + size > m_inputBufferSize.GetValue();
-    const bool voqFull =
-        m_voqMaxSize.GetValue() > 0 && ((m_voqMaxSize.GetUnit() == QueueSizeUnit::PACKETS)
-                                            ? m_voqPackets[voq] + 1 > m_voqMaxSize.GetValue()
-                                            : m_voqBytes[voq] + size > m_voqMaxSize.GetValue());
-    if (inputFull || voqFull)
-    {
-        NS_LOG_DEBUG("Input " << i << " full (" << in.packets << " packets): drop for output "
-                              << j);
-        ++in.stats.inputDrops;
-        m_inputDropTrace(item, i, INPUT_FULL_DROP);
-        return;
-    }
-
-    auto& queue = QueueOf(i, j);
-    queue.push_back(Entry{item, j, Simulator::Now()});
-    ++in.stats.voqEnqueued;
-    ++in.packets;
-    in.bytes += size;
-    ++m_voqPackets[voq];
-    m_voqBytes[voq] += size;
-    m_ports[j].backlog->Add(size);
+    ++m_ports[i].stats.voqEnqueued;
     InputChanged(i, j);
-
-    if (m_fabricModel == PAPER)
-    {
-        PaperTryStart(i, j);
-        return;
-    }
-    if (m_inputQueueing == VOQ)
-    {
-        m_requests[voq] = 1;
-    }
-    else if (queue.size() == 1)
-    {
-        UpdateFifoRequest(i);
-    }
-    if (!in.inputBusy && !m_ports[j].outputBusy)
-    {
-        ScheduleMatch();
-    }
 }
 
 void
-CioqSwitchNetDevice::UpdateFifoRequest(uint32_t i)
+CioqSwitchNetDevice::TransferStarted(Ptr<const QueueDiscItem> item,
+                                     uint32_t i,
+                                     uint32_t j,
+                                     Time waited)
 {
-    const auto n = static_cast<uint32_t>(m_ports.size());
-    std::fill(m_requests.begin() + i * n, m_requests.begin() + (i + 1) * n, 0);
-    const auto& fifo = m_ports[i].queues[0];
-    if (!fifo.empty())
-    {
-        m_requests[i * n + fifo.front().output] = 1;
-    }
-}
-
-void
-CioqSwitchNetDevice::PaperTryStart(uint32_t i, uint32_t j)
-{
-    const auto n = static_cast<uint32_t>(m_ports.size());
-    Port& in = m_ports[i];
-    if (m_inputQueueing == VOQ)
-    {
-        const auto& voq = in.queues[j];
-        if (!m_linkBusy[i * n + j] && !voq.empty() &&
-            (m_outputFull == DROP || OutputHasRoom(j, voq.front().item->GetSize())))
-        {
-            StartTransfer(i, j);
-        }
-        return;
-    }
-    const auto& fifo = in.queues[0];
-    if (!in.inputBusy && !fifo.empty() &&
-        (m_outputFull == DROP || OutputHasRoom(fifo.front().output, fifo.front().item->GetSize())))
-    {
-        StartTransfer(i, fifo.front().output);
-    }
-}
-
-void
-CioqSwitchNetDevice::ScheduleMatch()
-{
-    if (!m_matchPending)
-    {
-        m_matchPending = true;
-        Simulator::ScheduleNow(&CioqSwitchNetDevice::Match, this);
-    }
-}
-
-void
-CioqSwitchNetDevice::Match()
-{
-    NS_LOG_FUNCTION(this);
-    m_matchPending = false;
-    const auto n = static_cast<uint32_t>(m_ports.size());
-    for (uint32_t k = 0; k < n; ++k)
-    {
-        const Port& port = m_ports[k];
-        m_inputFree[k] = !port.inputBusy && port.packets > 0;
-        m_outputFree[k] = !port.outputBusy && (m_outputFull == DROP || OutputHasRoom(k, m_mtu));
-    }
-    for (const auto& [i, j] : m_arbiter.Match(m_requests, m_inputFree, m_outputFree))
-    {
-        StartTransfer(i, j);
-    }
-}
-
-void
-CioqSwitchNetDevice::StartTransfer(uint32_t i, uint32_t j)
-{
-    const auto n = static_cast<uint32_t>(m_ports.size());
-    Port& in = m_ports[i];
-    Port& out = m_ports[j];
-    auto& queue = QueueOf(i, j);
-    Entry entry = std::move(queue.front());
-    queue.pop_front();
-    const uint32_t size = entry.item->GetSize();
-    const uint32_t voq = i * n + j;
-    --in.packets;
-    in.bytes -= size;
-    --m_voqPackets[voq];
-    m_voqBytes[voq] -= size;
-    out.backlog->Remove(size);
-    if (m_fabricModel == ISLIP)
-    {
-        if (m_inputQueueing == VOQ)
-        {
-            m_requests[voq] = m_voqPackets[voq] > 0;
-        }
-        else
-        {
-            UpdateFifoRequest(i);
-        }
-        out.outputBusy = true;
-    }
-    if (m_fabricModel == PAPER && m_inputQueueing == VOQ)
-    {
-        m_linkBusy[voq] = 1;
-    }
-    else
-    {
-        in.inputBusy = true;
-    }
-    ++out.inFlightPackets;
-    out.inFlightBytes += size;
-    ++m_inFabric;
-    ++in.stats.transfersStarted;
-    const Time waited = Simulator::Now() - entry.arrival;
-    in.stats.voqWaitTotal += waited;
-    in.stats.voqWaitMax = std::max(in.stats.voqWaitMax, waited);
+    PortStats& stats = m_ports[i].stats;
+    ++stats.transfersStarted;
+    stats.voqWaitTotal += waited;
+    stats.voqWaitMax = std::max(stats.voqWaitMax, waited);
     InputChanged(i, j);
-    m_transferTrace(entry.item, i, j, waited);
-    NS_LOG_DEBUG("Transfer " << i << " -> " << j << " of " << size << " B after " << waited);
-    Simulator::Schedule(TransferTime(size),
-                        &CioqSwitchNetDevice::FinishTransfer,
-                        this,
-                        i,
-                        j,
-                        entry.item);
+    m_transferTrace(item, i, j, waited);
 }
 
 void
-CioqSwitchNetDevice::FinishTransfer(uint32_t i, uint32_t j, Ptr<QueueDiscItem> item)
+CioqSwitchNetDevice::Delivered(Ptr<QueueDiscItem> item, uint32_t i, uint32_t j)
 {
-    const auto n = static_cast<uint32_t>(m_ports.size());
-    Port& in = m_ports[i];
-    Port& out = m_ports[j];
-    --out.inFlightPackets;
-    out.inFlightBytes -= item->GetSize();
-    --m_inFabric;
-    if (m_fabricModel == PAPER && m_inputQueueing == VOQ)
-    {
-        m_linkBusy[i * n + j] = 0;
-    }
-    else
-    {
-        in.inputBusy = false;
-    }
-    out.outputBusy = false;
-    ++in.stats.switchedIn;
-    ++out.stats.switchedOut;
+    ++m_ports[i].stats.switchedIn;
+    ++m_ports[j].stats.switchedOut;
     m_switchedTrace(item, i, j);
     EnqueueOutput(j, item);
-
-    if (m_fabricModel == ISLIP)
-    {
-        ScheduleMatch();
-        return;
-    }
-    PaperTryStart(i, j);
-    if (m_outputFull == BACKPRESSURE)
-    {
-        OutputRoom(j);
-    }
-}
-
-bool
-CioqSwitchNetDevice::OutputHasRoom(uint32_t j, uint32_t bytes) const
-{
-    const Port& out = m_ports[j];
-    const QueueSize max = out.qdisc->GetMaxSize();
-    const QueueSize current = out.qdisc->GetCurrentSize();
-    if (max.GetUnit() == QueueSizeUnit::PACKETS)
-    {
-        return current.GetValue() + out.inFlightPackets + 1 <= max.GetValue();
-    }
-    return current.GetValue() + out.inFlightBytes + bytes <= max.GetValue();
-}
-
-void
-CioqSwitchNetDevice::OutputRoom(uint32_t j)
-{
-    if (m_fabricModel == ISLIP)
-    {
-        ScheduleMatch();
-        return;
-    }
-    // Paper: offer the room to the inputs in round-robin order.
-    const auto n = static_cast<uint32_t>(m_ports.size());
-    Port& out = m_ports[j];
-    for (uint32_t k = 0; k < n; ++k)
-    {
-        const uint32_t i = (out.rrNext + k) % n;
-        const auto& queue = QueueOf(i, j);
-        if (queue.empty() || (m_inputQueueing == FIFO && queue.front().output != j))
-        {
-            continue;
-        }
-        const uint64_t started = m_ports[i].stats.transfersStarted;
-        PaperTryStart(i, j);
-        if (m_ports[i].stats.transfersStarted != started)
-        {
-            out.rrNext = (i + 1) % n;
-        }
-    }
 }
 
 void
@@ -973,7 +654,7 @@ CioqSwitchNetDevice::OutputLengthChanged(uint32_t j, uint32_t oldValue, uint32_t
     m_outputQueueTrace(j, newValue);
     if (m_outputFull == BACKPRESSURE && newValue < oldValue)
     {
-        OutputRoom(j);
+        m_fabric.OutputRoom(j);
     }
 }
 
@@ -988,44 +669,14 @@ void
 CioqSwitchNetDevice::InputChanged(uint32_t i, uint32_t j)
 {
     Port& in = m_ports[i];
+    const CioqVoqSet& voqs = m_fabric.GetVoqs();
+    const uint32_t packets = voqs.GetInputPackets(i);
     const Time now = Simulator::Now();
     in.inputIntegral += in.inputLast * (now - in.inputSince).GetSeconds();
     in.inputSince = now;
-    in.inputLast = in.packets;
-    m_inputOccupancyTrace(i, in.packets, in.bytes);
-    m_voqOccupancyTrace(i, j, m_voqPackets[i * m_ports.size() + j]);
-}
-
-Time
-CioqSwitchNetDevice::TransferTime(uint32_t bytes) const
-{
-    return m_fabricRate.CalculateBytesTxTime(bytes + m_frameOverhead);
-}
-
-void
-CioqSwitchNetDevice::Learn(Mac48Address source, uint32_t port)
-{
-    if (m_forwarding == LEARNING)
-    {
-        LearnedState& state = m_learned[source];
-        state.port = port;
-        state.expirationTime = Simulator::Now() + m_expirationTime;
-    }
-}
-
-uint32_t
-CioqSwitchNetDevice::GetLearnedPort(Mac48Address destination)
-{
-    const auto it = m_learned.find(destination);
-    if (it != m_learned.end())
-    {
-        if (it->second.expirationTime > Simulator::Now())
-        {
-            return it->second.port;
-        }
-        m_learned.erase(it);
-    }
-    return static_cast<uint32_t>(m_ports.size());
+    in.inputLast = packets;
+    m_inputOccupancyTrace(i, packets, voqs.GetInputBytes(i));
+    m_voqOccupancyTrace(i, j, voqs.GetVoqPackets(i, j));
 }
 
 uint32_t
@@ -1034,19 +685,21 @@ CioqSwitchNetDevice::GetVoqPackets(uint32_t input, uint32_t output) const
     NS_ABORT_MSG_UNLESS(input < m_ports.size() && output < m_ports.size() && IsInitialized(),
                         "CioqSwitchNetDevice::GetVoqPackets: (" << input << ", " << output
                                                                 << ") out of range");
-    return m_voqPackets[input * m_ports.size() + output];
+    return m_fabric.GetVoqs().GetVoqPackets(input, output);
 }
 
 uint32_t
 CioqSwitchNetDevice::GetInputPackets(uint32_t input) const
 {
-    return PortAt(input, "GetInputPackets").packets;
+    PortAt(input, "GetInputPackets");
+    return IsInitialized() ? m_fabric.GetVoqs().GetInputPackets(input) : 0;
 }
 
 uint64_t
 CioqSwitchNetDevice::GetInputBytes(uint32_t input) const
 {
-    return PortAt(input, "GetInputBytes").bytes;
+    PortAt(input, "GetInputBytes");
+    return IsInitialized() ? m_fabric.GetVoqs().GetInputBytes(input) : 0;
 }
 
 Ptr<const CioqInputBacklog>
@@ -1058,7 +711,7 @@ CioqSwitchNetDevice::GetInputBacklog(uint32_t output) const
 uint32_t
 CioqSwitchNetDevice::GetPacketsInFabric() const
 {
-    return m_inFabric;
+    return m_fabric.GetPacketsInFabric();
 }
 
 const CioqSwitchNetDevice::PortStats&
@@ -1149,6 +802,7 @@ bool
 CioqSwitchNetDevice::SetMtu(const uint16_t mtu)
 {
     m_mtu = mtu;
+    m_fabric.SetMtu(mtu);
     return true;
 }
 
@@ -1229,7 +883,7 @@ CioqSwitchNetDevice::SendFrom(Ptr<Packet> packet,
     const Mac48Address src48 = Mac48Address::ConvertFrom(source);
     const Mac48Address dst48 = Mac48Address::ConvertFrom(dest);
     const auto n = static_cast<uint32_t>(m_ports.size());
-    Lookup(n, packet, protocolNumber, src48, dst48, dst48.IsGroup());
+    Lookup(n, packet, protocolNumber, dst48, dst48.IsGroup());
     for (const uint32_t output : m_outputs)
     {
         ++m_ports[output].stats.localSent;

@@ -5,8 +5,10 @@
 #ifndef CIOQ_SWITCH_NET_DEVICE_H
 #define CIOQ_SWITCH_NET_DEVICE_H
 
+#include "cioq-fabric.h"
+#include "cioq-forwarding-table.h"
 #include "cioq-input-backlog.h"
-#include "islip-arbiter.h"
+#include "cioq-voq-set.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
@@ -17,9 +19,6 @@
 #include "ns3/queue-size.h"
 #include "ns3/traced-callback.h"
 
-#include <deque>
-#include <map>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -62,30 +61,35 @@ class Node;
  * Each output queue disc has a CioqInputBacklog aggregated to it, which holds the sum of
  * VOQ(., j) in packets and bytes (packets waiting, not those crossing the fabric); queue discs
  * that want it (CioqRedQueueDisc) read it.
+ *
+ * The device is a facade, as BridgeNetDevice keeps its learning apart: it holds the attributes,
+ * the trace sources, the counters and the output queue discs, and is the NetDevice the node
+ * sees; a CioqForwardingTable chooses the outputs (step 1) and a CioqFabric (its CioqVoqSet,
+ * an IslipArbiter and the transfer timing) runs steps 1-2, reporting back through callbacks.
  */
 class CioqSwitchNetDevice : public NetDevice
 {
   public:
-    /// Fabric models.
-    enum FabricModel
-    {
-        PAPER, //!< N^2 concurrent internal links at s/N of the line rate (the paper's ns model)
-        ISLIP, //!< crossbar, one packet per input and per output, s x line rate, iSLIP matching
-    };
+    /// Fabric models (declared by CioqFabric).
+    using FabricModel = CioqFabric::Model;
+    /// N^2 concurrent internal links at s/N of the line rate (the paper's ns model)
+    static constexpr FabricModel PAPER = CioqFabric::PAPER;
+    /// crossbar, one packet per input and per output, s x line rate, iSLIP matching
+    static constexpr FabricModel ISLIP = CioqFabric::ISLIP;
 
-    /// Input queueing.
-    enum InputQueueing
-    {
-        VOQ,  //!< one virtual output queue per output at each input
-        FIFO, //!< one FIFO per input (head-of-line blocking)
-    };
+    /// Input queueing (declared by CioqVoqSet).
+    using InputQueueing = CioqVoqSet::Queueing;
+    /// one virtual output queue per output at each input
+    static constexpr InputQueueing VOQ = CioqVoqSet::VOQ;
+    /// one FIFO per input (head-of-line blocking)
+    static constexpr InputQueueing FIFO = CioqVoqSet::FIFO;
 
-    /// What a full output does.
-    enum OutputFull
-    {
-        DROP,         //!< the output queue disc drops the packet (the paper)
-        BACKPRESSURE, //!< the fabric holds packets back in the VOQs until the output has room
-    };
+    /// What a full output does (declared by CioqFabric).
+    using OutputFull = CioqFabric::OutputFull;
+    /// the output queue disc drops the packet (the paper)
+    static constexpr OutputFull DROP = CioqFabric::DROP;
+    /// the fabric holds packets back in the VOQs until the output has room
+    static constexpr OutputFull BACKPRESSURE = CioqFabric::BACKPRESSURE;
 
     /// How outputs are chosen.
     enum Forwarding
@@ -312,42 +316,19 @@ class CioqSwitchNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    /// A packet waiting at an input.
-    struct Entry
-    {
-        Ptr<QueueDiscItem> item; //!< the packet, as its output queue disc will see it
-        uint32_t output;         //!< its output
-        Time arrival;            //!< when it joined the input buffer
-    };
-
-    /// One port: input side, output side, fabric state.
+    /// One port: its device, its output queue disc, its counters.
     struct Port
     {
-        Ptr<NetDevice> device;                 //!< the port device
-        Ptr<QueueDisc> qdisc;                  //!< output queue disc
-        Ptr<CioqInputBacklog> backlog;         //!< sum of VOQ(., this output)
-        std::vector<std::deque<Entry>> queues; //!< VOQs (N) or the single FIFO (1)
-        uint32_t packets = 0;                  //!< packets waiting at this input
-        uint64_t bytes = 0;                    //!< bytes waiting at this input
-        bool inputBusy = false;                //!< Islip / Fifo: this input is transferring
-        bool outputBusy = false;               //!< Islip: this output is receiving
-        uint32_t inFlightPackets = 0;          //!< packets crossing toward this output
-        uint64_t inFlightBytes = 0;            //!< bytes crossing toward this output
-        PortStats stats;                       //!< counters
-        uint32_t rrNext = 0;                   //!< Paper, Backpressure: next input to serve
-        uint32_t inputLast = 0;                //!< packets waiting at the last accounting
-        double inputIntegral = 0;              //!< integral of packets waiting, packet-seconds
-        double outputIntegral = 0;             //!< integral of output packets, packet-seconds
-        uint32_t outputPackets = 0;            //!< packets in the output queue disc
-        Time inputSince;                       //!< last change of packets
-        Time outputSince;                      //!< last change of outputPackets
-    };
-
-    /// Learned MAC state.
-    struct LearnedState
-    {
-        uint32_t port;       //!< where the address was last seen
-        Time expirationTime; //!< when that knowledge expires
+        Ptr<NetDevice> device;         //!< the port device
+        Ptr<QueueDisc> qdisc;          //!< output queue disc
+        Ptr<CioqInputBacklog> backlog; //!< sum of VOQ(., this output)
+        PortStats stats;               //!< counters
+        uint32_t inputLast = 0;        //!< packets waiting at the last accounting
+        double inputIntegral = 0;      //!< integral of packets waiting, packet-seconds
+        double outputIntegral = 0;     //!< integral of output packets, packet-seconds
+        uint32_t outputPackets = 0;    //!< packets in the output queue disc
+        Time inputSince;               //!< last change of packets waiting
+        Time outputSince;              //!< last change of outputPackets
     };
 
     /**
@@ -387,18 +368,16 @@ class CioqSwitchNetDevice : public NetDevice
                          PacketType packetType);
 
     /**
-     * Choose the outputs of a frame into m_outputs (empty: none).
+     * Choose the outputs of a frame into m_outputs (empty: none), by the forwarding table.
      * \param input the arrival port, or N for the switch's own stack
      * \param packet the frame's payload
      * \param protocol its protocol number
-     * \param source its source MAC
      * \param destination its destination MAC
      * \param flood whether the frame goes to every port but \p input
      */
     void Lookup(uint32_t input,
                 Ptr<const Packet> packet,
                 uint16_t protocol,
-                Mac48Address source,
                 Mac48Address destination,
                 bool flood);
 
@@ -417,60 +396,35 @@ class CioqSwitchNetDevice : public NetDevice
                                 Mac48Address destination) const;
 
     /**
-     * Put a copy in input \p i's buffer for output \p j, or drop it if the buffer is full.
-     * \param i the input
-     * \param j the output
+     * Fabric callback: input i's buffer refused a copy.
      * \param item the packet
-     */
-    void EnqueueInput(uint32_t i, uint32_t j, Ptr<QueueDiscItem> item);
-
-    /**
-     * \param i an input
-     * \param j an output
-     * \return the queue of input i that holds packets for j (its VOQ, or its FIFO)
-     */
-    std::deque<Entry>& QueueOf(uint32_t i, uint32_t j);
-
-    /**
-     * Paper fabric: start transfers on link (i, j) (VOQ) or from input i's head (FIFO).
      * \param i the input
-     * \param j the output (VOQ mode)
      */
-    void PaperTryStart(uint32_t i, uint32_t j);
-
-    /// Islip fabric: run a match at the end of this instant (once, however many ask).
-    void ScheduleMatch();
-
-    /// Islip fabric: match free inputs to free outputs and start their transfers.
-    void Match();
+    void InputDropped(Ptr<const QueueDiscItem> item, uint32_t i);
 
     /**
-     * Start moving the head of input i's queue for output j across the fabric.
+     * Fabric callback: a copy joined input i's buffer for output j.
      * \param i the input
      * \param j the output
      */
-    void StartTransfer(uint32_t i, uint32_t j);
+    void InputEnqueued(uint32_t i, uint32_t j);
 
     /**
-     * A transfer ended: hand the packet to output j.
-     * \param i the input
-     * \param j the output
+     * Fabric callback: a transfer from input i to output j started.
      * \param item the packet
+     * \param i the input
+     * \param j the output
+     * \param waited the time it waited at the input
      */
-    void FinishTransfer(uint32_t i, uint32_t j, Ptr<QueueDiscItem> item);
+    void TransferStarted(Ptr<const QueueDiscItem> item, uint32_t i, uint32_t j, Time waited);
 
     /**
-     * \param j an output
-     * \param bytes size of a packet
-     * \return whether output j may be offered a packet of \p bytes now
-     */
-    bool OutputHasRoom(uint32_t j, uint32_t bytes) const;
-
-    /**
-     * Output j's queue disc has room again (Backpressure): restart transfers towards it.
+     * Fabric callback: a transfer ended; hand the packet to output j.
+     * \param item the packet
+     * \param i the input
      * \param j the output
      */
-    void OutputRoom(uint32_t j);
+    void Delivered(Ptr<QueueDiscItem> item, uint32_t i, uint32_t j);
 
     /**
      * Enqueue in output j's queue disc and let it drain.
@@ -503,34 +457,11 @@ class CioqSwitchNetDevice : public NetDevice
     void OutputDropped(uint32_t j, Ptr<const QueueDiscItem> item, const char* reason);
 
     /**
-     * Islip, Fifo: point input i's requests at the output of its head packet.
-     * \param i the input
-     */
-    void UpdateFifoRequest(uint32_t i);
-
-    /**
      * Record a change of input i's occupancy in the time average and the traces.
      * \param i the input
      * \param j the output whose VOQ changed
      */
     void InputChanged(uint32_t i, uint32_t j);
-
-    /**
-     * Learn that \p source is behind port \p port.
-     * \param source a MAC address
-     * \param port a port index
-     */
-    void Learn(Mac48Address source, uint32_t port);
-
-    /**
-     * \param destination a MAC address
-     * \return its learned port, or N if unknown
-     */
-    uint32_t GetLearnedPort(Mac48Address destination);
-
-    /// \return fabric transfer time of a packet of \p bytes (as its queue disc counts it)
-    /// \param bytes the packet's size
-    Time TransferTime(uint32_t bytes) const;
 
     // Attributes
     double m_speedup;              //!< s
@@ -553,22 +484,11 @@ class CioqSwitchNetDevice : public NetDevice
     NetDevice::ReceiveCallback m_rxCallback;               //!< receive callback
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive callback
     std::vector<Port> m_ports;                             //!< the ports
-    std::map<Mac48Address, LearnedState> m_learned;        //!< MAC learning table
-    std::map<Mac48Address, uint32_t> m_macRoutes;          //!< static MAC port map
-    std::unordered_map<uint32_t, uint32_t> m_ipv4Routes;   //!< static IPv4 port map
+    CioqForwardingTable m_table;                           //!< learned state, static port map
+    CioqFabric m_fabric;                                   //!< VOQs, matching, transfers
     std::vector<uint32_t> m_outputs;                       //!< outputs found by Lookup
-    std::vector<uint8_t> m_linkBusy;    //!< Paper, VOQ: internal link (i, j) busy, N*N
-    std::vector<uint8_t> m_requests;    //!< Islip: request(i, j), N*N
-    std::vector<uint32_t> m_voqPackets; //!< packets of input i for output j, N*N
-    std::vector<uint64_t> m_voqBytes;   //!< bytes of input i for output j, N*N
-    std::vector<uint8_t> m_inputFree;   //!< Islip: scratch, inputs free to match
-    std::vector<uint8_t> m_outputFree;  //!< Islip: scratch, outputs free to match
-    IslipArbiter m_arbiter;             //!< Islip: the arbiter
-    bool m_matchPending;                //!< Islip: a match is scheduled for this instant
-    bool m_preserveSource;              //!< every port supports SendFrom
-    uint32_t m_inFabric;                //!< packets crossing the fabric
-    DataRate m_fabricRate;              //!< rate of one transfer
-    Time m_statsSince;                  //!< start of the time averages
+    bool m_preserveSource;                                 //!< every port supports SendFrom
+    Time m_statsSince;                                     //!< start of the time averages
 
     // Traces
     TracedCallback<uint32_t, uint32_t, uint64_t> m_inputOccupancyTrace; //!< input occupancy
