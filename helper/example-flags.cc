@@ -112,14 +112,14 @@ ExampleFlags::AddTime(const std::string& name, const std::string& help, Time& va
     bound << " (>= " << min.As(Time::S) << ")";
     std::ostringstream text;
     text << value.As(Time::S);
-    m_cmd.AddValue(name,
-                   help + bound.str(),
-                   qdisclab::MakeFunctorCallback<FlagCallback>(
-                       [name, target, min](const std::string& text) {
-                           *target = ParseTime(name, text, min);
-                           return true;
-                       }),
-                   text.str());
+    m_cmd.AddValue(
+        name,
+        help + bound.str(),
+        qdisclab::MakeFunctorCallback<FlagCallback>([name, target, min](const std::string& text) {
+            *target = ParseTime(name, text, min);
+            return true;
+        }),
+        text.str());
 }
 
 uint32_t

@@ -324,25 +324,23 @@ class RandomTcpSessionsAcrossSwitchTestCase : public TestCase
         uint32_t other = 0;
         star.device->TraceConnectWithoutContext(
             "Switched",
-            qdisclab::MakeFunctorCallback(
-                [&](Ptr<const QueueDiscItem> item, uint32_t input, uint32_t output) {
-                    log.emplace_back(Simulator::Now().GetNanoSeconds(),
-                                     input,
-                                     output,
-                                     item->GetSize());
-                    if (input < n && output >= n)
-                    {
-                        ++data[input * n + output - n];
-                    }
-                    else if (input >= n && output < n)
-                    {
-                        ++acks;
-                    }
-                    else
-                    {
-                        ++other;
-                    }
-                }));
+            qdisclab::MakeFunctorCallback([&](Ptr<const QueueDiscItem> item,
+                                              uint32_t input,
+                                              uint32_t output) {
+                log.emplace_back(Simulator::Now().GetNanoSeconds(), input, output, item->GetSize());
+                if (input < n && output >= n)
+                {
+                    ++data[input * n + output - n];
+                }
+                else if (input >= n && output < n)
+                {
+                    ++acks;
+                }
+                else
+                {
+                    ++other;
+                }
+            }));
         // The sinks' local port of every connection that delivers data.
         std::map<uint16_t, std::set<const Socket*>> byPort;
         for (const auto& sink : traffic.GetSinks())
