@@ -31,23 +31,26 @@
  * limit (or to where its AQM holds it) and half of the packets are dropped. underload: after every
  * --burst enqueues the queue is drained, so it stays short and flows come and go.
  *
- * State. For this module's per-flow queue discs (DrrQueueDisc, VerticalDimensioningQueueDisc) the
- * report adds what they allocated for their flows by the end of the run: active_flow_state_bytes
- * (state that exists only while a flow has packets queued, at its peak), bucket_state_bytes
- * (state kept per bucket), peak_active_flows, and state_bytes_per_active_flow (the first over
- * the third). Per-packet records are not included.
+ * State. For the queue discs whose catalog entry (helper/queue-disc-catalog.h) has the
+ * flow_state capability (this module's per-flow queue discs: DRR, SRR, Aliquem, VD) the report
+ * adds what they allocated for their flows by the end of the run: active_flow_state_bytes (state
+ * that exists only while a flow has packets queued, at its peak), bucket_state_bytes (state kept
+ * per bucket), peak_active_flows, and state_bytes_per_active_flow (the first over the third).
+ * Per-packet records are not included.
  *
  * Time. Between chunks the simulation clock advances by the transmission time of the bytes
  * dequeued in the chunk at --rate, so AQMs that look at sojourn times (CoDel) see them; within a
  * chunk Simulator::Now() does not move. Events the queue disc schedules run between chunks.
  *
+ * Catalog. `qdisc-bench --list` (or --list=json) prints the module's queue disc catalog as JSON,
+ * --list=tsv as tab-separated values, and exits: `qdisc-lab bench` takes from it which queue
+ * discs to benchmark by default and with which attributes.
+ *
  * Exit status: 0 on success, 2 for a bad argument or attribute, 3 for an unknown queue disc type.
  */
 
-#include "ns3/aliquem-queue-disc.h"
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
-#include "ns3/drr-queue-disc.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -58,14 +61,13 @@
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/qdisc-lab-compat.h"
+#include "ns3/queue-disc-catalog.h"
 #include "ns3/queue-disc.h"
 #include "ns3/simple-net-device.h"
 #include "ns3/simulator.h"
-#include "ns3/srr-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/udp-header.h"
-#include "ns3/vertical-dimensioning-queue-disc.h"
 
 #include <algorithm>
 #include <chrono>
@@ -342,35 +344,6 @@ KeepDropped(std::vector<Ptr<const QueueDiscItem>>* dropped, Ptr<const QueueDiscI
     dropped->push_back(std::move(item));
 }
 
-/// What this module's per-flow queue discs hold for their flows (zeros for other queue discs).
-struct FlowState
-{
-    double activeFlowBytes{0}; //!< state that exists only while a flow has packets queued
-    double bucketBytes{0};     //!< state kept per bucket
-    double peakActiveFlows{0}; //!< most flows with packets queued at once
-};
-
-/**
- * \tparam QD DrrQueueDisc, AliquemQueueDisc, SrrQueueDisc or VerticalDimensioningQueueDisc
- * \param qdisc a queue disc
- * \param state set from it if it is a QD
- * \return whether it is a QD
- */
-template <typename QD>
-bool
-ReadFlowState(Ptr<QueueDisc> qdisc, FlowState& state)
-{
-    Ptr<QD> typed = DynamicCast<QD>(qdisc);
-    if (!typed)
-    {
-        return false;
-    }
-    state.activeFlowBytes = static_cast<double>(typed->GetActiveFlowStateBytes());
-    state.bucketBytes = static_cast<double>(typed->GetBucketStateBytes());
-    state.peakActiveFlows = typed->GetPeakActiveFlows();
-    return true;
-}
-
 /// \return the resident set size now, KiB (from /proc/self/statm; 0 if unavailable)
 double
 CurrentRssKib()
@@ -473,15 +446,27 @@ main(int argc, char* argv[])
     std::string attrs;
     std::string output;
 
+    std::string list;
+
     // --attr may be repeated; CommandLine keeps only the last value, so collect them first.
+    // A bare --list means --list=json (CommandLine wants a value for a string flag).
     std::vector<std::pair<std::string, std::string>> attributes;
-    for (int i = 1; i < argc; ++i)
+    std::vector<std::string> args(argv, argv + argc);
+    for (std::size_t i = 1; i < args.size(); ++i)
     {
-        std::string arg = argv[i];
-        if (arg.rfind("--attr=", 0) == 0 && !ParseAttributes(arg.substr(7), attributes))
+        if (args[i].rfind("--attr=", 0) == 0 && !ParseAttributes(args[i].substr(7), attributes))
         {
             return EXIT_BAD_ARGUMENT;
         }
+        if (args[i] == "--list")
+        {
+            args[i] = "--list=json";
+        }
+    }
+    std::vector<char*> argvList;
+    for (std::string& arg : args)
+    {
+        argvList.push_back(arg.data());
     }
 
     CommandLine cmd(__FILE__);
@@ -505,7 +490,26 @@ main(int argc, char* argv[])
     cmd.AddValue("attr", "Queue disc attribute Name=Value (repeatable)", attr);
     cmd.AddValue("attrs", "Queue disc attributes \"A=1;B=2\"", attrs);
     cmd.AddValue("output", "Metrics JSON file (default: standard output)", output);
-    cmd.Parse(argc, argv);
+    cmd.AddValue("list",
+                 "Print the queue disc catalog and exit: json (also a bare --list) or tsv",
+                 list);
+    cmd.Parse(static_cast<int>(argvList.size()), argvList.data());
+
+    if (list == "json")
+    {
+        QueueDiscCatalog::WriteJson(std::cout);
+        return 0;
+    }
+    if (list == "tsv")
+    {
+        QueueDiscCatalog::WriteTsv(std::cout);
+        return 0;
+    }
+    if (!list.empty())
+    {
+        std::cerr << "qdisc-bench: --list must be json or tsv, not '" << list << "'\n";
+        return EXIT_BAD_ARGUMENT;
+    }
 
     if (!ParseAttributes(attrs, attributes))
     {
@@ -692,17 +696,16 @@ main(int argc, char* argv[])
     report.SetMetric("rss_after_kib", rssAfter);
     report.SetMetric("rss_growth_kib", rssAfter - rssBefore);
     report.SetMetric("peak_rss_kib", PeakRssKib());
-    FlowState flowState;
-    if (ReadFlowState<DrrQueueDisc>(qdisc, flowState) ||
-        ReadFlowState<AliquemQueueDisc>(qdisc, flowState) ||
-        ReadFlowState<SrrQueueDisc>(qdisc, flowState) ||
-        ReadFlowState<VerticalDimensioningQueueDisc>(qdisc, flowState))
+    QueueDiscFlowState flowState;
+    if (QueueDiscCatalog::ReadFlowState(qdisc, flowState))
     {
-        report.SetMetric("active_flow_state_bytes", flowState.activeFlowBytes);
-        report.SetMetric("bucket_state_bytes", flowState.bucketBytes);
-        report.SetMetric("peak_active_flows", flowState.peakActiveFlows);
+        const auto activeFlowBytes = static_cast<double>(flowState.activeFlowBytes);
+        const double peakActiveFlows = flowState.peakActiveFlows;
+        report.SetMetric("active_flow_state_bytes", activeFlowBytes);
+        report.SetMetric("bucket_state_bytes", static_cast<double>(flowState.bucketBytes));
+        report.SetMetric("peak_active_flows", peakActiveFlows);
         report.SetMetric("state_bytes_per_active_flow",
-                         flowState.activeFlowBytes / std::max(1.0, flowState.peakActiveFlows));
+                         activeFlowBytes / std::max(1.0, peakActiveFlows));
     }
     report.Write(output);
 

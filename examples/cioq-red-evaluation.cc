@@ -301,8 +301,8 @@ main(int argc, char* argv[])
         sessions = std::max<uint32_t>(1, sessions / 10);
     }
 
-    NS_ABORT_MSG_UNLESS(queueDisc == "DropTail" || queueDisc == "Red" || queueDisc == "CioqRed",
-                        "--queueDisc must be DropTail, Red or CioqRed, got '" << queueDisc << "'");
+    const QueueDiscCatalogEntry& qdiscEntry =
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"DropTail", "Red", "CioqRed"});
     NS_ABORT_MSG_UNLESS(speedup >= 1 && speedup <= ports,
                         "--speedup must be in [1, " << ports << "], got " << speedup);
     NS_ABORT_MSG_UNLESS(fabric == "Paper" || fabric == "Islip",
@@ -347,11 +347,11 @@ main(int argc, char* argv[])
     cioq.SetLinkDelay(Time(linkDelay));
     if (queueDisc == "DropTail")
     {
-        cioq.SetOutputQueueDisc("ns3::FifoQueueDisc", "MaxSize", outputLimit);
+        cioq.SetOutputQueueDisc(qdiscEntry.typeId, "MaxSize", outputLimit);
     }
     else
     {
-        cioq.SetOutputQueueDisc(queueDisc == "Red" ? "ns3::RedQueueDisc" : "ns3::CioqRedQueueDisc",
+        cioq.SetOutputQueueDisc(qdiscEntry.typeId,
                                 "MaxSize",
                                 outputLimit,
                                 "MinTh",

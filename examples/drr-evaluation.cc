@@ -430,8 +430,8 @@ DrrEvaluationConfig::Resolve(ExperimentParams& params)
     }
     NS_ABORT_MSG_UNLESS(scenario == "fairness" || scenario == "factorial",
                         "--scenario must be fairness or factorial, got '" << scenario << "'");
-    NS_ABORT_MSG_UNLESS(queueDisc == "Drr" || queueDisc == "DropTail",
-                        "--queueDisc must be Drr or DropTail, got '" << queueDisc << "'");
+    const QueueDiscCatalogEntry& qdiscEntry =
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Drr", "DropTail"});
     NS_ABORT_MSG_UNLESS(dropFrom == "Head" || dropFrom == "Tail",
                         "--dropFrom must be Head or Tail, got '" << dropFrom << "'");
     NS_ABORT_MSG_UNLESS(flowMapping == "sequential" || flowMapping == "hash",
@@ -519,7 +519,7 @@ DrrEvaluation::BuildTopology()
     TrafficControlHelper tc;
     if (drr)
     {
-        tc.SetRootQueueDisc("ns3::DrrQueueDisc",
+        tc.SetRootQueueDisc(qdiscEntry.typeId,
                             "MaxSize",
                             QueueSizeValue(limit),
                             "Buckets",
@@ -535,7 +535,7 @@ DrrEvaluation::BuildTopology()
     }
     else
     {
-        tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(limit));
+        tc.SetRootQueueDisc(qdiscEntry.typeId, "MaxSize", QueueSizeValue(limit));
     }
 
     dumbbell.SetLeafCount(nFlows);

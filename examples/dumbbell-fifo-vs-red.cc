@@ -101,8 +101,8 @@ main(int argc, char* argv[])
         simTime = 15;
         warmup = 3;
     }
-    NS_ABORT_MSG_UNLESS(queueDisc == "Fifo" || queueDisc == "Red",
-                        "--queueDisc must be Fifo or Red, got '" << queueDisc << "'");
+    const QueueDiscCatalogEntry& qdiscEntry =
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Fifo", "Red"});
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
 
     params.SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
@@ -114,11 +114,11 @@ main(int argc, char* argv[])
     QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
     if (queueDisc == "Fifo")
     {
-        tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(limit));
+        tc.SetRootQueueDisc(qdiscEntry.typeId, "MaxSize", QueueSizeValue(limit));
     }
     else
     {
-        tc.SetRootQueueDisc("ns3::RedQueueDisc",
+        tc.SetRootQueueDisc(qdiscEntry.typeId,
                             "MaxSize",
                             QueueSizeValue(limit),
                             "LinkBandwidth",

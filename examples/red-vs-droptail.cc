@@ -142,8 +142,8 @@ RunPoint(int argc, char* argv[])
         simTime = 10;
         warmup = 1;
     }
-    NS_ABORT_MSG_UNLESS(queueDisc == "DropTail" || queueDisc == "Red",
-                        "--queueDisc must be DropTail or Red, got '" << queueDisc << "'");
+    const QueueDiscCatalogEntry& qdiscEntry =
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"DropTail", "Red"});
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
     if (queueDisc == "Red")
     {
@@ -161,12 +161,12 @@ RunPoint(int argc, char* argv[])
     const QueueSize limit(QueueSizeUnit::BYTES, queueSize);
     if (queueDisc == "DropTail")
     {
-        tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(limit));
+        tc.SetRootQueueDisc(qdiscEntry.typeId, "MaxSize", QueueSizeValue(limit));
     }
     else
     {
         // In byte mode RED's thresholds and average queue are in bytes.
-        tc.SetRootQueueDisc("ns3::RedQueueDisc",
+        tc.SetRootQueueDisc(qdiscEntry.typeId,
                             "MaxSize",
                             QueueSizeValue(limit),
                             "MinTh",

@@ -452,8 +452,8 @@ main(int argc, char* argv[])
     }
     NS_ABORT_MSG_UNLESS(recovery == "Classic" || recovery == "Prr",
                         "--recovery must be Classic or Prr, got '" << recovery << "'");
-    NS_ABORT_MSG_UNLESS(queueDisc == "Rio" || queueDisc == "RiPlusO" || queueDisc == "Red",
-                        "--queueDisc must be Rio, RiPlusO or Red, got '" << queueDisc << "'");
+    const QueueDiscCatalogEntry& qdiscEntry =
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Rio", "RiPlusO", "Red"});
     const std::vector<double> profiles = ParseProfiles(profilesText);
     const DataRate bottleneck(bottleneckRate);
     double profileSum = 0;
@@ -501,7 +501,7 @@ main(int argc, char* argv[])
     TrafficControlHelper tc;
     if (queueDisc == "Red")
     {
-        tc.SetRootQueueDisc("ns3::RedQueueDisc",
+        tc.SetRootQueueDisc(qdiscEntry.typeId,
                             "MaxSize",
                             QueueSizeValue(limit),
                             "MinTh",
@@ -542,11 +542,11 @@ main(int argc, char* argv[])
         };
         if (queueDisc == "Rio")
         {
-            setRio("ns3::RioQueueDisc");
+            setRio(qdiscEntry.typeId);
         }
         else
         {
-            setRio("ns3::RiPlusOQueueDisc",
+            setRio(qdiscEntry.typeId,
                    "OutMinTh",
                    DoubleValue(outMinTh),
                    "OutMaxTh",

@@ -22,8 +22,9 @@
  *
  * UDP packet sizes are uniform in [200, 1000] B (IPv4 packet sizes, as ns-2 counts them), TCP
  * segments 1000 B; the schedulers' quantum (VD's L_M, DRR's Quantum) is 1000 B. The scheduler
- * is chosen by name from a table (--queueDisc=VD, DRR, SRR, Aliquem, DRR-tail, FIFO): adding
- * one is one entry there. Per-flow schedulers get one bucket per flow (a
+ * is chosen by name from the module's queue disc catalog (helper/queue-disc-catalog.h;
+ * --queueDisc=VD, DRR, SRR, Aliquem, DRR-tail, FIFO): adding one is one name in SCHEDULERS
+ * once the catalog has it. Per-flow schedulers get one bucket per flow (a
  * FlowIndexPacketFilter) and the weights as WeightRules on the reference flows' ports;
  * background flows keep the default weight 1. --vdReturn=keep runs VD with ReturningFlows =
  * Keep (a flow that empties and returns in the same round keeps what is left of its quantum;
@@ -67,82 +68,10 @@ static constexpr uint16_t REFERENCE_PORT = 5000;
 /// Destination port of the background flows.
 static constexpr uint16_t BACKGROUND_PORT = 6000;
 
-/**
- * \ingroup qdisc-lab
- * A scheduler the example can run, by name: its queue disc and how the example's settings map
- * onto its attributes.
- */
-struct SchedulerEntry
-{
-    std::string name;             //!< the --queueDisc value
-    std::string typeId;           //!< the queue disc's TypeId
-    std::string quantumAttribute; //!< attribute taking --quantum; empty: none
-    bool perFlow;                 //!< takes Buckets, WeightRules and a FlowIndexPacketFilter
-    std::vector<std::pair<std::string, std::string>> attributes; //!< fixed attributes
-    std::string description;                                     //!< for --help
-};
-
-/**
- * \return the schedulers --queueDisc can name: the paper's four (VD, DRR, SRR, Aliquem with
- *         q = 5) and two of ours.
- */
-static const std::vector<SchedulerEntry>&
-Schedulers()
-{
-    static const std::vector<SchedulerEntry> schedulers = {
-        {"VD",
-         "ns3::VerticalDimensioningQueueDisc",
-         "MaxPacketSize",
-         true,
-         {},
-         "Vertical Dimensioning"},
-        {"DRR",
-         "ns3::DrrQueueDisc",
-         "Quantum",
-         true,
-         {{"DropFrom", "Head"}},
-         "DRR, weighted buffer stealing from the head of the longest queue (ns-2)"},
-        {"DRR-tail",
-         "ns3::DrrQueueDisc",
-         "Quantum",
-         true,
-         {{"DropFrom", "Tail"}},
-         "DRR, weighted buffer stealing from the tail of the longest queue"},
-        {"SRR",
-         "ns3::SrrQueueDisc",
-         "Quantum",
-         true,
-         {{"DropFrom", "Head"}},
-         "Smoothed Round Robin, weighted buffer stealing from the head of the longest queue"},
-        {"Aliquem",
-         "ns3::AliquemQueueDisc",
-         "Quantum",
-         true,
-         {{"DropFrom", "Head"}, {"ScalingFactor", "5"}},
-         "Aliquem (q = 5), weighted buffer stealing from the head of the longest queue"},
-        {"FIFO", "ns3::FifoQueueDisc", "", false, {}, "one shared drop-tail FIFO"},
-    };
-    return schedulers;
-}
-
-/**
- * \param name a --queueDisc value
- * \return its scheduler; stops the program, listing the known names, if there is none
- */
-static const SchedulerEntry&
-FindScheduler(const std::string& name)
-{
-    std::ostringstream known;
-    for (const SchedulerEntry& scheduler : Schedulers())
-    {
-        if (scheduler.name == name)
-        {
-            return scheduler;
-        }
-        known << " " << scheduler.name;
-    }
-    NS_FATAL_ERROR("--queueDisc=" << name << " is not a known scheduler; known:" << known.str());
-}
+/// The --queueDisc names (of QueueDiscCatalog) the example runs: the paper's four (VD, DRR, SRR,
+/// Aliquem with q = 5) and two of ours.
+static const std::vector<std::string> SCHEDULERS =
+    {"VD", "DRR", "DRR-tail", "SRR", "Aliquem", "FIFO"};
 
 /**
  * \param sorted values in increasing order
@@ -243,18 +172,12 @@ main(int argc, char* argv[])
     double startJitter = 1;
     bool quick = false;
 
-    std::ostringstream names;
-    for (const SchedulerEntry& scheduler : Schedulers())
-    {
-        names << " " << scheduler.name << " (" << scheduler.description << ");";
-    }
     // Declared in the order the report records them.
     ExperimentParams params("vertical-dimensioning-evaluation", __FILE__);
     const auto SOMETIMES = ExperimentParams::SOMETIMES;
     const auto NEVER = ExperimentParams::NEVER;
     params.Add("queueDisc",
-               "Scheduler on the core links, by name:" +
-                   names.str().substr(0, names.str().size() - 1),
+               "Scheduler on the core links, by name: " + QueueDiscCatalog::Describe(SCHEDULERS),
                queueDisc);
     params.Add("reference",
                "Reference flows: cbr (UDP at w_i x cbrRateUnit, Fig. 4) or tcp (long-lived "
@@ -365,23 +288,24 @@ main(int argc, char* argv[])
     params.AddMetric("hop<i>_drops");
     params.AddMetric("hop<i>_mean_queue_bytes");
     params.AddMetric("hop<i>_flows", SOMETIMES); // per-flow schedulers
-    // The scheduler's attributes are set by name on whichever scheduler runs (Schedulers()).
-    for (const SchedulerEntry& scheduler : Schedulers())
+    // The scheduler's attributes are set by name on whichever scheduler runs (SCHEDULERS).
+    for (const std::string& name : SCHEDULERS)
     {
-        const std::string type = scheduler.typeId + "::";
+        const QueueDiscCatalogEntry& entry = *QueueDiscCatalog::Find(name);
+        const std::string type = entry.typeId + "::";
         params.OwnsAttribute(type + "MaxSize", "--maxSize");
-        if (!scheduler.quantumAttribute.empty())
+        if (!entry.quantumAttribute.empty())
         {
-            params.OwnsAttribute(type + scheduler.quantumAttribute, "--quantum");
+            params.OwnsAttribute(type + entry.quantumAttribute, "--quantum");
         }
-        if (scheduler.perFlow)
+        if (entry.Has(QueueDiscCatalogEntry::PER_FLOW))
         {
             params.OwnsAttribute(type + "Buckets", "--buckets");
             params.OwnsAttribute(type + "WeightRules", "--weights");
         }
-        for (const auto& attribute : scheduler.attributes)
+        for (const auto& attribute : entry.attributes)
         {
-            params.OwnsAttribute(type + attribute.first, "--queueDisc=" + scheduler.name);
+            params.OwnsAttribute(type + attribute.first, "--queueDisc=" + entry.name);
         }
     }
     params.OwnsAttribute("ns3::VerticalDimensioningQueueDisc::ReturningFlows", "--vdReturn");
@@ -396,7 +320,9 @@ main(int argc, char* argv[])
         simTime = 20;
         warmup = 5;
     }
-    const SchedulerEntry& scheduler = FindScheduler(queueDisc);
+    const QueueDiscCatalogEntry& scheduler =
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, SCHEDULERS);
+    const bool perFlow = scheduler.Has(QueueDiscCatalogEntry::PER_FLOW);
     NS_ABORT_MSG_UNLESS(reference == "cbr" || reference == "tcp",
                         "--reference must be cbr or tcp, got '" << reference << "'");
     NS_ABORT_MSG_UNLESS(onOff == "pareto" || onOff == "exponential",
@@ -466,7 +392,7 @@ main(int argc, char* argv[])
         {
             qdisc->SetAttribute(scheduler.quantumAttribute, UintegerValue(quantum));
         }
-        if (scheduler.perFlow)
+        if (perFlow)
         {
             qdisc->SetAttribute("Buckets", UintegerValue(buckets));
             qdisc->SetAttribute("WeightRules", StringValue(rules));
@@ -646,7 +572,7 @@ main(int argc, char* argv[])
     {
         params.Omit("quantum");
     }
-    if (!scheduler.perFlow)
+    if (!perFlow)
     {
         params.Omit("buckets");
     }
@@ -734,7 +660,7 @@ main(int argc, char* argv[])
                          (sentAtEnd[hop] - sentAtWarmup[hop]) * 8.0 / 1000.0 / seconds);
         report.SetMetric(prefix + "_drops", static_cast<double>(drops[hop]));
         report.SetMetric(prefix + "_mean_queue_bytes", meanQueueBytes[hop]);
-        if (scheduler.perFlow)
+        if (perFlow)
         {
             report.SetMetric(prefix + "_flows", filters[hop]->GetFlowCount());
         }

@@ -15,6 +15,10 @@ synthetic multi-flow IPv4/UDP traffic, and times ``QueueDisc::Enqueue`` + ``Dequ
 
 Results go to ``results/bench/bench.csv`` (one row per combination, :data:`CSV_COLUMNS`),
 the callgrind profiles beside it (``callgrind_annotate`` reads them).
+
+Which queue discs are benchmarked by default, with which attributes, and which one the ratios
+compare with, come from the module's queue disc catalog (``helper/queue-disc-catalog.cc``), which
+``qdisc-bench --list`` prints (:func:`read_catalog`).
 """
 
 from __future__ import annotations
@@ -45,49 +49,12 @@ PROGRAM = "qdisc-bench"
 BENCH_DIR = RESULTS_DIR / "bench"
 CSV_NAME = "bench.csv"
 
-#: ns-3's queue discs benchmarked by default; FIFO is the reference of the ratios.
-NS3_QDISCS = ("ns3::FifoQueueDisc", "ns3::RedQueueDisc", "ns3::FqCoDelQueueDisc")
-REFERENCE_QDISC = "ns3::FifoQueueDisc"
-#: This module's queue discs; a name the binary does not know (not built yet) is skipped.
-MODULE_QDISCS = (
-    "ns3::DrrQueueDisc",
-    "ns3::AliquemQueueDisc",
-    "ns3::SrrQueueDisc",
-    "ns3::VerticalDimensioningQueueDisc",
-    "ns3::RioQueueDisc",
-    "ns3::RiPlusOQueueDisc",
-    "ns3::CioqRedQueueDisc",
-)
 FLOWS = (10, 1000, 100000)
 LOADS = ("overload", "underload")
 #: The same limit for every queue disc, so that they are compared holding as many packets.
 MAX_SIZE = "1000p"
-#: Attributes a queue disc is benchmarked with beyond MaxSize, the same at every flow count.
-#: DRR: one bucket per flow up to 131,072 (ns-2's default of 10 buckets would fold 100,000
-#: flows into 10 queues), and a quantum of one MTU, as Shreedhar and Varghese require for O(1);
-#: the same for Aliquem (q = 5: phi = 300 B >= MTU / q, its O(1) condition) and SRR.
-#: CIOQ-RED: ns-3 RedQueueDisc's defaults (its own follow the paper), so the two compare like
-#: for like; outside a switch it has no input backlog to read (q_input = 0).
-#: RIO and RI+O: every test with RedQueueDisc's defaults (5/15/0.02, gentle, 1.5 Mbit/s), so
-#: that their cost compares with RED's like for like; the bench's best-effort packets are OUT,
-#: RI+O's worst case (two RED tests per packet).
-RED_DEFAULT_TESTS = ("MinTh=5", "MaxTh=15", "MaxP=0.02")
-QDISC_ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "ns3::DrrQueueDisc": ("Buckets=131072", "Quantum=1500"),
-    "ns3::AliquemQueueDisc": ("Buckets=131072", "Quantum=1500", "ScalingFactor=5"),
-    "ns3::SrrQueueDisc": ("Buckets=131072", "Quantum=1500"),
-    "ns3::CioqRedQueueDisc": ("QW=0.002", "LInterm=50", "LinkBandwidth=1.5Mbps"),
-    "ns3::RioQueueDisc": (
-        *(f"{test}{value}" for test in ("In", "Total") for value in RED_DEFAULT_TESTS),
-        "Gentle=true",
-        "LinkBandwidth=1.5Mbps",
-    ),
-    "ns3::RiPlusOQueueDisc": (
-        *(f"{test}{value}" for test in ("In", "Total", "Out") for value in RED_DEFAULT_TESTS),
-        "Gentle=true",
-        "LinkBandwidth=1.5Mbps",
-    ),
-}
+#: Schema tag of ``qdisc-bench --list``'s document.
+CATALOG_SCHEMA = "qdisc-lab.catalog/1"
 
 #: qdisc-bench's exit status for a queue disc type that is not registered.
 EXIT_UNKNOWN_QDISC = 3
@@ -148,12 +115,88 @@ QUICK_SETTINGS = Settings(
 )
 
 
+@dataclass(frozen=True)
+class CatalogEntry:
+    """One queue disc of the module's catalog, as ``qdisc-bench --list`` prints it."""
+
+    name: str  #: short name ("DRR")
+    aliases: tuple[str, ...]  #: other spellings the examples accept ("Drr")
+    type_id: str  #: "ns3::DrrQueueDisc"
+    origin: str  #: "qdisc-lab" or "ns-3"
+    description: str
+    attributes: tuple[str, ...]  #: "Name=Value" set over the TypeId's defaults
+    quantum_attribute: str  #: attribute of a weight-1 flow's quantum, or ""
+    capabilities: tuple[str, ...]  #: "per_flow", "flow_state", "flow_stats", "class_stats"
+    bench_default: bool  #: in the benchmark's default grid
+    bench_reference: bool  #: the benchmark's reference (ratios are against it)
+    bench_attributes: tuple[str, ...]  #: "Name=Value" the benchmark adds beyond MaxSize
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """The name, then the aliases."""
+        return (self.name, *self.aliases)
+
+
 class UnknownQdiscError(RuntimeError):
     """qdisc-bench does not know the queue disc type (exit status 3)."""
 
 
 class BenchError(RuntimeError):
     """qdisc-bench failed or wrote no usable result."""
+
+
+def parse_catalog(text: str, source: str = "qdisc-bench --list") -> list[CatalogEntry]:
+    """The entries of a ``qdisc-bench --list`` document; :class:`BenchError` if it is not one."""
+    try:
+        doc = json.loads(text)
+        if doc.get("schema") != CATALOG_SCHEMA:
+            raise ValueError(f"schema {doc.get('schema')!r}, not {CATALOG_SCHEMA!r}")
+        return [
+            CatalogEntry(
+                name=e["name"],
+                aliases=tuple(e["aliases"]),
+                type_id=e["type_id"],
+                origin=e["origin"],
+                description=e["description"],
+                attributes=tuple(e["attributes"]),
+                quantum_attribute=e["quantum_attribute"],
+                capabilities=tuple(e["capabilities"]),
+                bench_default=bool(e["bench"]["default"]),
+                bench_reference=bool(e["bench"]["reference"]),
+                bench_attributes=tuple(e["bench"]["attributes"]),
+            )
+            for e in doc["entries"]
+        ]
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise BenchError(f"{source}: not a queue disc catalog ({exc})") from exc
+
+
+def read_catalog(binary: Path, env: Mapping[str, str] | None = None) -> list[CatalogEntry]:
+    """The module's queue disc catalog, from ``qdisc-bench --list``."""
+    result = _run([str(binary), "--list"], env)
+    return parse_catalog(result.stdout, f"{binary} --list")
+
+
+def default_qdiscs(catalog: Sequence[CatalogEntry]) -> list[str]:
+    """The TypeIds benchmarked by default, in the catalog's order (each once)."""
+    return list(dict.fromkeys(e.type_id for e in catalog if e.bench_default))
+
+
+def reference_qdisc(catalog: Sequence[CatalogEntry]) -> str:
+    """The TypeId the ratios compare with."""
+    references = [e.type_id for e in catalog if e.bench_reference]
+    if len(references) != 1:
+        raise BenchError(f"the catalog names {len(references)} bench references, not one")
+    return references[0]
+
+
+def bench_attributes(catalog: Sequence[CatalogEntry]) -> dict[str, tuple[str, ...]]:
+    """Per TypeId, the attributes the benchmark adds beyond MaxSize (of its default entry)."""
+    attributes: dict[str, tuple[str, ...]] = {}
+    for entry in catalog:
+        if entry.bench_default and entry.bench_attributes:
+            attributes.setdefault(entry.type_id, entry.bench_attributes)
+    return attributes
 
 
 def qdisc_type_name(name: str) -> str:
@@ -181,7 +224,7 @@ def bench_command(
     attributes: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
     """The qdisc-bench command line of one run; ``attributes``: per queue disc type, its
-    ``Name=Value`` attributes beyond MaxSize (default :data:`QDISC_ATTRIBUTES`)."""
+    ``Name=Value`` attributes beyond MaxSize (see :func:`bench_attributes`)."""
     cmd = [
         str(binary),
         f"--qdisc={qdisc}",
@@ -193,9 +236,7 @@ def bench_command(
     ]
     if max_size:
         cmd.append(f"--attr=MaxSize={max_size}")
-    if attributes is None:
-        attributes = QDISC_ATTRIBUTES
-    cmd += [f"--attr={attribute}" for attribute in attributes.get(qdisc, ())]
+    cmd += [f"--attr={attribute}" for attribute in (attributes or {}).get(qdisc, ())]
     return cmd
 
 
@@ -399,7 +440,7 @@ def _ratio(numerator: Mapping, denominator: Mapping) -> str | None:
     return ", ".join(parts) or None
 
 
-def ratio_lines(rows: Sequence[Mapping], reference: str = REFERENCE_QDISC) -> list[str]:
+def ratio_lines(rows: Sequence[Mapping], reference: str) -> list[str]:
     """Each queue disc vs the reference at the fewest flows (same load), and each queue disc
     at the most flows vs the fewest, with the resident memory that grew meanwhile."""
     by_key = {(row["qdisc"], int(row["flows"]), row["load"]): row for row in rows}
@@ -562,7 +603,7 @@ def run_bench(
     env: Mapping[str, str] | None = None,
     max_size: str | None = MAX_SIZE,
     use_callgrind: bool = True,
-    skip_unknown: Iterable[str] = MODULE_QDISCS,
+    skip_unknown: Iterable[str] = (),
     flavor: str = "system",
     revision: str = "unknown",
     attributes: Mapping[str, Sequence[str]] | None = None,
@@ -571,7 +612,7 @@ def run_bench(
 
     A queue disc in ``skip_unknown`` that the binary does not know is skipped with a note;
     any other unknown name raises :class:`UnknownQdiscError`. ``attributes``: per queue disc
-    type, its attributes beyond MaxSize (default :data:`QDISC_ATTRIBUTES`).
+    type, its attributes beyond MaxSize (see :func:`bench_attributes`).
     """
     skip_unknown = set(skip_unknown)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -657,7 +698,7 @@ def describe(
         "IPv4/UDP packets of 64-1500 B, flows picked uniformly; "
         f"MaxSize={max_size or '(each default)'} for every queue disc"
         + "".join(
-            f"; {q}: {' '.join(a)}" for q, a in (attributes or QDISC_ATTRIBUTES).items() if a
+            f"; {q}: {' '.join(a)}" for q, a in (attributes or {}).items() if a
         )
         + ". "
         "overload = 2 enqueues per dequeue (at a full queue half the packets are dropped); "
@@ -680,7 +721,7 @@ def describe(
     multiple=True,
     metavar="NAME",
     help="Queue disc TypeId (ns3::RedQueueDisc, or just Red); repeat for several. "
-    "Default: FIFO, RED, FqCoDel and this module's queue discs.",
+    "Default: the catalog's (qdisc-bench --list): FIFO, RED, FqCoDel and this module's.",
 )
 @click.option(
     "--flows",
@@ -756,9 +797,14 @@ def bench_cmd(
     if use_callgrind and shutil.which("valgrind") is None:
         CONSOLE.print("[yellow]valgrind not found[/]: timing only (apt-get install valgrind)")
         use_callgrind = False
-    names = [qdisc_type_name(name) for name in qdiscs] or [*NS3_QDISCS, *MODULE_QDISCS]
+    env = runtime_env(flavor) or None
+    try:
+        catalog = read_catalog(binary, env)
+    except (BenchError, UnknownQdiscError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    names = [qdisc_type_name(name) for name in qdiscs] or default_qdiscs(catalog)
     max_size = max_size or None
-    attributes = merge_attributes(QDISC_ATTRIBUTES, extra_attributes)
+    attributes = merge_attributes(bench_attributes(catalog), extra_attributes)
 
     try:
         rows = run_bench(
@@ -767,7 +813,7 @@ def bench_cmd(
             flows,
             loads,
             settings,
-            env=runtime_env(flavor) or None,
+            env=env,
             max_size=max_size,
             use_callgrind=use_callgrind,
             flavor=flavor,
@@ -780,6 +826,6 @@ def bench_cmd(
     title = f"Queue disc cost per packet (ns-3 {rows[0]['ns3_version']}, {flavor})"
     CONSOLE.print(results_table(rows, title))
     CONSOLE.print(describe(settings, max_size, use_callgrind, attributes), style="dim")
-    for line in [*ratio_lines(rows), *flow_state_lines(rows)]:
+    for line in [*ratio_lines(rows, reference_qdisc(catalog)), *flow_state_lines(rows)]:
         CONSOLE.print(line)
     CONSOLE.print(str(BENCH_DIR / CSV_NAME), markup=False, soft_wrap=True)

@@ -148,7 +148,7 @@ def test_ratio_lines():
         _row("ns3::FqCoDelQueueDisc", 10, "overload", 6000, 600, rss=500, classes=10),
         _row("ns3::FqCoDelQueueDisc", 100000, "overload", 36000, 3000, rss=5500, classes=1010),
     ]
-    lines = bench.ratio_lines(rows)
+    lines = bench.ratio_lines(rows, "ns3::FifoQueueDisc")
     assert "FqCoDel vs Fifo, 10 flows, overload: 3.00× instructions, 2.00× time" in lines
     many = [line for line in lines if line.startswith("FqCoDel, overload: 100000 vs 10")]
     assert len(many) == 1
@@ -173,18 +173,22 @@ def test_flow_state_lines():
 
 
 def test_extra_attributes_reach_the_command_line():
+    catalog_attributes = bench.bench_attributes(bench.parse_catalog(CATALOG_FIXTURE))
     merged = bench.merge_attributes(
-        bench.QDISC_ATTRIBUTES,
+        catalog_attributes,
         {"ns3::VerticalDimensioningQueueDisc": ("BucketCounters=false",),
          "ns3::DrrQueueDisc": ("Quantum=3000",)},
     )
     assert merged["ns3::DrrQueueDisc"] == ("Buckets=131072", "Quantum=1500", "Quantum=3000")
-    assert bench.QDISC_ATTRIBUTES["ns3::DrrQueueDisc"] == ("Buckets=131072", "Quantum=1500")
+    assert catalog_attributes["ns3::DrrQueueDisc"] == ("Buckets=131072", "Quantum=1500")
     cmd = bench.bench_command(Path("b"), "ns3::VerticalDimensioningQueueDisc", 10, "overload",
                               1, 0, "o.json", attributes=merged)
     assert cmd[-2:] == ["--attr=MaxSize=1000p", "--attr=BucketCounters=false"]
+    assert bench.bench_command(Path("b"), "ns3::DrrQueueDisc", 10, "overload", 1, 0, "o.json",
+                               attributes=catalog_attributes)[-2:] == [
+        "--attr=Buckets=131072", "--attr=Quantum=1500"]
     assert bench.bench_command(Path("b"), "ns3::DrrQueueDisc", 10, "overload", 1, 0,
-                               "o.json")[-2:] == ["--attr=Buckets=131072", "--attr=Quantum=1500"]
+                               "o.json")[-1] == "--attr=MaxSize=1000p"
 
 
 def test_attr_option_parsing():
@@ -203,12 +207,67 @@ def test_qdisc_names():
     assert bench.qdisc_type_name("FqCoDelQueueDisc") == "ns3::FqCoDelQueueDisc"
     assert bench.qdisc_type_name("ns3::DrrQueueDisc") == "ns3::DrrQueueDisc"
     assert bench.short_name("ns3::FqCoDelQueueDisc") == "FqCoDel"
-    assert "ns3::DrrQueueDisc" in bench.MODULE_QDISCS
+
+
+def _entry(name, type_id, aliases=(), default=True, reference=False, bench_attributes=(),
+           attributes=()):
+    return {"name": name, "aliases": list(aliases), "type_id": type_id, "origin": "qdisc-lab",
+            "description": name, "attributes": list(attributes), "quantum_attribute": "",
+            "capabilities": [], "bench": {"default": default, "reference": reference,
+                                          "attributes": list(bench_attributes)}}
+
+
+#: A small catalog, in ``qdisc-bench --list``'s form.
+CATALOG_FIXTURE = json.dumps({
+    "schema": "qdisc-lab.catalog/1",
+    "capabilities": ["per_flow", "flow_state", "flow_stats", "class_stats"],
+    "entries": [
+        _entry("FIFO", "ns3::FifoQueueDisc", aliases=("Fifo", "DropTail"), reference=True),
+        _entry("RED", "ns3::RedQueueDisc", aliases=("Red",)),
+        _entry("DRR", "ns3::DrrQueueDisc", bench_attributes=("Buckets=131072", "Quantum=1500")),
+        _entry("DRR-tail", "ns3::DrrQueueDisc", default=False, attributes=("DropFrom=Tail",),
+               bench_attributes=("Buckets=7",)),
+        _entry("VD", "ns3::VerticalDimensioningQueueDisc"),
+        _entry("DscpMarker", "ns3::DscpMarkerQueueDisc", default=False),
+    ],
+})
+
+
+def test_the_catalog_decides_what_is_benched():
+    catalog = bench.parse_catalog(CATALOG_FIXTURE)
+    assert [e.name for e in catalog] == ["FIFO", "RED", "DRR", "DRR-tail", "VD", "DscpMarker"]
+    assert catalog[0].spellings == ("FIFO", "Fifo", "DropTail")
+    assert catalog[3].attributes == ("DropFrom=Tail",)
+    assert bench.default_qdiscs(catalog) == [
+        "ns3::FifoQueueDisc", "ns3::RedQueueDisc", "ns3::DrrQueueDisc",
+        "ns3::VerticalDimensioningQueueDisc"]
+    assert bench.reference_qdisc(catalog) == "ns3::FifoQueueDisc"
+    # DRR-tail is not in the default grid: its TypeId is benched with DRR's attributes.
+    assert bench.bench_attributes(catalog) == {
+        "ns3::DrrQueueDisc": ("Buckets=131072", "Quantum=1500")}
+
+
+def test_bad_catalogs_are_refused():
+    with pytest.raises(bench.BenchError, match="not a queue disc catalog"):
+        bench.parse_catalog("[]")
+    with pytest.raises(bench.BenchError, match="schema"):
+        bench.parse_catalog(json.dumps({"schema": "other/1", "entries": []}))
+    with pytest.raises(bench.BenchError, match="not a queue disc catalog"):
+        bench.parse_catalog(json.dumps({"schema": "qdisc-lab.catalog/1",
+                                        "entries": [{"name": "X"}]}))
+    two = bench.parse_catalog(json.dumps({"schema": "qdisc-lab.catalog/1", "entries": [
+        _entry("A", "ns3::AQueueDisc", reference=True),
+        _entry("B", "ns3::BQueueDisc", reference=True)]}))
+    with pytest.raises(bench.BenchError, match="2 bench references"):
+        bench.reference_qdisc(two)
 
 
 FAKE_BINARY = """\
 #!{python}
 import json, sys
+if sys.argv[1:] == ["--list"]:
+    sys.stdout.write({catalog!r})
+    sys.exit(0)
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
 if args["qdisc"] not in ("ns3::FifoQueueDisc", "ns3::RedQueueDisc"):
     sys.stderr.write("qdisc-bench: unknown queue disc type '%s'\\n" % args["qdisc"])
@@ -225,7 +284,7 @@ open(args["output"], "w").write(json.dumps(doc))
 @pytest.fixture
 def fake_binary(tmp_path):
     path = tmp_path / "qdisc-bench"
-    path.write_text(FAKE_BINARY.format(python=sys.executable))
+    path.write_text(FAKE_BINARY.format(python=sys.executable, catalog=CATALOG_FIXTURE))
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
     return path
 
@@ -253,6 +312,11 @@ def test_run_bench_skips_unknown_module_qdiscs(tmp_path, fake_binary):
     with open(tmp_path / "out" / "bench.csv", newline="") as handle:
         assert len(list(csv.DictReader(handle))) == 4
     assert json.loads((tmp_path / "out" / "bench.json").read_text())["rows"][0]["flows"] == 10
+
+
+def test_read_catalog_runs_the_binary(fake_binary):
+    catalog = bench.read_catalog(fake_binary)
+    assert bench.reference_qdisc(catalog) == "ns3::FifoQueueDisc"
 
 
 def test_run_bench_unknown_named_qdisc_is_an_error(tmp_path, fake_binary):
@@ -296,7 +360,8 @@ def test_binary_quick_fifo_run(tmp_path):
 def test_binary_reports_the_flow_state_of_module_qdiscs(tmp_path, qdisc):
     output = tmp_path / "state.json"
     cmd = bench.bench_command(BINARY, qdisc, 1000, "overload", packets=3000, warmup=2500,
-                              output=output)
+                              output=output,
+                              attributes=bench.bench_attributes(bench.read_catalog(BINARY)))
     subprocess.run(cmd, check=True, timeout=60)
     metrics = load_metrics(output)["metrics"]
     # The buffer holds 1000 packets of 1000 flows: hundreds of flows are active at once.
@@ -348,3 +413,53 @@ def test_binary_bad_attribute(tmp_path):
     )
     assert result.returncode == 2
     assert "has no attribute 'NoSuchAttribute'" in result.stderr
+
+
+@needs_binary
+def test_binary_lists_the_catalog():
+    catalog = bench.read_catalog(BINARY)
+    by_name = {entry.name: entry for entry in catalog}
+    assert bench.reference_qdisc(catalog) == "ns3::FifoQueueDisc"
+    assert bench.default_qdiscs(catalog) == [
+        "ns3::FifoQueueDisc", "ns3::RedQueueDisc", "ns3::FqCoDelQueueDisc", "ns3::DrrQueueDisc",
+        "ns3::AliquemQueueDisc", "ns3::SrrQueueDisc", "ns3::VerticalDimensioningQueueDisc",
+        "ns3::RioQueueDisc", "ns3::RiPlusOQueueDisc", "ns3::CioqRedQueueDisc"]
+    assert bench.bench_attributes(catalog)["ns3::DrrQueueDisc"] == (
+        "Buckets=131072", "Quantum=1500")
+    assert by_name["DRR-tail"].attributes == ("DropFrom=Tail",)
+    # The per-flow state the bench reports (STATE_METRICS) is a catalog capability.
+    assert {e.name for e in catalog if "flow_state" in e.capabilities} == {
+        "DRR", "DRR-tail", "SRR", "Aliquem", "VD"}
+
+    tsv = subprocess.run([str(BINARY), "--list=tsv"], capture_output=True, text=True, check=True,
+                         timeout=60).stdout.splitlines()
+    header, *rows = [line.split("\t") for line in tsv]
+    assert header[:3] == ["name", "aliases", "type_id"]
+    assert [(row[0], row[2]) for row in rows] == [(e.name, e.type_id) for e in catalog]
+    assert all(len(row) == len(header) for row in rows)
+
+    bad = subprocess.run([str(BINARY), "--list=xml"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2
+    assert "--list must be json or tsv" in bad.stderr
+
+
+@needs_binary
+def test_figure_styles_name_catalog_queue_discs():
+    """The figures key their colours by the examples' --queueDisc values: each must be one of
+    the catalog's spellings (figures are drawn from recorded databases, without a build, so they
+    keep their styles in Python; this keeps them to the catalog's names)."""
+    from qdisclab import plots
+    from qdisclab.figures import cioq_red, rio_assured_service_setup, vertical_dimensioning
+
+    spellings = {s for entry in bench.read_catalog(BINARY) for s in entry.spellings}
+    styled = {
+        *plots.FAIRNESS_STYLES,
+        *vertical_dimensioning.SCHEDULER_STYLES,
+        *vertical_dimensioning.PAPER_COMPARATORS,
+        *cioq_red.QDISCS,
+        *cioq_red.LABELS,
+        *cioq_red.COLORS,
+        *rio_assured_service_setup.SCHEMES,
+        *rio_assured_service_setup.SCHEME_LABELS,
+    }
+    assert styled - spellings == set()

@@ -187,7 +187,8 @@ def test_bad_arguments_stop_with_a_message():
     assert "--traceFlow=40 is out of range [-1, 39] (-1: no trace)" in fails("--traceFlow=40")
     assert "--traceFile: cannot write '/nonexistent/trace.csv'" in fails(
         "--traceFlow=1", "--traceFile=/nonexistent/trace.csv", "--simTime=2", "--warmup=1")
-    assert "--queueDisc must be Rio, RiPlusO or Red" in fails("--queueDisc=Fifo")
+    assert "--queueDisc=Fifo is not a known queue disc; known: Rio, RiPlusO, Red" in fails(
+        "--queueDisc=Fifo")
     assert "--profiles: 'x' is not a positive rate" in fails("--profiles=2,x")
     assert "--profiles: '-1' is not a positive rate" in fails("--profiles=-1")
     assert "needs 3.5 flows per profile: not a positive integer" in fails(

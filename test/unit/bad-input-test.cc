@@ -12,6 +12,7 @@
 #include "ns3/example-flags.h"
 #include "ns3/object-factory.h"
 #include "ns3/qdisc-lab-config.h"
+#include "ns3/queue-disc-catalog.h"
 #include "ns3/queue-disc.h"
 #include "ns3/rio-queue-disc.h"
 #include "ns3/simulator.h"
@@ -19,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <set>
 #include <string>
 
 using namespace ns3;
@@ -98,25 +100,26 @@ SwitchStderr(uint32_t hosts,
 
 TEST(MaxSizeDeathTest, ZeroThroughAFactoryStopsNamingTheQueueDisc)
 {
-    // ns-3's factory used to ignore SetMaxSize's refusal: the disc ran with its old size.
-    for (const char* type : {"ns3::DrrQueueDisc",
-                             "ns3::SrrQueueDisc",
-                             "ns3::AliquemQueueDisc",
-                             "ns3::VerticalDimensioningQueueDisc",
-                             "ns3::RioQueueDisc",
-                             "ns3::RiPlusOQueueDisc",
-                             "ns3::CioqRedQueueDisc",
-                             "ns3::DscpMarkerQueueDisc"})
+    // ns-3's factory used to ignore SetMaxSize's refusal: the disc ran with its old size. Every
+    // queue disc of the module's catalog (each TypeId once).
+    std::set<std::string> types;
+    for (const QueueDiscCatalogEntry& entry : QueueDiscCatalog::GetEntries())
     {
+        if (entry.origin != "qdisc-lab" || !types.insert(entry.typeId).second)
+        {
+            continue;
+        }
+        const std::string& type = entry.typeId;
         for (const char* size : {"0p", "0B"})
         {
             EXPECT_DEATH(
                 FromFactory(type, "MaxSize", size),
-                std::string(type) + ": MaxSize = " + size + " is out of range: a queue " +
+                type + ": MaxSize = " + size + " is out of range: a queue " +
                     "disc's buffer holds at least 1p \\(in packets\\) or 1B \\(in bytes\\)")
                 << type << " " << size;
         }
     }
+    EXPECT_GE(types.size(), 8U); // DRR, SRR, Aliquem, VD, RIO, RI+O, CIOQ-RED, the marker
 }
 
 TEST(MaxSize, OneUnitThroughAFactoryIsKept)

@@ -1,0 +1,177 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef QUEUE_DISC_CATALOG_H
+#define QUEUE_DISC_CATALOG_H
+
+#include "ns3/ptr.h"
+#include "ns3/queue-disc.h"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup qdisc-lab
+ * What the benchmark reads of a per-flow queue disc's state (QueueDiscCatalogEntry::FLOW_STATE).
+ */
+struct QueueDiscFlowState
+{
+    uint64_t activeFlowBytes = 0; //!< state that exists only while a flow has packets queued
+    uint64_t bucketBytes = 0;     //!< state kept per bucket, active or not
+    uint32_t peakActiveFlows = 0; //!< most flows with packets queued at once
+};
+
+/**
+ * \ingroup qdisc-lab
+ * One queue disc of the catalog: a short name (and the other spellings the examples accept), its
+ * TypeId, the attributes the entry sets over the TypeId's defaults, what it can do, and how the
+ * benchmark runs it.
+ */
+struct QueueDiscCatalogEntry
+{
+    /// What a queue disc can do beyond QueueDisc's interface (bits of #capabilities).
+    enum Capability : uint32_t
+    {
+        PER_FLOW = 1U << 0,    //!< hashes flows into buckets: Buckets, Mask, Perturbation,
+                               //!< WeightRules, DefaultWeight; packet filters pick the bucket
+        FLOW_STATE = 1U << 1,  //!< reports the bytes of its per-flow state (#readFlowState)
+        FLOW_STATS = 1U << 2,  //!< per-bucket counters (GetFlowStats)
+        CLASS_STATS = 1U << 3, //!< per-class counters (RIO's precedences, a marker's profiles)
+    };
+
+    /// Name = value pairs, values in the attribute's text form.
+    using Attributes = std::vector<std::pair<std::string, std::string>>;
+
+    /**
+     * Reads a queue disc's per-flow state.
+     * \param qdisc a queue disc of the entry's TypeId
+     * \param state set from it
+     * \return false if \p qdisc is not of the entry's TypeId
+     */
+    using FlowStateReader = bool (*)(const Ptr<QueueDisc>& qdisc, QueueDiscFlowState& state);
+
+    std::string name;                 //!< short name, unique in the catalog ("DRR")
+    std::vector<std::string> aliases; //!< other spellings examples accept ("Drr")
+    std::string typeId;               //!< the TypeId's name ("ns3::DrrQueueDisc")
+    std::string origin;               //!< "qdisc-lab" (this module) or "ns-3"
+    std::string description;          //!< one line, for --help and listings
+    Attributes attributes;            //!< set over the TypeId's defaults: what the name means
+    std::string quantumAttribute;     //!< attribute holding a weight-1 flow's quantum; or empty
+    uint32_t capabilities = 0;        //!< Capability bits
+    FlowStateReader readFlowState = nullptr; //!< set exactly when FLOW_STATE is
+    bool benched = false;                    //!< in the benchmark's default grid
+    bool benchReference = false;             //!< the benchmark's reference (ratios are against it)
+    Attributes benchAttributes;              //!< attributes the benchmark adds beyond MaxSize
+
+    /**
+     * \param capability a Capability
+     * \return whether the entry has it
+     */
+    bool Has(Capability capability) const
+    {
+        return (capabilities & capability) != 0;
+    }
+
+    /**
+     * \param spelling a name
+     * \return whether it is the entry's name or one of its aliases
+     */
+    bool Answers(const std::string& spelling) const;
+};
+
+/**
+ * \ingroup qdisc-lab
+ * \brief The module's catalog of queue discs: the one place that lists which queue discs exist,
+ * by which short names, with which attributes and capabilities.
+ *
+ * The examples choose their queue disc by name from it (Choose), the benchmark reads flow state
+ * through it and prints it (`qdisc-bench --list`, which `qdisc-lab bench` reads), and the Python
+ * figure styles are checked against that listing. ns-3's own queue discs the module compares
+ * with (FIFO, RED, FqCoDel) are entries too, marked origin "ns-3".
+ *
+ * \code
+ *   const QueueDiscCatalogEntry& entry =
+ *       QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Drr", "DropTail"});
+ *   tc.SetRootQueueDisc(entry.typeId);  // --queueDisc=Nope: "... known: Drr, DropTail"
+ * \endcode
+ */
+class QueueDiscCatalog
+{
+  public:
+    /// \return every entry, in the catalog's order (ns-3's first, then this module's)
+    static const std::vector<QueueDiscCatalogEntry>& GetEntries();
+
+    /**
+     * \param spelling a short name or alias
+     * \return its entry; nullptr if none answers to it
+     */
+    static const QueueDiscCatalogEntry* Find(const std::string& spelling);
+
+    /**
+     * \param typeId a TypeId name ("ns3::DrrQueueDisc")
+     * \return the first entry of that TypeId; nullptr if none
+     */
+    static const QueueDiscCatalogEntry* FindByTypeId(const std::string& typeId);
+
+    /**
+     * The entry a command-line flag names, among those a program accepts.
+     * \param flag the flag, for the message ("--queueDisc")
+     * \param value its value
+     * \param accepted the spellings the program accepts, each a catalog name or alias
+     * \return the entry \p value names; stops the program, listing \p accepted, if \p value is
+     *         not one of them (and if one of \p accepted is not in the catalog)
+     */
+    static const QueueDiscCatalogEntry& Choose(const std::string& flag,
+                                               const std::string& value,
+                                               const std::vector<std::string>& accepted);
+
+    /**
+     * \param accepted spellings, each a catalog name or alias
+     * \return "A (its description); B (...)", for a flag's help
+     */
+    static std::string Describe(const std::vector<std::string>& accepted);
+
+    /**
+     * Read a queue disc's per-flow state, if its catalog entry has FLOW_STATE.
+     * \param qdisc a queue disc
+     * \param state set from it
+     * \return whether it has that capability
+     */
+    static bool ReadFlowState(const Ptr<QueueDisc>& qdisc, QueueDiscFlowState& state);
+
+    /**
+     * Write the catalog as JSON: {"schema": "qdisc-lab.catalog/1", "capabilities": [...],
+     * "entries": [{"name", "aliases", "type_id", "origin", "description", "attributes",
+     * "quantum_attribute", "capabilities", "bench": {"default", "reference", "attributes"}}]};
+     * attributes as lists of "Name=Value".
+     * \param os the stream
+     */
+    static void WriteJson(std::ostream& os);
+
+    /**
+     * Write the catalog as tab-separated values, a header line then one line per entry; lists
+     * (aliases, capabilities) comma-separated, attributes ';'-separated "Name=Value".
+     * \param os the stream
+     */
+    static void WriteTsv(std::ostream& os);
+
+    /// Schema tag of WriteJson's document.
+    static constexpr const char* SCHEMA = "qdisc-lab.catalog/1";
+
+    /**
+     * \param capability one Capability bit
+     * \return its name in listings ("per_flow", "flow_state", ...)
+     */
+    static const char* CapabilityName(QueueDiscCatalogEntry::Capability capability);
+};
+
+} // namespace ns3
+
+#endif /* QUEUE_DISC_CATALOG_H */
