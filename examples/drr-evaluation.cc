@@ -218,6 +218,7 @@ struct DrrEvaluationConfig
     std::string scenario; //!< fairness or factorial
     bool fairness;        //!< scenario == fairness
     std::string queueDisc = "Drr";
+    std::string queueDiscTypeId; //!< the catalog's TypeId for queueDisc (set by Resolve)
     uint32_t nFlows = fairness ? 10 : 2;
     uint32_t buckets = 10;
     uint32_t quantum = 250;
@@ -430,8 +431,8 @@ DrrEvaluationConfig::Resolve(ExperimentParams& params)
     }
     NS_ABORT_MSG_UNLESS(scenario == "fairness" || scenario == "factorial",
                         "--scenario must be fairness or factorial, got '" << scenario << "'");
-    const QueueDiscCatalogEntry& qdiscEntry =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Drr", "DropTail"});
+    queueDiscTypeId =
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Drr", "DropTail"}).typeId;
     NS_ABORT_MSG_UNLESS(dropFrom == "Head" || dropFrom == "Tail",
                         "--dropFrom must be Head or Tail, got '" << dropFrom << "'");
     NS_ABORT_MSG_UNLESS(flowMapping == "sequential" || flowMapping == "hash",
@@ -519,7 +520,7 @@ DrrEvaluation::BuildTopology()
     TrafficControlHelper tc;
     if (drr)
     {
-        tc.SetRootQueueDisc(qdiscEntry.typeId,
+        tc.SetRootQueueDisc(queueDiscTypeId,
                             "MaxSize",
                             QueueSizeValue(limit),
                             "Buckets",
@@ -535,7 +536,7 @@ DrrEvaluation::BuildTopology()
     }
     else
     {
-        tc.SetRootQueueDisc(qdiscEntry.typeId, "MaxSize", QueueSizeValue(limit));
+        tc.SetRootQueueDisc(queueDiscTypeId, "MaxSize", QueueSizeValue(limit));
     }
 
     dumbbell.SetLeafCount(nFlows);

@@ -277,7 +277,8 @@ def test_factorial_claims(quick_figures):
     anchors = [c for c in figures.claims if c.verdict == "calibrated"]
     assert [c.id for c in anchors] == ["C16", "C17", "C18"]
     assert anchors[0].ours.startswith("3.232 ± 0.039 s with the chosen DropTail limit 400p")
-    assert anchors[2].ours.startswith("0.949 ± 0.002 with the chosen background 1 × P")
+    assert anchors[2].ours.startswith(
+        "0.949 ± 0.002 with the chosen background 1 × 1000 B, (5, 15) ms")
     table3 = claim(figures, "Table 3")
     assert table3.verdict == "agree" and table3.ours.startswith("by decreasing importance: P,"
                                                                 " B, PQ, Q, PBQ, BQ, PB")
