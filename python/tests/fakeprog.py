@@ -70,6 +70,8 @@ SCHEMA = {
          "recorded": "sometimes"},
         {"name": "sleep", "type": "double", "default": 0, "help": "seconds to sleep first",
          "recorded": "sometimes"},
+        {"name": "spin", "type": "double", "default": 0,
+         "help": "seconds of CPU time to compute after the sleep", "recorded": "sometimes"},
         {"name": "RngRun", "type": "uint", "default": 1, "min": 0, "max": 4294967295,
          "help": "ns-3's run number", "recorded": "sometimes"},
     ],

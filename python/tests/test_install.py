@@ -28,7 +28,10 @@ CMAKE_PACKAGE = {
     "qdisc-lab-ns3-targets.cmake",
 }
 # Debian's ns-3 ships ns3-<module>.pc files: qdisc-lab.pc requires those the library links.
-DEBIAN_REQUIRES = "ns3-applications ns3-csma ns3-internet ns3-point-to-point ns3-traffic-control"
+DEBIAN_REQUIRES = (
+    "ns3-applications ns3-csma ns3-flow-monitor ns3-internet ns3-point-to-point"
+    " ns3-traffic-control"
+)
 
 
 def ns3_dir(flavor: str) -> Path:
