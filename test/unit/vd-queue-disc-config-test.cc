@@ -141,5 +141,6 @@ TEST(VdQueueDiscConfig, ReturningFlowsFreshOrKeep)
         EXPECT_EQ(qdisclab::test::DrainUids(qd), expected) << returning;
         qd->Dispose();
     }
-    EXPECT_DEATH(Make({{"ReturningFlows", "Later"}}), "ReturningFlows");
+    // ns-3 >= 3.44 with NS_ASSERT compiled in stops in EnumChecker first, naming the valid values.
+    EXPECT_DEATH(Make({{"ReturningFlows", "Later"}}), "ReturningFlows|not a valid enum value");
 }
