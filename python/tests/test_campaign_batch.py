@@ -284,7 +284,7 @@ def test_a_batched_sweep_on_the_wheel_stores_the_reports_of_solo_runs(tmp_path):
     assert [r.seed for r in sorted(bogus, key=lambda r: r.seed)] == [1, 2]
     for record in bogus:
         assert record.reason.startswith("killed by SIGABRT: aborted. cond=")
-        assert "--queueDisc must be DropTail or Red, got 'Bogus'" in record.reason
+        assert "--queueDisc=Bogus is not a known queue disc; known: DropTail, Red" in record.reason
 
 
 @needs("system")
