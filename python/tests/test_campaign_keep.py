@@ -9,7 +9,6 @@ the real red-vs-droptail of the system build.
 import csv
 import io
 import json
-import os
 import sqlite3
 import tempfile
 import threading
@@ -26,12 +25,13 @@ from rich.console import Console
 from fakeprog import flow_monitor_text, pcap_bytes
 from qdisclab.campaign import children, engine, runner
 from qdisclab.campaign.engine import KeptFiles, sweep
+from qdisclab.campaign.export import runs_frame
 from qdisclab.campaign.spec import CampaignError, loads_campaign, run_key
 from qdisclab.campaign.store import ResultStore, kept_root, salvage
 from qdisclab.cli import main
 from qdisclab.context import REPO
 from qdisclab.toolchain.build import runtime_env
-from test_campaign_sweep import fake, starts, write_fake_program  # noqa: F401
+from test_campaign_sweep import fake, starts  # noqa: F401
 
 PCAPS = ["trace-1-1.pcap", "trace-2-1.pcap"]
 
@@ -457,14 +457,11 @@ def test_a_database_without_kept_files_exports_no_kept_dir(fake, tmp_path, scrat
     db = tmp_path / "db.sqlite"
     sweep(loads_campaign('program = "fake-program"\n[factors]\nx = [1, 2]\n'), program, db,
           jobs=1, console=console())
-    store = ResultStore(db)
-    store.export_csv(tmp_path / "runs.csv")
-    store.close()
+    with ResultStore(db) as store:
+        store.export_csv(tmp_path / "runs.csv")
     header = (tmp_path / "runs.csv").read_text().splitlines()[0]
-    assert header == ("run_key,status,seed,x,value_mbps,metric.seed,wall_time_s,exit_code,ns3_version,"
-                      "git_rev,host,reason,finished_at")
-    from qdisclab.campaign.export import runs_frame
-
+    assert header == ("run_key,status,seed,x,value_mbps,metric.seed,wall_time_s,exit_code,"
+                      "ns3_version,git_rev,host,reason,finished_at")
     assert "kept_dir" not in runs_frame(db).columns
     assert not kept_root(db).exists()
 
