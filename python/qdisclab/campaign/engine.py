@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -63,7 +64,6 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
