@@ -30,13 +30,28 @@ ExperimentParams::ExperimentParams(std::string program, const std::string& file)
     m_cmd.AddValue("schema",
                    "Print the program's parameters and metrics as JSON, and exit",
                    m_schema);
-    m_flags.AddText("pcap",
-                    "Prefix of pcap traces of the studied devices, PREFIX-NODE-DEVICE.pcap "
-                    "(empty: none)",
-                    m_pcap);
-    m_flags.AddText("flowMonitor",
-                    "File for ns-3's FlowMonitor XML of every flow (empty: none)",
-                    m_flowMonitorFile);
+    const std::string pcapHelp =
+        "Prefix of pcap traces of the studied devices, PREFIX-NODE-DEVICE.pcap (empty: none)";
+    const std::string flowMonitorHelp =
+        "File for ns-3's FlowMonitor XML of every flow (empty: none)";
+    m_flags.AddText("pcap", pcapHelp, m_pcap);
+    m_flags.AddText("flowMonitor", flowMonitorHelp, m_flowMonitorFile);
+    // In the schema too (never in a report: where a run writes its traces is no input of the
+    // experiment), so that a campaign may set them.
+    const std::string* pcap = &m_pcap;
+    const std::string* flowMonitor = &m_flowMonitorFile;
+    Declare(
+        "pcap",
+        "string",
+        pcapHelp,
+        [pcap]() { return MetricsReport::Value(*pcap); },
+        NEVER);
+    Declare(
+        "flowMonitor",
+        "string",
+        flowMonitorHelp,
+        [flowMonitor]() { return MetricsReport::Value(*flowMonitor); },
+        NEVER);
 }
 
 CommandLine&
