@@ -1,7 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Build of qdisc-lab for waf-era ns-3 (<= 3.35). CMakeLists.txt is the source of truth; the
-# test python/tests/test_build_lists.py fails when the two disagree.
+# Build of qdisc-lab for waf-era ns-3 (<= 3.35). CMakeLists.txt (and test/unit/CMakeLists.txt)
+# are the source of truth; the test python/tests/test_build_lists.py fails when they disagree.
+
+# The GoogleTest unit tests (test/unit/CMakeLists.txt's list), one program, qdisc-lab-gtest.
+UNIT_TESTS = [
+    'aliquem-queue-disc-config-test.cc',
+    'aliquem-scheduler-test.cc',
+    'bad-input-test.cc',
+    'cioq-forwarding-table-test.cc',
+    'cioq-switch-config-test.cc',
+    'cioq-voq-set-test.cc',
+    'drr-queue-disc-config-test.cc',
+    'drr-scheduler-test.cc',
+    'dscp-marker-profiles-test.cc',
+    'dscp-marker-queue-disc-config-test.cc',
+    'flow-weight-rules-test.cc',
+    'islip-arbiter-test.cc',
+    'metrics-report-test.cc',
+    'point-batch-test.cc',
+    'per-flow-queue-disc-config-test.cc',
+    'queue-disc-catalog-test.cc',
+    'red-core-test.cc',
+    'rio-queue-disc-config-test.cc',
+    'srr-queue-disc-config-test.cc',
+    'srr-scheduler-test.cc',
+    'tcp-segment-ledger-test.cc',
+    'traffic-meter-test.cc',
+    'vd-queue-disc-config-test.cc',
+    'vd-rounds-test.cc',
+]
+
+
+def configure(conf):
+    # GoogleTest, for the unit tests: optional. Without it the program is not built and the suite
+    # that runs it (test/qdisc-lab-gtest-test-suite.cc) is left out of test.py's suites.
+    found = conf.check_cxx(header_name='gtest/gtest.h', lib=['gtest_main', 'gtest', 'pthread'],
+                           uselib_store='QDISC_LAB_GTEST', mandatory=False)
+    conf.env['QDISC_LAB_GTEST'] = bool(found)
+    conf.report_optional_feature('QdiscLabGtest', 'qdisc-lab GoogleTest unit tests', bool(found),
+                                 'GoogleTest (libgtest-dev) not found')
 
 
 def build(bld):
@@ -14,6 +52,7 @@ def build(bld):
         'helper/bottleneck-monitor.cc',
         'helper/cioq-switch-helper.cc',
         'helper/dscp-marker-helper.cc',
+        'helper/dumbbell-params.cc',
         'helper/dumbbell-scenario.cc',
         'helper/example-flags.cc',
         'helper/experiment-params.cc',
@@ -85,6 +124,7 @@ def build(bld):
         'test/dscp-marker-queue-disc-test-suite.cc',
         'test/dumbbell-scenario-test-suite.cc',
         'test/parking-lot-scenario-test-suite.cc',
+        'test/qdisc-lab-gtest-test-suite.cc',
         'test/random-tcp-sessions-test-suite.cc',
         'test/red-core-test-suite.cc',
         'test/rio-queue-disc-test-suite.cc',
@@ -92,6 +132,14 @@ def build(bld):
         'test/tcp-full-window-test-suite.cc',
         'test/vertical-dimensioning-queue-disc-test-suite.cc',
     ]
+    if bld.env['ENABLE_TESTS'] and bld.env['QDISC_LAB_GTEST']:
+        # The unit tests' program; the suite qdisc-lab-gtest in the test library runs it.
+        gtest = bld.create_ns3_program('qdisc-lab-gtest', ['qdisc-lab'])
+        gtest.source = ['test/unit/' + name for name in UNIT_TESTS]
+        gtest.uselib = 'QDISC_LAB_GTEST'
+        gtest.install_path = None
+        binary = bld.path.get_bld().make_node(gtest.target).abspath()
+        module_test.defines = ['QDISC_LAB_GTEST_BINARY="%s"' % binary]
 
     headers = bld(features='ns3header')
     headers.module = 'qdisc-lab'
@@ -100,6 +148,7 @@ def build(bld):
         'helper/bottleneck-monitor.h',
         'helper/cioq-switch-helper.h',
         'helper/dscp-marker-helper.h',
+        'helper/dumbbell-params.h',
         'helper/dumbbell-scenario.h',
         'helper/example-flags.h',
         'helper/experiment-params.h',
