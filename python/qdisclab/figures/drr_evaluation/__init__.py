@@ -231,7 +231,8 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     if variants is not None:
         result.artifacts += variant_artifacts(fairness, variants, out_dir)
         result.notes.append(
-            f"Variant campaign ({variant_path}): calibration sweeps and cause-demonstrating"
+            f"Variant campaign ({NAME}-variants/{variant_path.name}): calibration sweeps and"
+            " cause-demonstrating"
             " variants, with their own seeds; its figures are fig3-rate (the sensitivity of"
             " Fig. 3 to the source rate) and variant-*.")
     add_causes(result.claims, fairness, designs, variants)
