@@ -360,6 +360,15 @@ struct RioAssuredService : RioAssuredServiceConfig
 
   private:
     /**
+     * The queue disc under study, with its parameters.
+     * \param tc the bottleneck's traffic control helper
+     */
+    void SetQueueDisc(TrafficControlHelper& tc) const;
+    /// --traceFlow: the flow's segments at the bottleneck, its window and congestion state.
+    void TraceFlow();
+    /// Read the counters at the end of the warm-up, and count timeouts and sample RIO after it.
+    void ReadAtWarmup();
+    /**
      * Per profile class, AS and BE: throughput, IN throughput and goodput.
      * \param report the run's report
      */
@@ -620,10 +629,9 @@ RioAssuredService::ConfigureTcp(ExperimentParams& params)
 }
 
 void
-RioAssuredService::BuildTopology()
+RioAssuredService::SetQueueDisc(TrafficControlHelper& tc) const
 {
     const QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
-    TrafficControlHelper tc;
     if (queueDisc == "Red")
     {
         tc.SetRootQueueDisc(queueDiscTypeId,
@@ -680,7 +688,13 @@ RioAssuredService::BuildTopology()
                    DoubleValue(outMaxP));
         }
     }
+}
 
+void
+RioAssuredService::BuildTopology()
+{
+    TrafficControlHelper tc;
+    SetQueueDisc(tc);
     dumbbell.SetLeafCount(nFlows);
     dumbbell.SetAccessLink(DataRate(accessRate), Time(accessDelay));
     dumbbell.SetBottleneckLink(bottleneckDataRate, Time(bottleneckDelay));
@@ -722,31 +736,42 @@ RioAssuredService::InstallTraffic()
     meter->Connect(queue);
     if (traceFlow >= 0)
     {
-        // The flow's segments from the meter; its socket's traces once its application has
-        // created the socket (just after its start time).
-        trace = std::make_unique<FlowTrace>(traceFile);
-        const auto traced = static_cast<uint32_t>(traceFlow);
-        meter->SetEventCallback([this, traced](uint32_t flow,
-                                               BottleneckFlowMeter::Event event,
-                                               uint32_t seq,
-                                               uint32_t bytes,
-                                               bool in) {
-            if (flow == traced)
-            {
-                trace->Segment(event, seq, bytes, in);
-            }
-        });
-        Ptr<Node> sender = dumbbell.GetLeft(traced);
-        qdisclab::Schedule(flowStart[traced] + NanoSeconds(1), [this, sender]() {
-            Ptr<TcpL4Protocol> tcp = sender->GetObject<TcpL4Protocol>();
-            ObjectVectorValue sockets;
-            tcp->GetAttribute("SocketList", sockets);
-            NS_ABORT_MSG_UNLESS(sockets.GetN() == 1, "--traceFlow: no sender socket yet");
-            trace->Follow(DynamicCast<TcpSocketBase>(sockets.Get(0)));
-        });
+        TraceFlow();
     }
     monitor->Start();
+    ReadAtWarmup();
+}
 
+void
+RioAssuredService::TraceFlow()
+{
+    // The flow's segments from the meter; its socket's traces once its application has
+    // created the socket (just after its start time).
+    trace = std::make_unique<FlowTrace>(traceFile);
+    const auto traced = static_cast<uint32_t>(traceFlow);
+    meter->SetEventCallback([this, traced](uint32_t flow,
+                                           BottleneckFlowMeter::Event event,
+                                           uint32_t seq,
+                                           uint32_t bytes,
+                                           bool in) {
+        if (flow == traced)
+        {
+            trace->Segment(event, seq, bytes, in);
+        }
+    });
+    Ptr<Node> sender = dumbbell.GetLeft(traced);
+    qdisclab::Schedule(flowStart[traced] + NanoSeconds(1), [this, sender]() {
+        Ptr<TcpL4Protocol> tcp = sender->GetObject<TcpL4Protocol>();
+        ObjectVectorValue sockets;
+        tcp->GetAttribute("SocketList", sockets);
+        NS_ABORT_MSG_UNLESS(sockets.GetN() == 1, "--traceFlow: no sender socket yet");
+        trace->Follow(DynamicCast<TcpSocketBase>(sockets.Get(0)));
+    });
+}
+
+void
+RioAssuredService::ReadAtWarmup()
+{
     // At the end of the warm-up (every flow has started): the sinks' byte counts and the queue
     // disc's per-precedence counters, so that both are reported over [warmup, simTime]; from
     // then on, each flow's retransmission timeouts and RIO's averages.
@@ -755,8 +780,8 @@ RioAssuredService::InstallTraffic()
     statsAtWarmup.resize(2);
     sampler.rio = rio;
     sampler.interval = MilliSeconds(10);
-    sampler.until = stopTime;
-    qdisclab::Schedule(warmupTime, [this]() {
+    sampler.until = Seconds(simTime);
+    qdisclab::Schedule(Seconds(warmup), [this]() {
         for (uint32_t i = 0; i < nFlows; ++i)
         {
             rxAtWarmup[i] = sinks[i]->GetTotalRx();
