@@ -319,8 +319,9 @@ class ResultStore:
         placeholders = ", ".join(f":{c}" for c in _RUN_COLUMNS)
         updates = ", ".join(f"{c} = excluded.{c}" for c in _RUN_COLUMNS if c != "run_key")
         kept = [(values["run_key"], name, size) for name, size in row.get("kept_files") or ()]
-        with self.conn:
-            self.conn.execute("BEGIN")
+        # A savepoint: its own transaction, or part of the caller's (a bulk insert).
+        self.conn.execute("SAVEPOINT record")
+        try:
             self.conn.execute(
                 f"INSERT INTO runs ({columns}) VALUES ({placeholders})"
                 f" ON CONFLICT(run_key) DO UPDATE SET {updates}, attempts = runs.attempts + 1",
@@ -330,6 +331,11 @@ class ResultStore:
             self.conn.executemany(
                 "INSERT INTO kept_files (run_key, name, bytes) VALUES (?, ?, ?)", kept
             )
+        except BaseException:
+            self.conn.execute("ROLLBACK TO record")
+            self.conn.execute("RELEASE record")
+            raise
+        self.conn.execute("RELEASE record")
 
     @_reported
     def kept_files(self) -> dict[str, list[tuple[str, int]]]:
