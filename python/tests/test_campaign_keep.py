@@ -488,6 +488,13 @@ def test_an_older_database_gets_kept_dir_and_salvage_keeps_kept_files(tmp_path):
         store.record({"run_key": "new", "campaign": "c", "program": "p", "params": {},
                       "seed": 2, "status": "ok", "kept_dir": "old-runs/new",
                       "kept_files": [("a.pcap", 12)]})
+        # The row and its files go in together, or neither does.
+        with pytest.raises(sqlite3.IntegrityError):
+            store.record({"run_key": "third", "campaign": "c", "program": "p", "params": {},
+                          "seed": 3, "status": "ok", "kept_dir": "old-runs/third",
+                          "kept_files": [("a.pcap", 1), ("a.pcap", 2)]})
+        assert [r.run_key for r in store.runs()] == ["old", "new"]
+        assert not store.conn.in_transaction
     assert salvage(db) == {"runs": 2, "meta": 0, "sweeps": 0, "kept_files": 1}
     with ResultStore(db) as store:
         assert store.kept_files() == {"new": [("a.pcap", 12)]}

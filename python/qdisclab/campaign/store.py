@@ -332,8 +332,13 @@ class ResultStore:
                 "INSERT INTO kept_files (run_key, name, bytes) VALUES (?, ?, ?)", kept
             )
         except BaseException:
-            self.conn.execute("ROLLBACK TO record")
-            self.conn.execute("RELEASE record")
+            # Some errors (SQLITE_FULL) have rolled the whole transaction back already.
+            if self.conn.in_transaction:
+                try:
+                    self.conn.execute("ROLLBACK TO record")
+                    self.conn.execute("RELEASE record")
+                except sqlite3.Error:
+                    pass
             raise
         self.conn.execute("RELEASE record")
 
