@@ -28,7 +28,7 @@ from scipy import stats
 from qdisclab.campaign.spec import load_campaign
 from qdisclab.campaign.store import ResultStore, RunRecord
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
-from qdisclab.figures.common import t_interval
+from qdisclab.figures.common import parse_mbps, t_interval
 from qdisclab.figures import rio_assured_service as ras
 from qdisclab.report import write_report
 from synthetic_campaign import draw_results, read_csv, write_campaign_db
@@ -152,7 +152,7 @@ def test_setup_and_fair_share():
     s = ras.setup_of(fig3)
     assert (s.flows_per_profile, s.n_as, s.subscription, s.out) == (12, 12, 0.3,
                                                                     (10.0, 30.0, 0.01))
-    assert ras.parse_mbps("500kbps") == 0.5 and ras.parse_profiles("2,0.5") == (2.0, 0.5)
+    assert parse_mbps("500kbps") == 0.5 and ras.parse_profiles("2,0.5") == (2.0, 0.5)
 
 
 def test_last_met():

@@ -31,19 +31,12 @@ from qdisclab.figures.cioq_red.paper import (
     READINGS,
     READING_LABELS,
 )
-from qdisclab.figures.common import Estimate
+from qdisclab.figures.common import Estimate, errorbar
 
 COLORS = {"DropTail": "C0", "Red": "C1", "CioqRed": "C2"}
 
 
 # ----------------------------------------------------------------- figures
-
-
-def _errorbar(axis, xs, estimates: list[Estimate], **style) -> None:
-    means = [e.mean for e in estimates]
-    errors = [e.half_width if math.isfinite(e.half_width) else 0.0 for e in estimates]
-    axis.errorbar(xs, means, yerr=errors, capsize=3, marker="o", markersize=3.5, lw=1.2,
-                  **style)
 
 
 def _sweep_figure(study: Study, fabric: str, ports: int, axis_name: str, xs: list,
@@ -53,8 +46,8 @@ def _sweep_figure(study: Study, fabric: str, ports: int, axis_name: str, xs: lis
     fig = Figure(figsize=(11.0, 4.2), layout="constrained")
     for axis, (metric, ylabel, top) in zip(fig.subplots(1, 2), panels, strict=True):
         for queue in QDISCS:
-            _errorbar(axis, xs, study.series(fabric, ports, queue, axis_name, xs, metric),
-                      color=COLORS[queue], label=LABELS[queue])
+            errorbar(axis, xs, study.series(fabric, ports, queue, axis_name, xs, metric),
+                     color=COLORS[queue], label=LABELS[queue])
         axis.set_xlabel(xlabel)
         axis.set_ylabel(ylabel)
         axis.set_ylim(bottom=0, top=top)

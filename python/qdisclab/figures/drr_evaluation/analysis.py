@@ -17,7 +17,7 @@ import numpy as np
 
 from qdisclab.campaign.store import RunRecord
 from qdisclab.factorial import MINUS, FactorialError, FactorialResult, analyze
-from qdisclab.figures.common import Estimate, parse_bytes, parse_mbps, t_interval
+from qdisclab.figures.common import Estimate, metric_value, parse_bytes, parse_mbps, t_interval
 from qdisclab.figures.drr_evaluation.paper import (
     B_LEVELS,
     FACTORS,
@@ -122,11 +122,6 @@ def resolved(params: dict) -> dict:
             float(params.get("bgIntervalMax", 0)) or interval[1],
         ),
     }
-
-
-def metric_value(metrics: dict | None, name: str) -> float | None:
-    value = (metrics or {}).get(name)
-    return float(value) if value is not None and math.isfinite(value) else None
 
 
 # ----------------------------------------------------------------- fig3: fairness

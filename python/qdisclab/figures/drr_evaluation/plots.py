@@ -11,7 +11,15 @@ from matplotlib.figure import Figure
 
 from qdisclab.factorial import MINUS
 from qdisclab.figures import Artifact, TableData
-from qdisclab.figures.common import NO_ESTIMATE, Estimate, figure_artifact, parse_mbps, t_interval
+from qdisclab.figures.common import (
+    NO_ESTIMATE,
+    Estimate,
+    errorbar,
+    figure_artifact,
+    metric_value,
+    parse_mbps,
+    t_interval,
+)
 from qdisclab.figures.drr_evaluation.analysis import (
     DELAY,
     DELAY_ANCHORS,
@@ -28,7 +36,6 @@ from qdisclab.figures.drr_evaluation.analysis import (
     buffer_value,
     effect_text,
     hash_series,
-    metric_value,
     offered_load,
     paper_analysis,
     percent_text,
@@ -58,12 +65,6 @@ RATE_FIGURE_BUCKETS = (4, 8, 10, 16)
 
 
 # ----------------------------------------------------------------- fig3: fairness
-
-
-def _errorbar(axis, xs, estimates: list[Estimate], **style) -> None:
-    means = [e.mean for e in estimates]
-    errors = [e.half_width if math.isfinite(e.half_width) else 0.0 for e in estimates]
-    axis.errorbar(xs, means, yerr=errors, capsize=3, marker="o", markersize=3.5, lw=1.2, **style)
 
 
 def _slice_sizes(sizes: list[int]) -> list[int]:
@@ -120,8 +121,8 @@ def fig3_figure(study: Fairness) -> Figure:
     for i, size in enumerate(_slice_sizes(study.sizes)):
         for mapping in mappings:
             estimates = [study.estimate(mapping, b, size) for b in study.buckets]
-            _errorbar(left, xs, estimates, color=f"C{i}", ls=styles.get(mapping, ":"),
-                      label=f"{size_label(size)} B, {mapping}")
+            errorbar(left, xs, estimates, color=f"C{i}", ls=styles.get(mapping, ":"),
+                     label=f"{size_label(size)} B, {mapping}")
     left.axvline(_flows_position(study.buckets), color="grey", lw=0.8, ls=":")
     left.set_xticks(xs, [str(b) for b in study.buckets])
     left.set_xlabel("Buckets")
@@ -133,8 +134,8 @@ def fig3_figure(study: Fairness) -> Figure:
     for i, buckets in enumerate(_slice_buckets(study.buckets)):
         for mapping in mappings:
             estimates = [study.estimate(mapping, buckets, s) for s in sizes]
-            _errorbar(right, [s / 1000 for s in sizes], estimates, color=f"C{i + 3}",
-                      ls=styles.get(mapping, ":"), label=f"Buckets {buckets}, {mapping}")
+            errorbar(right, [s / 1000 for s in sizes], estimates, color=f"C{i + 3}",
+                     ls=styles.get(mapping, ":"), label=f"Buckets {buckets}, {mapping}")
     right.set_xlabel("MaxSize (kB)")
     right.set_ylabel("std. dev. of throughput (kb/s)")
     right.set_ylim(bottom=0)
@@ -303,8 +304,8 @@ def rate_figure(studies: dict[str, Fairness]) -> Figure:
             if buckets not in study.buckets:
                 continue
             estimates = [study.estimate("sequential", buckets, s) for s in study.sizes]
-            _errorbar(axis, [s / 1000 for s in study.sizes], estimates, color=f"C{i}",
-                      label=f"Buckets {buckets}")
+            errorbar(axis, [s / 1000 for s in study.sizes], estimates, color=f"C{i}",
+                     label=f"Buckets {buckets}")
         axis.set_title(_reading_title(reading), fontsize=8)
         axis.set_xlabel("MaxSize (kB)")
         axis.set_ylim(bottom=0)
@@ -341,8 +342,8 @@ def flows_figure(variants: Variants) -> Figure:
     for axis, (flows, study) in zip(axes, variants.flows.items(), strict=True):
         xs = list(range(len(study.buckets)))
         for i, size in enumerate(study.sizes):
-            _errorbar(axis, xs, [study.estimate("sequential", b, size) for b in study.buckets],
-                      color=f"C{i}", label=f"{size_label(size)} B")
+            errorbar(axis, xs, [study.estimate("sequential", b, size) for b in study.buckets],
+                     color=f"C{i}", label=f"{size_label(size)} B")
         axis.set_xticks(xs, [str(b) for b in study.buckets])
         axis.set_title(f"{flows} flows (R1, ns-2 mapping)", fontsize=9)
         axis.set_xlabel("Buckets")
@@ -373,14 +374,14 @@ def hash_figure(series: dict[int, dict[str, Estimate]]) -> Figure:
     fig = Figure(figsize=(9.0, 3.8), layout="constrained")
     left, right = fig.subplots(1, 2)
     xs = list(range(len(series)))
-    _errorbar(left, xs, [v["hash"] for v in series.values()], color="C1",
-              label="DrrQueueDisc's hash")
+    errorbar(left, xs, [v["hash"] for v in series.values()], color="C1",
+             label="DrrQueueDisc's hash")
     seq = [(x, v["sequential"]) for x, v in zip(xs, series.values(), strict=True)
            if v["sequential"].n]
     if seq:
-        _errorbar(left, [x for x, _ in seq], [e for _, e in seq], color="C0",
-                  label="ns-2 mapping")
-    _errorbar(right, xs, [v["colliding"] for v in series.values()], color="C1")
+        errorbar(left, [x for x, _ in seq], [e for _, e in seq], color="C0",
+                 label="ns-2 mapping")
+    errorbar(right, xs, [v["colliding"] for v in series.values()], color="C1")
     for axis, label in ((left, "std. dev. of throughput (kb/s)"),
                         (right, f"colliding flows (of {FLOWS})")):
         axis.set_xticks(xs, [str(b) for b in series])
@@ -408,7 +409,7 @@ def buffers_figure(variants: Variants) -> Figure:
                 continue
             scale = 1 if queue == "DropTail" else 1e-3
             xs = [buffer_value(k) * scale for k in series]
-            _errorbar(axis, xs, list(series.values()), color=f"C{i}", label=f"{p} B, {b:g} Mb/s")
+            errorbar(axis, xs, list(series.values()), color=f"C{i}", label=f"{p} B, {b:g} Mb/s")
             axis.axhline(PAPER_TABLE2[(p, b, queue)], color=f"C{i}", lw=0.8, ls="--")
         axis.set_xlabel(label)
         axis.grid(alpha=0.3)
@@ -440,7 +441,7 @@ def background_figure(variants: Variants) -> Figure:
     left, right = fig.subplots(1, 2)
     anchor = variants.anchor_backgrounds()
     xs = list(range(len(anchor)))
-    _errorbar(left, xs, list(anchor.values()), color="C0", ls="none")
+    errorbar(left, xs, list(anchor.values()), color="C0", ls="none")
     left.axhspan(RATIO_TARGET - RATIO_BAND, RATIO_TARGET + RATIO_BAND, color="C2", alpha=0.2,
                  label="paper 0.949 ± 0.01")
     left.set_xticks(xs, [background_label(b) for b in anchor], rotation=60, fontsize=6)
@@ -453,9 +454,9 @@ def background_figure(variants: Variants) -> Figure:
     cx = list(range(len(cells)))
     right.plot(cx, [PAPER_TABLE4[c] for c in cells], "k_", markersize=14, label="paper")
     for i, (background, design) in enumerate(designs.items()):
-        _errorbar(right, [x + 0.12 * (i - 1) for x in cx],
-                  [design.estimate(c, RATIO) for c in cells], color=f"C{i + 1}", ls="none",
-                  label=background_label(background))
+        errorbar(right, [x + 0.12 * (i - 1) for x in cx],
+                 [design.estimate(c, RATIO) for c in cells], color=f"C{i + 1}", ls="none",
+                 label=background_label(background))
     right.set_xticks(cx, [f"{p}/{b:g}/{Q_LABELS[q]}" for p, b, q in cells], rotation=45,
                      fontsize=7)
     right.set_ylabel("arrival ratio of the flow")

@@ -10,7 +10,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from qdisclab.figures import Artifact, TableData
-from qdisclab.figures.common import NO_ESTIMATE, Estimate, figure_artifact, t_interval
+from qdisclab.figures.common import NO_ESTIMATE, Estimate, errorbar, figure_artifact, t_interval
 from qdisclab.figures.red_vs_droptail.analysis import (
     ACCESS_ORDER,
     DROPTAIL_AHEAD,
@@ -77,9 +77,7 @@ def cell_row(cell: Cell, wg: WaitGentle) -> list:
 
 
 def _errorbar(axis, xs, estimates: list[Estimate], **style) -> None:
-    means = [e.mean for e in estimates]
-    errors = [e.half_width if math.isfinite(e.half_width) else 0.0 for e in estimates]
-    axis.errorbar(xs, means, yerr=errors, capsize=3, marker="o", markersize=4, lw=1.2, **style)
+    errorbar(axis, xs, estimates, markersize=4, **style)
 
 
 def grid_figure(study: Study, link: Link, cells: list[Cell], number: int) -> Figure:

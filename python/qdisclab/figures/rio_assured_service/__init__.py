@@ -65,7 +65,6 @@ from qdisclab.figures.rio_assured_service.analysis import (
     episodes,
     last_met,
     paired,
-    parse_mbps,
     parse_profiles,
     per_class_maxima,
     percent_label,
@@ -108,7 +107,7 @@ __all__ = [
     "CRITERIA", "Curve", "FIG3_LEVELS", "PAPER_BEST_RIO", "PAPER_FAIR_SHARE", "PAPER_TABLE1",
     "SCHEMES", "SCHEME_LABELS", "Setup", "TABLE1_COLUMNS", "TABLE1_PROFILES", "TABLE1_TOTAL",
     "TRACES", "TRACE_COLUMNS", "TRACE_DIR", "Table1Row", "best", "choose_criterion", "episodes",
-    "last_met", "make_figures", "paired", "parse_mbps", "parse_profiles", "per_class_maxima",
+    "last_met", "make_figures", "paired", "parse_profiles", "per_class_maxima",
     "read_trace", "retransmissions", "sensitivity_artifact", "setup_of", "trace_artifact",
     "trace_summary",
 ]

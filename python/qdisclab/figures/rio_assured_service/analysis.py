@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qdisclab.campaign.store import RunRecord
-from qdisclab.figures.common import NO_ESTIMATE, Estimate, compare_paired, t_interval
+from qdisclab.figures.common import (
+    NO_ESTIMATE,
+    Estimate,
+    compare_paired,
+    metric_value,
+    parse_mbps,
+    t_interval,
+)
 from qdisclab.figures.rio_assured_service.paper import (
     DEFAULTS,
     FIG3_LEVELS,
@@ -30,15 +37,6 @@ from qdisclab.figures.rio_assured_service.paper import (
 
 
 # ----------------------------------------------------------------- parameters and a run's scenario
-
-
-def parse_mbps(rate: str) -> float:
-    """``"20Mbps"`` → 20.0, ``"500kbps"`` → 0.5 (Mb/s)."""
-    text = str(rate).strip()
-    for suffix, scale in (("Gbps", 1e3), ("Mbps", 1.0), ("kbps", 1e-3), ("bps", 1e-6)):
-        if text.endswith(suffix):
-            return float(text[: -len(suffix)]) * scale
-    raise ValueError(f"not a data rate: {rate!r}")
 
 
 def parse_profiles(text: str) -> tuple[float, ...]:
@@ -94,11 +92,6 @@ def setting_label(setting: Setting) -> str:
     """``(347.0, 694.0, 0.05)`` → ``"347/694/0.05"``."""
     low, high, p = setting
     return f"{low:g}/{high:g}/{p:g}"
-
-
-def metric_value(metrics: dict | None, name: str) -> float | None:
-    value = (metrics or {}).get(name)
-    return float(value) if value is not None and math.isfinite(value) else None
 
 
 def seed_estimate(by_seed: dict[int, dict], metric: str) -> Estimate:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from qdisclab.campaign.store import RunRecord
 from qdisclab.figures import VERDICTS_NEEDING_CAUSE, Claim
-from qdisclab.figures.common import COMPARISONS, Estimate, t_interval
+from qdisclab.figures.common import COMPARISONS, Estimate, metric_value, t_interval
 from qdisclab.figures.rio_assured_service.analysis import (
     VARIANTS,
     Criterion,
@@ -22,7 +22,6 @@ from qdisclab.figures.rio_assured_service.analysis import (
     fig2_curves,
     fig3_curves,
     level_label,
-    metric_value,
     paired,
     paper_row,
     searched,

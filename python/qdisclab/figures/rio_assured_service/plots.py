@@ -15,6 +15,7 @@ from qdisclab.figures import Artifact, TableData
 from qdisclab.figures.common import (
     NO_ESTIMATE,
     Estimate,
+    errorbar,
     figure_artifact,
     load_campaign_runs,
     save_figure,
@@ -301,12 +302,6 @@ def trace_artifact(db_path: Path, out_dir: Path, window: tuple[float, float] = (
 # ----------------------------------------------------------------- Figs. 2 and 3
 
 
-def _errorbar(axis, xs, estimates: list[Estimate], **style) -> None:
-    means = [e.mean for e in estimates]
-    errors = [e.half_width if math.isfinite(e.half_width) else 0.0 for e in estimates]
-    axis.errorbar(xs, means, yerr=errors, capsize=3, marker="o", markersize=3.5, lw=1.2, **style)
-
-
 def curves_figure(curves: dict[tuple[float, str], Curve], panels: list[float], title: str,
                   panel_title, xlabel: str, categorical: bool,
                   paper: dict[tuple[float, str], float | None], x_label) -> Figure:
@@ -323,8 +318,8 @@ def curves_figure(curves: dict[tuple[float, str], Curve], panels: list[float], t
                 continue
             profile = curve.profile
             xs = curve.xs()
-            _errorbar(axis, [position[x] for x in xs], [curve.estimate(x) for x in xs],
-                      color=f"C{i}", label=f"{SCHEME_LABELS[queue]} (ours)")
+            errorbar(axis, [position[x] for x in xs], [curve.estimate(x) for x in xs],
+                     color=f"C{i}", label=f"{SCHEME_LABELS[queue]} (ours)")
             limit = paper.get((panel, queue), "absent")
             if limit != "absent" and limit is not None and limit in position:
                 axis.axvline(position[limit], color=f"C{i}", ls="--", lw=0.9,
@@ -416,10 +411,10 @@ def variant_figure(variant: Variant, primary: Analysis, analysis: Analysis) -> F
                        for r in analysis.view.rows]
                 xs = list(range(len(labels)))
                 name = "2 Mb/s" if k == 0 else "BE"
-                _errorbar(axis, xs, ref, color="C0" if k == 0 else "C2",
-                          label=f"{name}, primary")
-                _errorbar(axis, xs, ys, color="C1" if k == 0 else "C3", ls="--",
-                          label=f"{name}, {variant.name}")
+                errorbar(axis, xs, ref, color="C0" if k == 0 else "C2",
+                         label=f"{name}, primary")
+                errorbar(axis, xs, ys, color="C1" if k == 0 else "C3", ls="--",
+                         label=f"{name}, {variant.name}")
             axis.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=6)
             axis.set_ylabel("throughput per flow (Mb/s)")
             axis.set_title("Table 1 settings", fontsize=9)
@@ -432,9 +427,9 @@ def variant_figure(variant: Variant, primary: Analysis, analysis: Analysis) -> F
                     if curve is None:
                         continue
                     xs = curve.xs()
-                    _errorbar(axis, [percent_label(x) if kind == "fig3" else be_label(x)
+                    errorbar(axis, [percent_label(x) if kind == "fig3" else be_label(x)
                                      for x in xs], [curve.estimate(x) for x in xs],
-                              color=f"C{i}", ls=style, label=f"{SCHEME_LABELS[queue]}, {tag}")
+                             color=f"C{i}", ls=style, label=f"{SCHEME_LABELS[queue]}, {tag}")
             profile = FIG2_PROFILES[panel] if kind == "fig2" else panel
             axis.axhline(profile, color="black", lw=1, ls=":")
             axis.set_xlabel("BE flows" if kind == "fig2" else "subscription (%)")

@@ -17,7 +17,7 @@ import numpy as np
 from scipy import stats
 
 from qdisclab.campaign.store import RunRecord
-from qdisclab.figures.common import Estimate, parse_bytes, parse_mbps, t_interval
+from qdisclab.figures.common import Estimate, metric_value, parse_bytes, parse_mbps, t_interval
 from qdisclab.figures.vertical_dimensioning.paper import DEFAULTS
 
 
@@ -113,11 +113,6 @@ def variant_of(params: dict) -> Variant | None:
 def main_variant(delay_ms: float) -> Variant:
     """The main campaign's settings at a link delay: Pareto on/off, Fig. 2's returning flows."""
     return (delay_ms, "pareto", "fresh")
-
-
-def metric_value(metrics: dict | None, name: str) -> float | None:
-    value = (metrics or {}).get(name)
-    return float(value) if value is not None and math.isfinite(value) else None
 
 
 def scheduler_order(schedulers: Iterable[str]) -> list[str]:

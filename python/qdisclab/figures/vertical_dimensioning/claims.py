@@ -12,13 +12,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from qdisclab.figures import Claim
-from qdisclab.figures.common import NO_ESTIMATE, compare_paired, t_interval
+from qdisclab.figures.common import NO_ESTIMATE, compare_paired, metric_value, t_interval
 from qdisclab.figures.vertical_dimensioning.analysis import (
     TOPOLOGY_DELAYS,
     Study,
     Variants,
     main_variant,
-    metric_value,
     run_ideal,
     size_label,
     static_ideal,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from qdisclab.figures.common import Estimate
+from qdisclab.figures.common import Estimate, errorbar
 from qdisclab.figures.vertical_dimensioning.analysis import (
     SCHEDULER_STYLES,
     TOPOLOGY_DELAYS,
@@ -43,10 +43,7 @@ def _style(scheduler: str, index: int) -> dict:
 
 
 def _errorbar(axis, xs, estimates: Sequence[Estimate], label: str, **style) -> None:
-    means = [e.mean for e in estimates]
-    errors = [e.half_width if math.isfinite(e.half_width) else 0.0 for e in estimates]
-    axis.errorbar(xs, means, yerr=errors, capsize=2.5, marker="o", markersize=3.5, lw=1.2,
-                  label=label, **style)
+    errorbar(axis, xs, estimates, capsize=2.5, label=label, **style)
 
 
 # ----------------------------------------------------------------- fig4: delay
