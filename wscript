@@ -62,6 +62,7 @@ def build(bld):
         'model/traffic-meter.cc',
         'model/vd-rounds.cc',
         'model/vertical-dimensioning-queue-disc.cc',
+        'model/wf2q-plus-scheduler.cc',
     ]
     # The ns-3 version, which a CMake build writes into the generated ns3/qdisc-lab-version.h,
     # is a -D flag here, exported to every program in the tree that uses the module
@@ -150,6 +151,7 @@ def build(bld):
         'model/traffic-meter.h',
         'model/vd-rounds.h',
         'model/vertical-dimensioning-queue-disc.h',
+        'model/wf2q-plus-scheduler.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:
