@@ -45,11 +45,19 @@ namespace ns3
  * smallest S); right after a selection, V is raised to the smallest start tag if no flow is
  * eligible any more (the max of the paper's V(t) holds at every instant, not only when a packet
  * is chosen). Between two Dequeues, V is the paper's V at the start of the packet being sent: an
- * arrival during that packet sees V without the part of it already transmitted (at most one
- * packet of link work; counting the whole packet instead makes the delay bounds fail by up to
- * one more packet, which the unit tests show). A packet dropped by buffer stealing is not
- * charged: a flow keeps the start tag of the packet it lost at its head, and a flow emptied by a
- * drop returns with S_i = max(that start, V).
+ * arrival during that packet sees V without the part of it already transmitted, one after the
+ * link went idle without that whole packet (at most one packet of link work either way).
+ * Counting the packet at once when it is chosen instead makes the unit tests' guaranteed-rate
+ * delay bound fail by 0.64 L_max and their fairness bound by 0.21 L_max. A packet dropped by
+ * buffer stealing is not charged: a flow keeps the start tag of the packet it lost at its head,
+ * and a flow emptied by a drop returns with S_i = max(that start, V).
+ *
+ * GPS: V grows with the work done, as GPS's virtual time does only while the backlogged flows'
+ * rates sum to the whole link. While every flow is backlogged, packets leave within L_max / C
+ * of their GPS finish times; when fewer are, each flow still gets its guaranteed rate r_i
+ * (within L_max / C), but the excess is shared differently: a flow whose packet was sent while
+ * it was alone waits until V reaches that packet's finish tag, much later than GPS would make it
+ * wait (Wf2qPlusScheduler.LagsGpsAfterAFlowWasServedAlone in the unit tests).
  *
  * Heaps: the eligible flows are in a min-heap by (F_i, flow), the others in a min-heap by
  * (S_i, flow); a Dequeue moves the flows that V made eligible from one to the other (each flow
@@ -58,11 +66,14 @@ namespace ns3
  * peak size. The backlogged flows' queues and the longest-flow heap for buffer stealing are a
  * FlowQueues, as in DrrScheduler.
  *
- * Virtual time and tags are doubles; they grow with the bytes served (times Φ / w), so their
- * resolution stays below a byte for more than 2^50 bytes of virtual time.
+ * Virtual time and tags are doubles; they grow with the bytes served (up to Φ / w per byte), and
+ * their resolution is 1/8 byte or finer up to 2^50 bytes of virtual time.
  *
  * Costs: Arrive, Dequeue and Drop are O(log n) in the number n of backlogged flows (heap
- * updates; a Dequeue also moves the flows that became eligible, each O(log n)).
+ * updates; a Dequeue also moves the flows that became eligible, each O(log n)). Measured
+ * (callgrind, every flow backlogged, sizes 64 .. 1500 B): a Dequeue plus an Arrive take about
+ * 440 instructions with 4 flows, 810 with 64, 1,100 with 1,024 and 1,400 with 16,384;
+ * DrrScheduler's take 220 .. 230.
  */
 class Wf2qPlusScheduler
 {
