@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """wscript (waf-era ns-3) must build exactly what CMakeLists.txt builds.
 
-CMakeLists.txt is the source of truth. Each wscript is executed against a recording stand-in
+CMakeLists.txt is the source of truth (the wscript reads its lists from it). Each wscript is executed against a recording stand-in
 for waf's build context, so the comparison sees what waf would see, not a textual guess.
 """
 import re
@@ -44,6 +44,9 @@ class FakeBuildContext:
         self.env = SimpleNamespace(ENABLE_EXAMPLES=examples)
         self.srcnode = SimpleNamespace(
             find_node=lambda name: SimpleNamespace(read=lambda: "3.35\n"))
+        # The wscript's own folder (waf's bld.path): it reads CMakeLists.txt there.
+        self.path = SimpleNamespace(
+            find_node=lambda name: SimpleNamespace(read=lambda: (root / name).read_text()))
         self.modules: list[Recorder] = []
         self.test_libraries: list[Recorder] = []
         self.headers: list[Recorder] = []
@@ -159,9 +162,11 @@ def test_every_source_file_is_listed(cmake):
 
 
 def test_the_checker_sees_a_disagreement(cmake, tmp_path):
-    """The comparison is not vacuous: a wscript missing a source differs from CMake."""
-    text = (REPO / "wscript").read_text().replace("'helper/metrics-report.cc',", "")
-    (tmp_path / "wscript").write_text(text)
+    """The comparison is not vacuous: the wscript builds what the CMakeLists.txt beside it lists,
+    so one missing a source differs from ours."""
+    text = (REPO / "CMakeLists.txt").read_text().replace("helper/metrics-report.cc\n", "")
+    (tmp_path / "CMakeLists.txt").write_text(text)
+    (tmp_path / "wscript").write_text((REPO / "wscript").read_text())
     bld = FakeBuildContext(tmp_path, examples=False)
     run_wscript(tmp_path / "wscript", bld)
     assert sorted(as_list(bld.modules[0].source)) != sorted(cmake["SOURCE_FILES"])
