@@ -147,17 +147,7 @@ PerFlowQueueDisc::DoDispose()
 uint32_t
 PerFlowQueueDisc::GetBucket(Ptr<QueueDiscItem> item)
 {
-    FlowKey key;
-    return Classify(item, key);
-}
-
-uint32_t
-PerFlowQueueDisc::Classify(const Ptr<QueueDiscItem>& item, FlowKey& key)
-{
-    key = FlowIdentifier::Extract(*item);
-    const int32_t filterClass =
-        GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
-    return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
+    return Classify(item, FlowIdentifier::Extract(*item));
 }
 
 bool

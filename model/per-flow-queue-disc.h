@@ -178,10 +178,16 @@ class PerFlowQueueDisc : public QueueDisc
 
     /**
      * \param item a packet
-     * \param key set to the packet's flow key
-     * \return the packet's bucket
+     * \param key its flow key (FlowIdentifier::Extract)
+     * \return its bucket: installed packet filters first, else the hash of its key
      */
-    uint32_t Classify(const Ptr<QueueDiscItem>& item, FlowKey& key);
+    uint32_t Classify(const Ptr<QueueDiscItem>& item, const FlowKey& key)
+    {
+        // Inline, as FlowIdentifier::Bucket: every packet comes here.
+        const int32_t filterClass =
+            GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
+        return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
+    }
 
     /// \return the subclass's name, for its messages
     const char* GetName() const
@@ -420,7 +426,7 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
     bool DoEnqueue(Ptr<QueueDiscItem> item) override
     {
         // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
-        FlowKey key;
+        const FlowKey key = FlowIdentifier::Extract(*item);
         const uint32_t f = Classify(item, key);
         double weight = m_uniformWeight; // every flow's, without rules
         if (weight == 0)
@@ -438,24 +444,23 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
                 return Refuse(f, item, GetLeaf()->Refused(f, key, size));
             }
         }
-        // DropFrom = Last (VD's Fig. 2 inserts, then drops): with the buffer full, an arrival
-        // that would be the packet sent last is dropped before enqueue. (A scheduler that
-        // refuses packets makes this check itself.)
-        Packet stolen{};
+        // DropFrom = Last, for a scheduler without a limit of its own (VD refuses in Arrive):
+        // VD's Fig. 2 inserts, then drops the packet sent last while over the limit; when the
+        // first one is the arrival itself, it is dropped before enqueue.
+        Packet stolen;
         bool steal = false;
         if constexpr (perflow::DropsLast<Scheduler>::value &&
-                      !perflow::RefusesArrivals<Scheduler>::value)
+                      !perflow::KeepsLimit<Scheduler>::value)
         {
-            if (m_dropFrom == DROP_LAST && OverLimitWith(size))
+            if (m_dropFrom == DROP_LAST)
             {
-                stolen = m_scheduler.DropLast();
-                if (stolen.slot == slot)
+                steal = StealLast(size, stolen);
+                if (steal && stolen.slot == slot)
                 {
                     NS_LOG_DEBUG("buffer full: bucket " << f << "'s " << size
                                                         << " B would be sent last; dropped");
                     return Refuse(f, item, m_overlimitReason);
                 }
-                steal = true;
             }
         }
         m_queues->Put(slot, item, size);
@@ -466,11 +471,7 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
             m_flowEnqueueTrace(f, item);
         }
 
-        // 3. While the shared buffer is over its limit, drop (DropFrom).
-        if (steal)
-        {
-            DropStolen(item, slot, stolen);
-        }
+        // 3. While the shared buffer is over its limit, the drop policy (DropFrom) drops.
         if constexpr (perflow::KeepsLimit<Scheduler>::value)
         {
             while (m_scheduler.OverLimit())
@@ -480,6 +481,10 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
         }
         else
         {
+            if (steal)
+            {
+                DropStolen(item, slot, stolen);
+            }
             const QueueSize limit = GetMaxSize();
             const bool inPackets = limit.GetUnit() == QueueSizeUnit::PACKETS;
             const uint32_t maxSize = limit.GetValue();
@@ -491,13 +496,42 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
         return true;
     }
 
+    /**
+     * DropFrom = Last: if the buffer is over its limit with the arrival (not yet in the internal
+     * queue), the scheduler drops the packet it would send last.
+     * \param size the arrival's size
+     * \param last set to that packet
+     * \return whether it dropped one
+     */
+    bool StealLast(uint32_t size, Packet& last)
+    {
+        const QueueSize limit = GetMaxSize();
+        const bool over = limit.GetUnit() == QueueSizeUnit::PACKETS
+                              ? uint64_t{GetNPackets()} + 1 > limit.GetValue()
+                              : uint64_t{GetNBytes()} + size > limit.GetValue();
+        if (over)
+        {
+            last = m_scheduler.DropLast();
+        }
+        return over;
+    }
+
     Ptr<QueueDiscItem> DoDequeue() override
     {
         if (m_scheduler.GetFlows().Empty())
         {
             return nullptr;
         }
-        // The scheduler's step: which flow sends, and its packet.
+        return Serve();
+    }
+
+    /**
+     * The scheduler's step (which flow sends, and its packet) and its bookkeeping. (A function
+     * of its own, with one return, so that the packet is returned without a copy.)
+     * \return the packet sent
+     */
+    Ptr<QueueDiscItem> Serve()
+    {
         const Packet p = m_scheduler.Dequeue();
         Ptr<QueueDiscItem> item = m_queues->Take(p.slot, p.size);
         GetLeaf()->Served(p);
