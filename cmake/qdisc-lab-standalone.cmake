@@ -8,7 +8,8 @@
 #   - lib<name>: a shared library from SOURCE_FILES; HEADER_FILES are copied to
 #     <build>/include/ns3/ and a <name>-module.h aggregator header is written beside them;
 #   - <name>-test-runner: an executable that runs the module's ns-3 TestSuites (TEST_SOURCES)
-#     through ns3::TestRunner::Run, with one ctest per suite;
+#     through ns3::TestRunner::Run, with one ctest per suite (its target is test<name>, as
+#     ns-3's test library's);
 #   - each example, under <build>/examples/.
 # Everything that differs between ns-3 versions lives in qdisc-lab-compat.cmake.
 
@@ -87,12 +88,17 @@ function(build_lib)
                              ${BLIB_TEST_SOURCES})
     target_link_libraries(${runner} PRIVATE ${lib})
     target_compile_definitions(${runner} PRIVATE NS_TEST_SOURCEDIR="test")
+    # The target holding the suites, under the name ns-3 gives its test library.
+    set(test${BLIB_LIBNAME} ${runner} CACHE INTERNAL "qdisc-lab test suites target")
     foreach(source ${BLIB_TEST_SOURCES})
       file(STRINGS ${source} declarations REGEX "TestSuite\\(\"[^\"]+\"")
       foreach(declaration ${declarations})
         string(REGEX MATCH "TestSuite\\(\"([^\"]+)\"" unused "${declaration}")
+        # Temporary files (TestCase::CreateTempDirFilename) in the build directory, as test.py
+        # gives a directory of its own (without it, ns-3 makes a new one under /tmp each run).
         add_test(NAME ns3-suite/${CMAKE_MATCH_1}
                  COMMAND ${runner} --suite=${CMAKE_MATCH_1}
+                         --tempdir=${CMAKE_BINARY_DIR}/test-output
                  WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
       endforeach()
     endforeach()

@@ -49,6 +49,7 @@
 #include "ns3/traffic-control-module.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,9 +101,27 @@ PaperDefault(uint32_t ports, T four, T sixteen, const std::string& what)
     return ports == 4 ? four : sixteen;
 }
 
-int
-main(int argc, char* argv[])
+/**
+ * \ingroup qdisc-lab
+ * The evaluation's parameters, with the paper's setup as defaults; the ones that depend on the
+ * switch size are resolved by Resolve (see doc/reproductions/cioq-red.rst for the choices where
+ * the paper is silent).
+ */
+struct CioqRedEvaluationConfig
 {
+    /**
+     * Add the parameters to the command line, in the order the report records them.
+     * \param params the program's parameters
+     */
+    void Declare(ExperimentParams& params);
+
+    /**
+     * After parsing: the paper's values for the switch size, --quick, the checks, the TCP's
+     * TypeId; and leave out of the report the parameters that do not apply to this run.
+     * \param params the program's parameters
+     */
+    void Resolve(ExperimentParams& params);
+
     uint32_t ports = 4;
     uint32_t sessions = 0;
     double load = 1;
@@ -137,8 +156,86 @@ main(int argc, char* argv[])
     uint32_t sinkPorts = 16;
     bool quick = false;
 
-    // Declared in the order the report records them.
-    ExperimentParams params("cioq-red-evaluation", __FILE__);
+    // Set by Resolve.
+    std::string queueDiscTypeId; //!< the catalog's TypeId for queueDisc
+    QueueSize voqSize;           //!< voqLimit
+    QueueSize inputSize;         //!< inputBuffer
+    std::string tcpType;         //!< tcp's TypeId name
+    TypeId tcpTid;               //!< tcp's TypeId
+};
+
+/// What Collect sums over the ports after the run.
+struct CioqSwitchTotals
+{
+    double inputSum = 0;        //!< time-average input queue lengths, summed over the inputs
+    double outputSum = 0;       //!< time-average output queue lengths, summed over the outputs
+    uint64_t arrived = 0;       //!< frames the switch received from the sources
+    uint64_t inputDrops = 0;    //!< dropped at the inputs
+    uint64_t outputDrops = 0;   //!< dropped at the outputs
+    uint64_t delivered = 0;     //!< sent to the sinks
+    uint64_t earlyDrops = 0;    //!< RED's early drops after the warm-up
+    uint64_t forcedDrops = 0;   //!< RED's forced drops after the warm-up
+    uint64_t hostSent = 0;      //!< packets the sources' queues took after the warm-up
+    uint64_t hostDrops = 0;     //!< and dropped
+    uint64_t strayArrivals = 0; //!< frames in the sinks' direction (none expected)
+};
+
+/**
+ * \ingroup qdisc-lab
+ * One run of the evaluation: its configuration, then what BuildTopology and InstallTraffic
+ * create, which Collect reads after the simulation.
+ */
+struct CioqRedEvaluation : CioqRedEvaluationConfig
+{
+    /**
+     * TCP as ns-2's agents of the time, before the stacks exist: one congestion control for
+     * all, no SACK or timestamps (40-byte headers), ns-2's window_ as the receive window.
+     * \param params the program's parameters (the fixed choices an override may replace)
+     */
+    void ConfigureTcp(ExperimentParams& params);
+    /// The hosts, the CIOQ switch with its output queue discs, and the acknowledgements' path.
+    void BuildTopology();
+    /// The TCP sessions, RED's streams, and what is measured from the warm-up on.
+    void InstallTraffic();
+    /// \return the switch's ports to the sinks (the devices the evaluation studies)
+    NetDeviceContainer GetOutputPorts() const;
+    /**
+     * Write the metrics.
+     * \param report the run's report, holding its parameters
+     */
+    void Collect(MetricsReport& report) const;
+
+    uint32_t firstSink = 0;                        //!< the switch port of sink 0 (= ports)
+    NodeContainer sources;                         //!< the N source hosts
+    NodeContainer sinks;                           //!< the N sink hosts
+    CioqSwitchHelper::Star star;                   //!< the CIOQ switch and its links
+    QueueDiscContainer hostQdiscs;                 //!< the sources' DropTail queues
+    Ipv4InterfaceContainer dataInterfaces;         //!< hosts' addresses on the CIOQ switch
+    CioqSwitchHelper::Star ackStar;                //!< the acknowledgements' switch
+    std::optional<RandomTcpSessions> traffic;      //!< the sessions
+    std::vector<RandomTcpSessions::Session> drawn; //!< the sessions drawn
+    WireCounter wire;                              //!< bits delivered to the sinks
+    std::vector<QueueDisc::Stats> outputAtWarmup;  //!< output queue discs' counters
+    std::vector<QueueDisc::Stats> hostAtWarmup;    //!< sources' queues' counters
+    uint64_t sinkBytesAtWarmup = 0;                //!< bytes the sinks had received
+
+  private:
+    /**
+     * Configure the CIOQ switch: its output queue discs, fabric and buffers.
+     * \param cioq the switch's helper
+     */
+    void ConfigureDataSwitch(CioqSwitchHelper& cioq) const;
+    /// The CIOQ switch (2N ports) with the hosts on it, and the sources' queues.
+    void BuildDataSwitch();
+    /// The acknowledgements' switch, and the sinks' routes through it.
+    void BuildAckPath();
+    /// \return the switch's counters after the run, summed over the ports
+    CioqSwitchTotals SumPorts() const;
+};
+
+void
+CioqRedEvaluationConfig::Declare(ExperimentParams& params)
+{
     const auto SOMETIMES = ExperimentParams::SOMETIMES;
     const auto NEVER = ExperimentParams::NEVER;
     params.AddUnsigned("ports", "N, the switch size (N sources, N sinks)", ports, 2, 256);
@@ -269,8 +366,11 @@ main(int argc, char* argv[])
     }
     params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate", "--lineRate");
     params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--linkDelay");
-    params.Parse(argc, argv);
+}
 
+void
+CioqRedEvaluationConfig::Resolve(ExperimentParams& params)
+{
     // The paper's values for its two switch sizes.
     NS_ABORT_MSG_UNLESS(load > 0 && load <= 100, "--load must be in (0, 100]");
     if (sessions == 0)
@@ -301,14 +401,14 @@ main(int argc, char* argv[])
         sessions = std::max<uint32_t>(1, sessions / 10);
     }
 
-    const QueueDiscCatalogEntry& qdiscEntry =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"DropTail", "Red", "CioqRed"});
+    queueDiscTypeId =
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"DropTail", "Red", "CioqRed"}).typeId;
     NS_ABORT_MSG_UNLESS(speedup >= 1 && speedup <= ports,
                         "--speedup must be in [1, " << ports << "], got " << speedup);
     NS_ABORT_MSG_UNLESS(fabric == "Paper" || fabric == "Islip",
                         "--fabric must be Paper or Islip, got '" << fabric << "'");
-    const QueueSize voqSize(voqLimit);
-    const QueueSize inputSize(inputBuffer);
+    voqSize = QueueSize(voqLimit);
+    inputSize = QueueSize(inputBuffer);
     NS_ABORT_MSG_IF(voqSize.GetValue() == 0 && inputSize.GetValue() == 0,
                     "--inputBuffer and --voqLimit cannot both be 0");
     NS_ABORT_MSG_UNLESS(maxP > 0 && maxP <= 1, "--maxP must be in (0, 1]");
@@ -316,12 +416,33 @@ main(int argc, char* argv[])
                         "need simTime > 0 and warmup in [0, simTime)");
     NS_ABORT_MSG_UNLESS(minRto > 0, "--minRto must be > 0 seconds");
 
-    // TCP as ns-2's agents of the time: one congestion control for all, no SACK or timestamps
-    // (40-byte headers), ns-2's window_ as the receive window.
-    const std::string tcpType = tcp.find("::") == std::string::npos ? "ns3::Tcp" + tcp : tcp;
-    TypeId tcpTid;
+    // TCP as ns-2's agents of the time (ConfigureTcp): the congestion control's TypeId.
+    tcpType = tcp.find("::") == std::string::npos ? "ns3::Tcp" + tcp : tcp;
     NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(tcpType, &tcpTid),
                         "--tcp: no TCP congestion control '" << tcpType << "'");
+
+    // The report records the parameters that apply to this run, and the TCP's TypeId name.
+    if (queueDisc == "DropTail")
+    {
+        for (const char* name : {"minTh", "maxTh", "qW", "maxP", "gentle", "wait"})
+        {
+            params.Omit(name);
+        }
+    }
+    if (queueDisc != "CioqRed")
+    {
+        params.Omit("nu");
+    }
+    if (fabric != "Islip")
+    {
+        params.Omit("islipIterations");
+    }
+    params.Record("tcp", tcpType);
+}
+
+void
+CioqRedEvaluation::ConfigureTcp(ExperimentParams& params)
+{
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tcpTid));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialCwnd));
@@ -338,20 +459,30 @@ main(int argc, char* argv[])
     // how long a finished session's end point stays in its node's demultiplexer, which ns-3
     // scans linearly for every arriving packet.
     params.SetDefault("ns3::TcpSocketBase::MaxSegLifetime", DoubleValue(1));
+}
 
+void
+CioqRedEvaluation::BuildTopology()
+{
+    BuildDataSwitch();
+    BuildAckPath();
+}
+
+void
+CioqRedEvaluation::ConfigureDataSwitch(CioqSwitchHelper& cioq) const
+{
     // The output queue discs. Packets are IPv4 packets of segmentSize + 40 bytes.
     const uint32_t packetSize = segmentSize + 40;
     const QueueSizeValue outputLimit(QueueSize(QueueSizeUnit::PACKETS, outputBuffer));
-    CioqSwitchHelper cioq;
     cioq.SetLineRate(DataRate(lineRate));
     cioq.SetLinkDelay(Time(linkDelay));
     if (queueDisc == "DropTail")
     {
-        cioq.SetOutputQueueDisc(qdiscEntry.typeId, "MaxSize", outputLimit);
+        cioq.SetOutputQueueDisc(queueDiscTypeId, "MaxSize", outputLimit);
     }
     else
     {
-        cioq.SetOutputQueueDisc(qdiscEntry.typeId,
+        cioq.SetOutputQueueDisc(queueDiscTypeId,
                                 "MaxSize",
                                 outputLimit,
                                 "MinTh",
@@ -381,13 +512,19 @@ main(int argc, char* argv[])
         QueueSizeValue(inputSize.GetValue() ? inputSize : QueueSize("1000000p")));
     cioq.SetDeviceAttribute("VoqMaxSize", QueueSizeValue(voqSize));
     cioq.SetDeviceAttribute("IslipIterations", UintegerValue(islipIterations));
+}
 
-    NodeContainer sources(ports);
-    NodeContainer sinks(ports);
+void
+CioqRedEvaluation::BuildDataSwitch()
+{
+    CioqSwitchHelper cioq;
+    ConfigureDataSwitch(cioq);
+    sources.Create(ports);
+    sinks.Create(ports);
     NodeContainer hosts(sources, sinks);
     InternetStackHelper().Install(hosts);
-    CioqSwitchHelper::Star star = cioq.InstallStar(CreateObject<Node>(), hosts);
-    const uint32_t firstSink = ports; // the port of sink 0
+    star = cioq.InstallStar(CreateObject<Node>(), hosts);
+    firstSink = ports;
     if (queueDisc == "CioqRed")
     {
         for (uint32_t j = firstSink; j < 2 * ports; ++j)
@@ -401,10 +538,14 @@ main(int argc, char* argv[])
     hostTc.SetRootQueueDisc("ns3::FifoQueueDisc",
                             "MaxSize",
                             QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hostQueue)));
-    QueueDiscContainer hostQdiscs = hostTc.Install(star.hostDevices);
+    hostQdiscs = hostTc.Install(star.hostDevices);
     Ipv4AddressHelper dataAddresses("10.1.0.0", "255.255.0.0");
-    Ipv4InterfaceContainer dataInterfaces = cioq.AssignIpv4(star, dataAddresses);
+    dataInterfaces = cioq.AssignIpv4(star, dataAddresses);
+}
 
+void
+CioqRedEvaluation::BuildAckPath()
+{
     // The acknowledgements' network: an output-queued switch (speedup 2N) with ample buffers.
     CioqSwitchHelper ackSwitch;
     ackSwitch.SetLineRate(DataRate(lineRate));
@@ -414,7 +555,7 @@ main(int argc, char* argv[])
     ackSwitch.SetOutputQueueDisc("ns3::FifoQueueDisc",
                                  "MaxSize",
                                  QueueSizeValue(QueueSize("1000p")));
-    CioqSwitchHelper::Star ackStar = ackSwitch.InstallStar(CreateObject<Node>(), hosts);
+    ackStar = ackSwitch.InstallStar(CreateObject<Node>(), NodeContainer(sources, sinks));
     TrafficControlHelper ackTc;
     ackTc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize("1000p")));
     ackTc.Install(ackStar.hostDevices);
@@ -423,10 +564,8 @@ main(int argc, char* argv[])
     // Sinks reach the sources through it: a host route per source, and the second switch maps
     // the sources' addresses on the CIOQ switch to their ports.
     Ipv4StaticRoutingHelper routing;
-    std::vector<Address> sinkAddresses;
     for (uint32_t j = 0; j < ports; ++j)
     {
-        sinkAddresses.emplace_back(dataInterfaces.GetAddress(firstSink + j));
         Ptr<Ipv4> ipv4 = sinks.Get(j)->GetObject<Ipv4>();
         const int32_t ackInterface =
             ipv4->GetInterfaceForDevice(ackStar.hostDevices.Get(firstSink + j));
@@ -440,22 +579,26 @@ main(int argc, char* argv[])
     {
         ackStar.device->AddStaticRoute(dataInterfaces.GetAddress(i), i);
     }
+}
 
+void
+CioqRedEvaluation::InstallTraffic()
+{
     // The sessions. Their draws come from fixed streams, so that one RngRun gives the same
     // sessions to every queue disc, speedup and fabric (common random numbers).
-    RandomTcpSessions traffic;
-    traffic.SetDuration(Seconds(durationMin), Seconds(durationMax));
-    traffic.SetStartWindow(Seconds(0), Seconds(simTime));
-    traffic.SetEnd(Seconds(simTime));
-    traffic.AssignStreams(100);
-    traffic.SetSinkPorts(sinkPorts);
-    const std::vector<RandomTcpSessions::Session> drawn = traffic.Draw(sessions, ports, ports);
-    traffic.Install(drawn, sources, sinks, sinkAddresses, SINK_PORT);
-    double sessionSeconds = 0;
-    for (const auto& s : drawn)
+    std::vector<Address> sinkAddresses;
+    for (uint32_t j = 0; j < ports; ++j)
     {
-        sessionSeconds += (s.stop - s.start).GetSeconds();
+        sinkAddresses.emplace_back(dataInterfaces.GetAddress(firstSink + j));
     }
+    traffic.emplace();
+    traffic->SetDuration(Seconds(durationMin), Seconds(durationMax));
+    traffic->SetStartWindow(Seconds(0), Seconds(simTime));
+    traffic->SetEnd(Seconds(simTime));
+    traffic->AssignStreams(100);
+    traffic->SetSinkPorts(sinkPorts);
+    drawn = traffic->Draw(sessions, ports, ports);
+    traffic->Install(drawn, sources, sinks, sinkAddresses, SINK_PORT);
     // RED's random drops: their own streams too.
     int64_t stream = 1000;
     for (uint32_t j = firstSink; j < 2 * ports; ++j)
@@ -473,70 +616,69 @@ main(int argc, char* argv[])
 
     // Measurement from the warm-up on: inputs are the sources' ports, outputs the sinks'.
     const Time warmupTime = Seconds(warmup);
-    const Time stopTime = Seconds(simTime);
-    WireCounter wire;
     wire.from = warmupTime;
     for (uint32_t k = 0; k < ports; ++k)
     {
         star.hostDevices.Get(firstSink + k)
             ->TraceConnectWithoutContext("PhyRxEnd", MakeBoundCallback(&OnHostRx, &wire));
     }
-    std::vector<QueueDisc::Stats> outputAtWarmup(ports);
-    std::vector<QueueDisc::Stats> hostAtWarmup(ports);
-    uint64_t sinkBytesAtWarmup = 0;
-    qdisclab::Schedule(warmupTime, [&]() {
+    outputAtWarmup.resize(ports);
+    hostAtWarmup.resize(ports);
+    qdisclab::Schedule(warmupTime, [this]() {
         star.device->ResetStatistics();
         for (uint32_t k = 0; k < ports; ++k)
         {
             outputAtWarmup[k] = star.device->GetOutputQueueDisc(firstSink + k)->GetStats();
             hostAtWarmup[k] = hostQdiscs.Get(k)->GetStats();
         }
-        sinkBytesAtWarmup = traffic.GetTotalReceived();
+        sinkBytesAtWarmup = traffic->GetTotalReceived();
     });
+}
 
-    NetDeviceContainer outputs; // the switch's ports to the sinks
-    for (uint32_t j = firstSink; j < 2 * ports; ++j)
-    {
-        outputs.Add(star.ports.Get(j));
-    }
-    params.EnableTraces(outputs);
-    Simulator::Stop(stopTime);
-    Simulator::Run();
-
-    // Queue lengths (time averages, mean over the N inputs / outputs), losses, utilisation.
-    double inputSum = 0;
-    double outputSum = 0;
-    uint64_t arrived = 0;
-    uint64_t inputDrops = 0;
-    uint64_t outputDrops = 0;
-    uint64_t delivered = 0;
-    uint64_t earlyDrops = 0;
-    uint64_t forcedDrops = 0;
-    uint64_t hostSent = 0;
-    uint64_t hostDrops = 0;
-    uint64_t strayArrivals = 0;
+CioqSwitchTotals
+CioqRedEvaluation::SumPorts() const
+{
+    CioqSwitchTotals t;
     for (uint32_t k = 0; k < ports; ++k)
     {
         const CioqSwitchNetDevice::PortStats& in = star.device->GetPortStats(k);
         const CioqSwitchNetDevice::PortStats& out = star.device->GetPortStats(firstSink + k);
-        inputSum += star.device->GetAverageInputPackets(k);
-        outputSum += star.device->GetAverageOutputPackets(firstSink + k);
-        arrived += in.framesReceived;
-        inputDrops += in.inputDrops;
-        outputDrops += out.outputDrops;
-        delivered += out.sent;
-        strayArrivals += out.framesReceived + in.switchedOut; // sinks send nothing here
+        t.inputSum += star.device->GetAverageInputPackets(k);
+        t.outputSum += star.device->GetAverageOutputPackets(firstSink + k);
+        t.arrived += in.framesReceived;
+        t.inputDrops += in.inputDrops;
+        t.outputDrops += out.outputDrops;
+        t.delivered += out.sent;
+        t.strayArrivals += out.framesReceived + in.switchedOut; // sinks send nothing here
         const QueueDisc::Stats& now = star.device->GetOutputQueueDisc(firstSink + k)->GetStats();
         const QueueDisc::Stats& then = outputAtWarmup[k];
-        earlyDrops += now.GetNDroppedPackets(RedQueueDisc::UNFORCED_DROP) -
-                      then.GetNDroppedPackets(RedQueueDisc::UNFORCED_DROP);
-        forcedDrops += now.GetNDroppedPackets(RedQueueDisc::FORCED_DROP) -
-                       then.GetNDroppedPackets(RedQueueDisc::FORCED_DROP);
+        t.earlyDrops += now.GetNDroppedPackets(RedQueueDisc::UNFORCED_DROP) -
+                        then.GetNDroppedPackets(RedQueueDisc::UNFORCED_DROP);
+        t.forcedDrops += now.GetNDroppedPackets(RedQueueDisc::FORCED_DROP) -
+                         then.GetNDroppedPackets(RedQueueDisc::FORCED_DROP);
         const QueueDisc::Stats& host = hostQdiscs.Get(k)->GetStats();
-        hostSent += host.nTotalReceivedPackets - hostAtWarmup[k].nTotalReceivedPackets;
-        hostDrops += host.nTotalDroppedPackets - hostAtWarmup[k].nTotalDroppedPackets;
+        t.hostSent += host.nTotalReceivedPackets - hostAtWarmup[k].nTotalReceivedPackets;
+        t.hostDrops += host.nTotalDroppedPackets - hostAtWarmup[k].nTotalDroppedPackets;
     }
-    NS_ABORT_MSG_IF(strayArrivals, "packets on the CIOQ switch in the sinks' direction");
+    return t;
+}
+
+NetDeviceContainer
+CioqRedEvaluation::GetOutputPorts() const
+{
+    NetDeviceContainer outputs;
+    for (uint32_t j = firstSink; j < 2 * ports; ++j)
+    {
+        outputs.Add(star.ports.Get(j));
+    }
+    return outputs;
+}
+
+void
+CioqRedEvaluation::Collect(MetricsReport& report) const
+{
+    const CioqSwitchTotals t = SumPorts();
+    NS_ABORT_MSG_IF(t.strayArrivals, "packets on the CIOQ switch in the sinks' direction");
     uint64_t ackDrops = 0;
     for (uint32_t k = 0; k < 2 * ports; ++k)
     {
@@ -545,55 +687,62 @@ main(int argc, char* argv[])
     }
     const double seconds = simTime - warmup;
     const double capacityBits = ports * DataRate(lineRate).GetBitRate() * seconds;
-    const TcpSessionSource::Counters counters = traffic.GetCounters();
+    const TcpSessionSource::Counters counters = traffic->GetCounters();
     const double nan = std::nan("");
 
-    // The report records the parameters that apply to this run, and the TCP's TypeId name.
-    if (queueDisc == "DropTail")
-    {
-        for (const char* name : {"minTh", "maxTh", "qW", "maxP", "gentle", "wait"})
-        {
-            params.Omit(name);
-        }
-    }
-    if (queueDisc != "CioqRed")
-    {
-        params.Omit("nu");
-    }
-    if (fabric != "Islip")
-    {
-        params.Omit("islipIterations");
-    }
-    params.Record("tcp", tcpType);
-    MetricsReport report = params.NewReport();
-
-    report.SetMetric("mean_input_queue_packets", inputSum / ports);
-    report.SetMetric("mean_output_queue_packets", outputSum / ports);
-    report.SetMetric("loss_rate", arrived ? double(inputDrops + outputDrops) / arrived : nan);
-    report.SetMetric("input_loss_rate", arrived ? double(inputDrops) / arrived : nan);
-    report.SetMetric("output_loss_rate", arrived ? double(outputDrops) / arrived : nan);
+    report.SetMetric("mean_input_queue_packets", t.inputSum / ports);
+    report.SetMetric("mean_output_queue_packets", t.outputSum / ports);
+    report.SetMetric("loss_rate",
+                     t.arrived ? double(t.inputDrops + t.outputDrops) / t.arrived : nan);
+    report.SetMetric("input_loss_rate", t.arrived ? double(t.inputDrops) / t.arrived : nan);
+    report.SetMetric("output_loss_rate", t.arrived ? double(t.outputDrops) / t.arrived : nan);
     report.SetMetric("utilization", wire.bytes * 8.0 / capacityBits);
     report.SetMetric("goodput_utilization",
-                     (traffic.GetTotalReceived() - sinkBytesAtWarmup) * 8.0 / capacityBits);
-    report.SetMetric("switch_arrivals", static_cast<double>(arrived));
-    report.SetMetric("switch_delivered", static_cast<double>(delivered));
-    report.SetMetric("input_drops", static_cast<double>(inputDrops));
-    report.SetMetric("output_drops", static_cast<double>(outputDrops));
-    report.SetMetric("early_drops", static_cast<double>(earlyDrops));
-    report.SetMetric("forced_drops", static_cast<double>(forcedDrops));
-    report.SetMetric("host_sent", static_cast<double>(hostSent));
-    report.SetMetric("host_drops", static_cast<double>(hostDrops));
+                     (traffic->GetTotalReceived() - sinkBytesAtWarmup) * 8.0 / capacityBits);
+    report.SetMetric("switch_arrivals", static_cast<double>(t.arrived));
+    report.SetMetric("switch_delivered", static_cast<double>(t.delivered));
+    report.SetMetric("input_drops", static_cast<double>(t.inputDrops));
+    report.SetMetric("output_drops", static_cast<double>(t.outputDrops));
+    report.SetMetric("early_drops", static_cast<double>(t.earlyDrops));
+    report.SetMetric("forced_drops", static_cast<double>(t.forcedDrops));
+    report.SetMetric("host_sent", static_cast<double>(t.hostSent));
+    report.SetMetric("host_drops", static_cast<double>(t.hostDrops));
     report.SetMetric("end_to_end_loss_rate",
-                     hostSent ? double(hostDrops + inputDrops + outputDrops) / hostSent : nan);
+                     t.hostSent ? double(t.hostDrops + t.inputDrops + t.outputDrops) / t.hostSent
+                                : nan);
     report.SetMetric("ack_path_drops", static_cast<double>(ackDrops));
     report.SetMetric("sessions_run", static_cast<double>(drawn.size()));
+    double sessionSeconds = 0;
+    for (const auto& s : drawn)
+    {
+        sessionSeconds += (s.stop - s.start).GetSeconds();
+    }
     report.SetMetric("mean_concurrent_sessions", sessionSeconds / simTime);
     report.SetMetric("sessions_started", counters.started);
     report.SetMetric("sessions_connected", counters.connected);
     report.SetMetric("sessions_failed", counters.failed);
     report.SetMetric("sessions_closed", counters.closed);
-    params.Write(report);
+}
 
+int
+main(int argc, char* argv[])
+{
+    ExperimentParams params("cioq-red-evaluation", __FILE__);
+    CioqRedEvaluation evaluation;
+    evaluation.Declare(params);
+    params.Parse(argc, argv);
+    evaluation.Resolve(params);
+
+    evaluation.ConfigureTcp(params);
+    evaluation.BuildTopology();
+    evaluation.InstallTraffic();
+    params.EnableTraces(evaluation.GetOutputPorts());
+    Simulator::Stop(Seconds(evaluation.simTime));
+    Simulator::Run();
+
+    MetricsReport report = params.NewReport();
+    evaluation.Collect(report);
+    params.Write(report);
     Simulator::Destroy();
     return 0;
 }

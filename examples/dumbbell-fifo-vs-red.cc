@@ -35,10 +35,7 @@ main(int argc, char* argv[])
     uint32_t nTcp = 4;
     double simTime = 60;
     double warmup = 5;
-    std::string bottleneckRate = "10Mbps";
-    std::string bottleneckDelay = "20ms";
-    std::string accessRate = "100Mbps";
-    std::string accessDelay = "1ms";
+    DumbbellParams links("10Mbps", "20ms", "100Mbps", "1ms");
     uint32_t queueLimit = 100;
     std::string udpRate = "1Mbps";
     uint32_t udpPacketSize = 1000;
@@ -54,10 +51,7 @@ main(int argc, char* argv[])
                        1000);
     params.Add("simTime", "Simulated time in seconds", simTime);
     params.Add("warmup", "Seconds excluded from goodput and delay statistics", warmup);
-    params.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
-    params.Add("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
-    params.AddRate("accessRate", "Access link rate", accessRate);
-    params.Add("accessDelay", "Access link one-way propagation delay", accessDelay);
+    links.Declare(params, ExperimentParams::ALWAYS, ExperimentParams::SOMETIMES);
     params.AddUnsigned("queueLimit",
                        "Queue disc limit in packets (both queue discs)",
                        queueLimit,
@@ -74,26 +68,8 @@ main(int argc, char* argv[])
                "CSV file for the queue length every 10 ms (time_s,packets,bytes)",
                queueTrace,
                ExperimentParams::NEVER);
-    params.AddMetric("tcp_goodput_mbps");
-    params.AddMetric("udp_goodput_mbps", ExperimentParams::SOMETIMES);
-    for (const char* metric : {"total_goodput_mbps",
-                               "mean_queue_delay_ms",
-                               "p99_queue_delay_ms",
-                               "mean_queue_packets",
-                               "mean_queue_bytes",
-                               "drops",
-                               "early_drops",
-                               "forced_drops"})
-    {
-        params.AddMetric(metric);
-    }
     params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--queueLimit");
     params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueLimit");
-    params.OwnsAttribute("ns3::RedQueueDisc::LinkBandwidth", "--bottleneckRate");
-    params.OwnsAttribute("ns3::RedQueueDisc::LinkDelay", "--bottleneckDelay");
-    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
-                         "--bottleneckRate and --accessRate");
-    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
     params.Parse(argc, argv);
 
     if (quick)
@@ -122,16 +98,15 @@ main(int argc, char* argv[])
                             "MaxSize",
                             QueueSizeValue(limit),
                             "LinkBandwidth",
-                            StringValue(bottleneckRate),
+                            StringValue(links.bottleneckRate),
                             "LinkDelay",
-                            StringValue(bottleneckDelay));
+                            StringValue(links.bottleneckDelay));
     }
 
     const uint32_t nUdp = DataRate(udpRate).GetBitRate() > 0 ? 1 : 0;
     DumbbellScenario scenario;
     scenario.SetLeafCount(nTcp + nUdp);
-    scenario.SetAccessLink(DataRate(accessRate), Time(accessDelay));
-    scenario.SetBottleneckLink(DataRate(bottleneckRate), Time(bottleneckDelay));
+    links.SetLinks(scenario);
     scenario.SetBottleneckQueueDisc(tc);
     scenario.Build();
 
@@ -176,18 +151,7 @@ main(int argc, char* argv[])
     Simulator::Run();
 
     MetricsReport report = params.NewReport();
-    monitor.Report(report);
-    if (queueDisc == "Red")
-    {
-        report.SetMetric("early_drops", monitor.GetDrops(RedQueueDisc::UNFORCED_DROP));
-        // RED counts drops at a full queue as forced drops too.
-        report.SetMetric("forced_drops", monitor.GetDrops(RedQueueDisc::FORCED_DROP));
-    }
-    else
-    {
-        report.SetMetric("early_drops", 0);
-        report.SetMetric("forced_drops", monitor.GetDrops(FifoQueueDisc::LIMIT_EXCEEDED_DROP));
-    }
+    DumbbellParams::Report(report, monitor, queueDisc == "Red");
     params.Write(report);
 
     Simulator::Destroy();

@@ -43,10 +43,7 @@ RunPoint(int argc, char* argv[])
     std::string queueDisc = "DropTail";
     uint32_t window = 32000;
     uint32_t queueSize = 16000;
-    std::string bottleneckRate = "1Mbps";
-    std::string bottleneckDelay = "20ms";
-    std::string accessRate = "10Mbps";
-    std::string accessDelay = "1ms";
+    DumbbellParams links("1Mbps", "20ms", "10Mbps", "1ms");
     double minTh = 0.32;
     double maxTh = 0.64;
     bool wait = true;
@@ -70,13 +67,7 @@ RunPoint(int argc, char* argv[])
     params.Add("queueDisc", "Bottleneck queue disc: DropTail or Red", queueDisc);
     params.AddUnsigned("window", "TCP receiver window (receive buffer) in bytes", window, 1);
     params.AddUnsigned("queueSize", "Queue limit in bytes, DropTail and RED alike", queueSize, 1);
-    params.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
-    params.Add("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
-    params.AddRate("accessRate", "Access link rate", accessRate, ExperimentParams::NEVER);
-    params.Add("accessDelay",
-               "Access link one-way propagation delay",
-               accessDelay,
-               ExperimentParams::NEVER);
+    links.Declare(params, ExperimentParams::NEVER, ExperimentParams::ALWAYS);
     params.Add("minTh", "RED minimum threshold as a fraction of queueSize, in (0, 1]", minTh);
     params.Add("maxTh", "RED maximum threshold as a fraction of queueSize, in (minTh, 1]", maxTh);
     params.Add("wait", "RED: wait between dropping consecutive packets", wait);
@@ -107,19 +98,6 @@ RunPoint(int argc, char* argv[])
                ExperimentParams::NEVER);
     params.AddRunNumber();
     params.Add("quick", "Short run for CI: simTime=10, warmup=1", quick, ExperimentParams::NEVER);
-    for (const char* metric : {"tcp_goodput_mbps",
-                               "udp_goodput_mbps",
-                               "total_goodput_mbps",
-                               "mean_queue_delay_ms",
-                               "p99_queue_delay_ms",
-                               "mean_queue_packets",
-                               "mean_queue_bytes",
-                               "drops",
-                               "early_drops",
-                               "forced_drops"})
-    {
-        params.AddMetric(metric);
-    }
     params.SetsAttribute("window", "ns3::TcpSocket::RcvBufSize");
     params.SetsAttribute("wait", "ns3::RedQueueDisc::Wait");
     params.SetsAttribute("gentle", "ns3::RedQueueDisc::Gentle");
@@ -130,11 +108,6 @@ RunPoint(int argc, char* argv[])
     params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueSize");
     params.OwnsAttribute("ns3::RedQueueDisc::MinTh", "--minTh x --queueSize");
     params.OwnsAttribute("ns3::RedQueueDisc::MaxTh", "--maxTh x --queueSize");
-    params.OwnsAttribute("ns3::RedQueueDisc::LinkBandwidth", "--bottleneckRate");
-    params.OwnsAttribute("ns3::RedQueueDisc::LinkDelay", "--bottleneckDelay");
-    params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
-                         "--bottleneckRate and --accessRate");
-    params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
     params.Parse(argc, argv);
 
     if (quick)
@@ -180,15 +153,14 @@ RunPoint(int argc, char* argv[])
                             "MeanPktSize",
                             UintegerValue(static_cast<uint32_t>(meanPktSize)),
                             "LinkBandwidth",
-                            StringValue(bottleneckRate),
+                            StringValue(links.bottleneckRate),
                             "LinkDelay",
-                            StringValue(bottleneckDelay));
+                            StringValue(links.bottleneckDelay));
     }
 
     DumbbellScenario scenario;
     scenario.SetLeafCount(nTcp + 1);
-    scenario.SetAccessLink(DataRate(accessRate), Time(accessDelay));
-    scenario.SetBottleneckLink(DataRate(bottleneckRate), Time(bottleneckDelay));
+    links.SetLinks(scenario);
     scenario.SetBottleneckQueueDisc(tc);
     scenario.Build();
 
@@ -215,12 +187,7 @@ RunPoint(int argc, char* argv[])
     Simulator::Run();
 
     MetricsReport report = params.NewReport();
-    monitor.Report(report);
-    const bool red = queueDisc == "Red";
-    report.SetMetric("early_drops", red ? monitor.GetDrops(RedQueueDisc::UNFORCED_DROP) : 0);
-    report.SetMetric(
-        "forced_drops",
-        monitor.GetDrops(red ? RedQueueDisc::FORCED_DROP : FifoQueueDisc::LIMIT_EXCEEDED_DROP));
+    DumbbellParams::Report(report, monitor, queueDisc == "Red");
     params.Write(report);
 
     Simulator::Destroy();

@@ -48,6 +48,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -203,6 +204,18 @@ Summarize(const std::vector<double>& values)
 }
 
 /**
+ * \param values some values
+ * \param from the first index
+ * \param to one past the last index
+ * \return values[from, to)
+ */
+std::vector<double>
+Slice(const std::vector<double>& values, uint32_t from, uint32_t to)
+{
+    return std::vector<double>(values.begin() + from, values.begin() + to);
+}
+
+/**
  * TcpSocketState "CongState" trace sink: count a flow's retransmission timeouts (entries into
  * CA_LOSS).
  * \param count the flow's counter
@@ -248,11 +261,26 @@ struct AverageSampler
 
 } // namespace
 
-int
-main(int argc, char* argv[])
+/**
+ * \ingroup qdisc-lab
+ * The study's parameters, with the paper's Table 1 as defaults (see
+ * doc/reproductions/rio-assured-service.rst for the choices where it is silent).
+ */
+struct RioAssuredServiceConfig
 {
-    // Defaults: the paper's Table 1 (see doc/reproductions/rio-assured-service.rst for the
-    // choices where it is silent).
+    /**
+     * Add the parameters to the command line, in the order the report records them.
+     * \param params the program's parameters
+     */
+    void Declare(ExperimentParams& params);
+
+    /**
+     * After parsing: check the values, derive the flow counts from the profiles, and record
+     * what the report holds (the derived parameters; not the thresholds of other queue discs).
+     * \param params the program's parameters
+     */
+    void Resolve(ExperimentParams& params);
+
     std::string queueDisc = "Rio";
     std::string profilesText = "2,1,0.5,0.2,0.1";
     uint32_t flowsPerProfile = 4;
@@ -287,8 +315,83 @@ main(int argc, char* argv[])
     double startJitter = 1;
     bool quick = false;
 
-    // Declared in the order the report records them.
-    ExperimentParams params("rio-assured-service", __FILE__);
+    // Set by Resolve.
+    std::string queueDiscTypeId;  //!< the catalog's TypeId for queueDisc
+    std::vector<double> profiles; //!< the AS profile rates, Mb/s
+    DataRate bottleneckDataRate;  //!< bottleneckRate
+    uint32_t nAs = 0;             //!< AS flows: 0 .. nAs - 1
+    uint32_t nFlows = 0;          //!< AS and best-effort flows
+};
+
+/**
+ * \ingroup qdisc-lab
+ * One run of the study: its configuration, then what BuildTopology and InstallTraffic create,
+ * which Collect reads after the simulation.
+ */
+struct RioAssuredService : RioAssuredServiceConfig
+{
+    /**
+     * TCP NewReno as ns-2's (see --sack and --recovery), before the stacks exist.
+     * \param params the program's parameters (the fixed choices an override may replace)
+     */
+    void ConfigureTcp(ExperimentParams& params);
+    /// The dumbbell with the queue disc under study, and a marker on every AS sender.
+    void BuildTopology();
+    /// The TCP flows, their meters, the --traceFlow trace and what is read after the warm-up.
+    void InstallTraffic();
+    /**
+     * Write the metrics.
+     * \param report the run's report, holding its parameters
+     */
+    void Collect(MetricsReport& report);
+
+    DumbbellScenario dumbbell;                                //!< the topology
+    Ptr<QueueDisc> queue;                                     //!< the queue disc under study
+    Ptr<RioQueueDisc> rio;                                    //!< queue, if RIO or RI+O
+    std::optional<BottleneckFlowMeter> meter;                 //!< per-flow counts at the queue
+    std::optional<BottleneckMonitor> monitor;                 //!< queue statistics and sinks
+    std::vector<Ptr<PacketSink>> sinks;                       //!< each flow's sink
+    std::vector<Time> flowStart;                              //!< each flow's start time
+    std::unique_ptr<FlowTrace> trace;                         //!< --traceFlow's trace
+    std::vector<uint64_t> rxAtWarmup;                         //!< sinks' bytes at the warm-up
+    std::vector<uint64_t> timeouts;                           //!< timeouts after the warm-up
+    std::vector<RioQueueDisc::PrecedenceStats> statsAtWarmup; //!< RIO's IN and OUT counters
+    AverageSampler sampler;                                   //!< RIO's averages
+
+  private:
+    /**
+     * The queue disc under study, with its parameters.
+     * \param tc the bottleneck's traffic control helper
+     */
+    void SetQueueDisc(TrafficControlHelper& tc) const;
+    /// --traceFlow: the flow's segments at the bottleneck, its window and congestion state.
+    void TraceFlow();
+    /// Read the counters at the end of the warm-up, and count timeouts and sample RIO after it.
+    void ReadAtWarmup();
+    /**
+     * Per profile class, AS and BE: throughput, IN throughput and goodput.
+     * \param report the run's report
+     */
+    void CollectThroughput(MetricsReport& report);
+    /**
+     * RIO's per-precedence counters and averages.
+     * \param report the run's report
+     */
+    void CollectPrecedences(MetricsReport& report);
+    /**
+     * Per class: retransmitted and spurious fractions, OUT drop probability, timeouts.
+     * \param report the run's report
+     */
+    void CollectRetransmissions(MetricsReport& report);
+
+    std::vector<double> m_mbps;    //!< each flow's throughput
+    std::vector<double> m_inMbps;  //!< each flow's IN throughput
+    std::vector<double> m_goodput; //!< each flow's goodput
+};
+
+void
+RioAssuredServiceConfig::Declare(ExperimentParams& params)
+{
     const auto SOMETIMES = ExperimentParams::SOMETIMES;
     const auto NEVER = ExperimentParams::NEVER;
     params.Add("queueDisc",
@@ -443,8 +546,11 @@ main(int argc, char* argv[])
     params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate",
                          "--bottleneckRate and --accessRate");
     params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--bottleneckDelay and --accessDelay");
-    params.Parse(argc, argv);
+}
 
+void
+RioAssuredServiceConfig::Resolve(ExperimentParams& params)
+{
     if (quick)
     {
         simTime = 30;
@@ -452,10 +558,10 @@ main(int argc, char* argv[])
     }
     NS_ABORT_MSG_UNLESS(recovery == "Classic" || recovery == "Prr",
                         "--recovery must be Classic or Prr, got '" << recovery << "'");
-    const QueueDiscCatalogEntry& qdiscEntry =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Rio", "RiPlusO", "Red"});
-    const std::vector<double> profiles = ParseProfiles(profilesText);
-    const DataRate bottleneck(bottleneckRate);
+    queueDiscTypeId =
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Rio", "RiPlusO", "Red"}).typeId;
+    profiles = ParseProfiles(profilesText);
+    bottleneckDataRate = DataRate(bottleneckRate);
     double profileSum = 0;
     for (double p : profiles)
     {
@@ -465,14 +571,14 @@ main(int argc, char* argv[])
     {
         NS_ABORT_MSG_UNLESS(subscription > 0 && subscription <= 1,
                             "--subscription must be in (0, 1], got " << subscription);
-        const double flows = subscription * bottleneck.GetBitRate() / 1e6 / profileSum;
+        const double flows = subscription * bottleneckDataRate.GetBitRate() / 1e6 / profileSum;
         flowsPerProfile = static_cast<uint32_t>(std::lround(flows));
         NS_ABORT_MSG_UNLESS(std::abs(flows - flowsPerProfile) < 1e-6 && flowsPerProfile >= 1,
                             "--subscription=" << subscription << " needs " << flows
                                               << " flows per profile: not a positive integer");
     }
-    const uint32_t nAs = flowsPerProfile * static_cast<uint32_t>(profiles.size());
-    const uint32_t nFlows = nAs + nBestEffort;
+    nAs = flowsPerProfile * static_cast<uint32_t>(profiles.size());
+    nFlows = nAs + nBestEffort;
     NS_ABORT_MSG_UNLESS(nFlows >= 1 && nFlows <= 254,
                         "AS plus best-effort flows must be in [1, 254], got " << nFlows);
     NS_ABORT_MSG_UNLESS(traceFlow >= -1 && traceFlow < static_cast<int32_t>(nFlows),
@@ -483,6 +589,30 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_UNLESS(startJitter >= 0 && startJitter <= warmup,
                         "--startJitter must be in [0, warmup]");
 
+    // The report records the flow counts the profiles give, and the parameters that apply to
+    // this run.
+    params.Record("nAs", int64_t{nAs});
+    params.Record("subscription",
+                  nAs ? profileSum * flowsPerProfile * 1e6 / bottleneckDataRate.GetBitRate() : 0.0);
+    if (queueDisc == "Red")
+    {
+        for (const char* name : {"inMinTh", "inMaxTh", "inMaxP"})
+        {
+            params.Omit(name);
+        }
+    }
+    if (queueDisc != "RiPlusO")
+    {
+        for (const char* name : {"outMinTh", "outMaxTh", "outMaxP"})
+        {
+            params.Omit(name);
+        }
+    }
+}
+
+void
+RioAssuredService::ConfigureTcp(ExperimentParams& params)
+{
     params.SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAckCount));
@@ -496,12 +626,15 @@ main(int argc, char* argv[])
                                                          : TcpPrrRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(minRto));
     params.SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+}
 
+void
+RioAssuredService::SetQueueDisc(TrafficControlHelper& tc) const
+{
     const QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
-    TrafficControlHelper tc;
     if (queueDisc == "Red")
     {
-        tc.SetRootQueueDisc(qdiscEntry.typeId,
+        tc.SetRootQueueDisc(queueDiscTypeId,
                             "MaxSize",
                             QueueSizeValue(limit),
                             "MinTh",
@@ -525,7 +658,7 @@ main(int argc, char* argv[])
                                 "QueueWeight",
                                 DoubleValue(queueWeight),
                                 "LinkBandwidth",
-                                DataRateValue(bottleneck),
+                                DataRateValue(bottleneckDataRate),
                                 "InMinTh",
                                 DoubleValue(inMinTh),
                                 "InMaxTh",
@@ -542,11 +675,11 @@ main(int argc, char* argv[])
         };
         if (queueDisc == "Rio")
         {
-            setRio(qdiscEntry.typeId);
+            setRio(queueDiscTypeId);
         }
         else
         {
-            setRio(qdiscEntry.typeId,
+            setRio(queueDiscTypeId,
                    "OutMinTh",
                    DoubleValue(outMinTh),
                    "OutMaxTh",
@@ -555,14 +688,20 @@ main(int argc, char* argv[])
                    DoubleValue(outMaxP));
         }
     }
+}
 
-    DumbbellScenario dumbbell;
+void
+RioAssuredService::BuildTopology()
+{
+    TrafficControlHelper tc;
+    SetQueueDisc(tc);
     dumbbell.SetLeafCount(nFlows);
     dumbbell.SetAccessLink(DataRate(accessRate), Time(accessDelay));
-    dumbbell.SetBottleneckLink(bottleneck, Time(bottleneckDelay));
+    dumbbell.SetBottleneckLink(bottleneckDataRate, Time(bottleneckDelay));
     dumbbell.SetBottleneckQueueDisc(tc);
     dumbbell.Build();
-    Ptr<QueueDisc> queue = dumbbell.GetBottleneckQueueDisc();
+    queue = dumbbell.GetBottleneckQueueDisc();
+    rio = DynamicCast<RioQueueDisc>(queue);
 
     // A token-bucket marker on every AS sender's egress, metering its flow against its profile:
     // IN (AF11) while the bucket holds the packet's bytes, OUT (AF12) beyond.
@@ -576,60 +715,73 @@ main(int argc, char* argv[])
             marker.Install(dumbbell.GetLeftDevice(k * flowsPerProfile + j));
         }
     }
+}
 
+void
+RioAssuredService::InstallTraffic()
+{
     const Time warmupTime = Seconds(warmup);
     const Time stopTime = Seconds(simTime);
-    BottleneckFlowMeter meter(warmupTime, stopTime);
-    BottleneckMonitor monitor(queue, warmupTime);
-    std::vector<Ptr<PacketSink>> sinks;
+    meter.emplace(warmupTime, stopTime);
+    monitor.emplace(queue, warmupTime);
     auto startTime = CreateObject<UniformRandomVariable>();
     startTime->SetStream(1);
-    std::vector<Time> flowStart;
     for (uint32_t i = 0; i < nFlows; ++i)
     {
-        meter.AddFlow(dumbbell.GetLeftAddress(i));
+        meter->AddFlow(dumbbell.GetLeftAddress(i));
         flowStart.push_back(Seconds(startTime->GetValue(0, startJitter)));
         sinks.push_back(dumbbell.AddBulkTcpFlow(i, flowStart.back()));
-        monitor.AddSink(i < nAs ? "as" : "be", sinks.back());
+        monitor->AddSink(i < nAs ? "as" : "be", sinks.back());
     }
-    meter.Connect(queue);
-    std::unique_ptr<FlowTrace> trace;
+    meter->Connect(queue);
     if (traceFlow >= 0)
     {
-        // The flow's segments from the meter; its socket's traces once its application has
-        // created the socket (just after its start time).
-        trace = std::make_unique<FlowTrace>(traceFile);
-        const auto traced = static_cast<uint32_t>(traceFlow);
-        meter.SetEventCallback([&trace, traced](uint32_t flow,
-                                                BottleneckFlowMeter::Event event,
-                                                uint32_t seq,
-                                                uint32_t bytes,
-                                                bool in) {
-            if (flow == traced)
-            {
-                trace->Segment(event, seq, bytes, in);
-            }
-        });
-        Ptr<Node> sender = dumbbell.GetLeft(traced);
-        qdisclab::Schedule(flowStart[traced] + NanoSeconds(1), [&trace, sender]() {
-            Ptr<TcpL4Protocol> tcp = sender->GetObject<TcpL4Protocol>();
-            ObjectVectorValue sockets;
-            tcp->GetAttribute("SocketList", sockets);
-            NS_ABORT_MSG_UNLESS(sockets.GetN() == 1, "--traceFlow: no sender socket yet");
-            trace->Follow(DynamicCast<TcpSocketBase>(sockets.Get(0)));
-        });
+        TraceFlow();
     }
-    monitor.Start();
+    monitor->Start();
+    ReadAtWarmup();
+}
 
+void
+RioAssuredService::TraceFlow()
+{
+    // The flow's segments from the meter; its socket's traces once its application has
+    // created the socket (just after its start time).
+    trace = std::make_unique<FlowTrace>(traceFile);
+    const auto traced = static_cast<uint32_t>(traceFlow);
+    meter->SetEventCallback([this, traced](uint32_t flow,
+                                           BottleneckFlowMeter::Event event,
+                                           uint32_t seq,
+                                           uint32_t bytes,
+                                           bool in) {
+        if (flow == traced)
+        {
+            trace->Segment(event, seq, bytes, in);
+        }
+    });
+    Ptr<Node> sender = dumbbell.GetLeft(traced);
+    qdisclab::Schedule(flowStart[traced] + NanoSeconds(1), [this, sender]() {
+        Ptr<TcpL4Protocol> tcp = sender->GetObject<TcpL4Protocol>();
+        ObjectVectorValue sockets;
+        tcp->GetAttribute("SocketList", sockets);
+        NS_ABORT_MSG_UNLESS(sockets.GetN() == 1, "--traceFlow: no sender socket yet");
+        trace->Follow(DynamicCast<TcpSocketBase>(sockets.Get(0)));
+    });
+}
+
+void
+RioAssuredService::ReadAtWarmup()
+{
     // At the end of the warm-up (every flow has started): the sinks' byte counts and the queue
     // disc's per-precedence counters, so that both are reported over [warmup, simTime]; from
     // then on, each flow's retransmission timeouts and RIO's averages.
-    std::vector<uint64_t> rxAtWarmup(nFlows, 0);
-    std::vector<uint64_t> timeouts(nFlows, 0);
-    Ptr<RioQueueDisc> rio = DynamicCast<RioQueueDisc>(queue);
-    std::vector<RioQueueDisc::PrecedenceStats> statsAtWarmup(2);
-    AverageSampler sampler{rio, MilliSeconds(10), stopTime};
-    qdisclab::Schedule(warmupTime, [&]() {
+    rxAtWarmup.assign(nFlows, 0);
+    timeouts.assign(nFlows, 0);
+    statsAtWarmup.resize(2);
+    sampler.rio = rio;
+    sampler.interval = MilliSeconds(10);
+    sampler.until = Seconds(simTime);
+    qdisclab::Schedule(Seconds(warmup), [this]() {
         for (uint32_t i = 0; i < nFlows; ++i)
         {
             rxAtWarmup[i] = sinks[i]->GetTotalRx();
@@ -648,100 +800,100 @@ main(int argc, char* argv[])
             sampler.Sample();
         }
     });
+}
 
-    params.EnableTraces(NetDeviceContainer(dumbbell.GetBottleneckDevice()));
-    Simulator::Stop(stopTime);
-    Simulator::Run();
-
+void
+RioAssuredService::Collect(MetricsReport& report)
+{
     const double seconds = simTime - warmup;
-    std::vector<double> mbps(nFlows);
-    std::vector<double> inMbps(nFlows);
-    std::vector<double> goodput(nFlows);
+    m_mbps.resize(nFlows);
+    m_inMbps.resize(nFlows);
+    m_goodput.resize(nFlows);
     for (uint32_t i = 0; i < nFlows; ++i)
     {
-        mbps[i] = meter.GetMbps(i);
-        inMbps[i] = meter.GetInMbps(i);
-        goodput[i] = (sinks[i]->GetTotalRx() - rxAtWarmup[i]) * 8.0 / 1e6 / seconds;
+        m_mbps[i] = meter->GetMbps(i);
+        m_inMbps[i] = meter->GetInMbps(i);
+        m_goodput[i] = (sinks[i]->GetTotalRx() - rxAtWarmup[i]) * 8.0 / 1e6 / seconds;
     }
-    auto select = [&](const std::vector<double>& values, uint32_t from, uint32_t to) {
-        return std::vector<double>(values.begin() + from, values.begin() + to);
-    };
-
-    params.Record("nAs", int64_t{nAs});
-    params.Record("subscription",
-                  nAs ? profileSum * flowsPerProfile * 1e6 / bottleneck.GetBitRate() : 0.0);
-    if (queueDisc == "Red")
+    CollectThroughput(report);
+    report.SetMetric("mean_queue_packets", monitor->GetMeanQueuePackets());
+    report.SetMetric("mean_queue_delay_ms", monitor->GetMeanQueueDelayMs());
+    report.SetMetric("drops", static_cast<double>(monitor->GetDrops()));
+    if (rio)
     {
-        for (const char* name : {"inMinTh", "inMaxTh", "inMaxP"})
-        {
-            params.Omit(name);
-        }
+        CollectPrecedences(report);
     }
-    if (queueDisc != "RiPlusO")
+    CollectRetransmissions(report);
+    for (uint32_t i = 0; i < nFlows; ++i)
     {
-        for (const char* name : {"outMinTh", "outMaxTh", "outMaxP"})
-        {
-            params.Omit(name);
-        }
+        report.SetMetric("flow" + std::to_string(i) + "_mbps", m_mbps[i]);
+        report.SetMetric("flow" + std::to_string(i) + "_goodput_mbps", m_goodput[i]);
     }
-    MetricsReport report = params.NewReport();
+}
 
+void
+RioAssuredService::CollectThroughput(MetricsReport& report)
+{
     // Per profile class k (the k-th of --profiles), the mean, min and max over its flows.
     for (uint32_t k = 0; k < profiles.size(); ++k)
     {
         const uint32_t from = k * flowsPerProfile;
         const uint32_t to = from + flowsPerProfile;
-        const Summary total = Summarize(select(mbps, from, to));
+        const Summary total = Summarize(Slice(m_mbps, from, to));
         const std::string name = "as" + std::to_string(k);
         report.SetMetric(name + "_mbps", total.mean);
         report.SetMetric(name + "_min_mbps", total.min);
         report.SetMetric(name + "_max_mbps", total.max);
-        report.SetMetric(name + "_in_mbps", Summarize(select(inMbps, from, to)).mean);
-        report.SetMetric(name + "_goodput_mbps", Summarize(select(goodput, from, to)).mean);
+        report.SetMetric(name + "_in_mbps", Summarize(Slice(m_inMbps, from, to)).mean);
+        report.SetMetric(name + "_goodput_mbps", Summarize(Slice(m_goodput, from, to)).mean);
     }
-    const Summary as = Summarize(select(mbps, 0, nAs));
+    const Summary as = Summarize(Slice(m_mbps, 0, nAs));
     report.SetMetric("as_mbps", as.mean);
     report.SetMetric("as_min_mbps", as.min);
-    report.SetMetric("as_in_mbps", Summarize(select(inMbps, 0, nAs)).mean);
-    const Summary be = Summarize(select(mbps, nAs, nFlows));
+    report.SetMetric("as_in_mbps", Summarize(Slice(m_inMbps, 0, nAs)).mean);
+    const Summary be = Summarize(Slice(m_mbps, nAs, nFlows));
     report.SetMetric("be_mbps", be.mean);
     report.SetMetric("be_min_mbps", be.min);
     report.SetMetric("be_max_mbps", be.max);
-    report.SetMetric("be_in_mbps", Summarize(select(inMbps, nAs, nFlows)).mean);
-    report.SetMetric("be_goodput_mbps", Summarize(select(goodput, nAs, nFlows)).mean);
+    report.SetMetric("be_in_mbps", Summarize(Slice(m_inMbps, nAs, nFlows)).mean);
+    report.SetMetric("be_goodput_mbps", Summarize(Slice(m_goodput, nAs, nFlows)).mean);
     double totalMbps = 0;
-    for (double x : mbps)
+    for (double x : m_mbps)
     {
         totalMbps += x;
     }
     report.SetMetric("total_mbps", totalMbps);
-    report.SetMetric("mean_queue_packets", monitor.GetMeanQueuePackets());
-    report.SetMetric("mean_queue_delay_ms", monitor.GetMeanQueueDelayMs());
-    report.SetMetric("drops", static_cast<double>(monitor.GetDrops()));
-    if (rio)
+}
+
+void
+RioAssuredService::CollectPrecedences(MetricsReport& report)
+{
+    // IN (precedence 1) and OUT (2) drops after the warm-up: early (random), forced (average
+    // above the maximum threshold) and queue-full; RI+O's OUT test on avg_out is counted
+    // among OUT's early and forced drops, and separately.
+    for (uint32_t k = 0; k < 2; ++k)
     {
-        // IN (precedence 1) and OUT (2) drops after the warm-up: early (random), forced (average
-        // above the maximum threshold) and queue-full; RI+O's OUT test on avg_out is counted
-        // among OUT's early and forced drops, and separately.
-        for (uint32_t k = 0; k < 2; ++k)
-        {
-            const RioQueueDisc::PrecedenceStats& now = rio->GetPrecedenceStats(k + 1);
-            const RioQueueDisc::PrecedenceStats& then = statsAtWarmup[k];
-            const std::string name = k == 0 ? "in" : "out";
-            report.SetMetric(name + "_packets", static_cast<double>(now.arrivals - then.arrivals));
-            report.SetMetric(name + "_early_drops",
-                             static_cast<double>(now.earlyDrops - then.earlyDrops));
-            report.SetMetric(name + "_forced_drops",
-                             static_cast<double>(now.forcedDrops - then.forcedDrops));
-            report.SetMetric(name + "_limit_drops",
-                             static_cast<double>(now.limitDrops - then.limitDrops));
-        }
-        report.SetMetric("out_queue_drops",
-                         static_cast<double>(monitor.GetDrops(RiPlusOQueueDisc::OUT_UNFORCED_DROP) +
-                                             monitor.GetDrops(RiPlusOQueueDisc::OUT_FORCED_DROP)));
-        report.SetMetric("mean_avg_in_packets", sampler.inSum / sampler.samples);
-        report.SetMetric("mean_avg_total_packets", sampler.totalSum / sampler.samples);
+        const RioQueueDisc::PrecedenceStats& now = rio->GetPrecedenceStats(k + 1);
+        const RioQueueDisc::PrecedenceStats& then = statsAtWarmup[k];
+        const std::string name = k == 0 ? "in" : "out";
+        report.SetMetric(name + "_packets", static_cast<double>(now.arrivals - then.arrivals));
+        report.SetMetric(name + "_early_drops",
+                         static_cast<double>(now.earlyDrops - then.earlyDrops));
+        report.SetMetric(name + "_forced_drops",
+                         static_cast<double>(now.forcedDrops - then.forcedDrops));
+        report.SetMetric(name + "_limit_drops",
+                         static_cast<double>(now.limitDrops - then.limitDrops));
     }
+    report.SetMetric("out_queue_drops",
+                     static_cast<double>(monitor->GetDrops(RiPlusOQueueDisc::OUT_UNFORCED_DROP) +
+                                         monitor->GetDrops(RiPlusOQueueDisc::OUT_FORCED_DROP)));
+    report.SetMetric("mean_avg_in_packets", sampler.inSum / sampler.samples);
+    report.SetMetric("mean_avg_total_packets", sampler.totalSum / sampler.samples);
+}
+
+void
+RioAssuredService::CollectRetransmissions(MetricsReport& report)
+{
     // Per class, over its flows' segments at the bottleneck after the warm-up: the fractions of
     // TCP payload bytes that were retransmissions and spurious retransmissions (bytes the
     // receiver already had), and the drop probability of its OUT packets.
@@ -749,7 +901,7 @@ main(int argc, char* argv[])
         BottleneckFlowMeter::Counters sum;
         for (uint32_t i = from; i < to; ++i)
         {
-            const BottleneckFlowMeter::Counters& c = meter.GetCounters(i);
+            const BottleneckFlowMeter::Counters& c = meter->GetCounters(i);
             sum.sentPayload += c.sentPayload;
             sum.resentPayload += c.resentPayload;
             sum.duplicatePayload += c.duplicatePayload;
@@ -769,6 +921,7 @@ main(int argc, char* argv[])
     }
     fractions("be", nAs, nFlows);
     // Retransmission timeouts per flow and second after the warm-up, by class.
+    const double seconds = simTime - warmup;
     auto timeoutRate = [&](uint32_t from, uint32_t to) {
         double sum = 0;
         for (uint32_t i = from; i < to; ++i)
@@ -783,13 +936,27 @@ main(int argc, char* argv[])
                          timeoutRate(k * flowsPerProfile, (k + 1) * flowsPerProfile));
     }
     report.SetMetric("be_timeouts_per_s", timeoutRate(nAs, nFlows));
-    for (uint32_t i = 0; i < nFlows; ++i)
-    {
-        report.SetMetric("flow" + std::to_string(i) + "_mbps", mbps[i]);
-        report.SetMetric("flow" + std::to_string(i) + "_goodput_mbps", goodput[i]);
-    }
-    params.Write(report);
+}
 
+int
+main(int argc, char* argv[])
+{
+    ExperimentParams params("rio-assured-service", __FILE__);
+    RioAssuredService study;
+    study.Declare(params);
+    params.Parse(argc, argv);
+    study.Resolve(params);
+
+    study.ConfigureTcp(params);
+    study.BuildTopology();
+    study.InstallTraffic();
+    params.EnableTraces(NetDeviceContainer(study.dumbbell.GetBottleneckDevice()));
+    Simulator::Stop(Seconds(study.simTime));
+    Simulator::Run();
+
+    MetricsReport report = params.NewReport();
+    study.Collect(report);
+    params.Write(report);
     Simulator::Destroy();
     return 0;
 }

@@ -137,11 +137,26 @@ WeightRules(const std::vector<double>& weights)
     return rules.str();
 }
 
-int
-main(int argc, char* argv[])
+/**
+ * \ingroup qdisc-lab
+ * The simulations' parameters: the paper's §IV where it says, the reconstruction otherwise
+ * (doc/reproductions/vertical-dimensioning.rst).
+ */
+struct VerticalDimensioningConfig
 {
-    // Defaults: the paper's §IV where it says, the reconstruction otherwise
-    // (doc/reproductions/vertical-dimensioning.rst).
+    /**
+     * Add the parameters to the command line, in the order the report records them.
+     * \param params the program's parameters
+     */
+    void Declare(ExperimentParams& params);
+
+    /**
+     * After parsing: check the values, choose the scheduler, read the weights; and leave out
+     * of the report the parameters that do not apply to this run.
+     * \param params the program's parameters
+     */
+    void Resolve(ExperimentParams& params);
+
     std::string queueDisc = "VD";
     std::string reference = "cbr";
     std::string maxSize = "50000B";
@@ -172,8 +187,102 @@ main(int argc, char* argv[])
     double startJitter = 1;
     bool quick = false;
 
-    // Declared in the order the report records them.
-    ExperimentParams params("vertical-dimensioning-evaluation", __FILE__);
+    // Set by Resolve.
+    const QueueDiscCatalogEntry* scheduler = nullptr; //!< the catalog's entry for queueDisc
+    bool perFlow = false;        //!< whether the scheduler keeps per-flow state (buckets)
+    std::vector<double> weights; //!< the reference flows' weights
+    uint32_t nReference = 0;     //!< the number of reference flows
+    bool tcpReference = false;   //!< reference == tcp
+    TypeId tcpType;              //!< ns3::<tcp>
+};
+
+/// Background flows into one sink: group 0 is n0 -> n4, group 1 + h hop h's cross traffic.
+struct BackgroundGroup
+{
+    std::string name;                             //!< metric prefix
+    Ptr<Node> from;                               //!< sources' node
+    Ptr<Node> to;                                 //!< sink's node
+    Ipv4Address address;                          //!< sink's address
+    uint32_t flows;                               //!< number of sources
+    UdpFlowMeter meter;                           //!< what the sink received
+    std::vector<Ptr<RandomPacketSource>> sources; //!< the sources
+};
+
+/**
+ * \ingroup qdisc-lab
+ * One run of the simulations: its configuration, then what BuildTopology and InstallTraffic
+ * create, which Collect reads after the simulation.
+ */
+struct VerticalDimensioningEvaluation : VerticalDimensioningConfig
+{
+    /**
+     * With TCP reference flows, their congestion control and segment size, before the stacks
+     * exist.
+     * \param params the program's parameters (the fixed choices an override may replace)
+     */
+    void ConfigureTcp(ExperimentParams& params);
+    /// The parking lot with the scheduler under study on every core link.
+    void BuildTopology();
+    /// The reference and background flows, and the core links' measurements.
+    void InstallTraffic();
+    /// \return the core links' devices (the ones the simulations study)
+    NetDeviceContainer GetCoreDevices() const;
+    /// Stop the program if a per-flow scheduler had to share a bucket between flows.
+    void CheckBuckets() const;
+    /**
+     * Write the metrics.
+     * \param report the run's report, holding its parameters
+     */
+    void Collect(MetricsReport& report) const;
+
+    ParkingLotScenario lot;                                   //!< the topology
+    std::vector<Ptr<FlowIndexPacketFilter>> filters;          //!< per hop, per-flow schedulers
+    std::vector<UdpFlowMeter> referenceMeters;                //!< cbr reference flows' sinks
+    std::vector<Ptr<RandomPacketSource>> cbrSources;          //!< cbr reference flows' sources
+    std::vector<Ptr<PacketSink>> tcpSinks;                    //!< tcp reference flows' sinks
+    std::vector<BackgroundGroup> groups;                      //!< the background flows
+    std::vector<std::unique_ptr<BottleneckMonitor>> monitors; //!< per hop
+    std::vector<uint64_t> sentAtWarmup;                       //!< per hop, bytes sent
+    std::vector<uint64_t> sentAtEnd;                          //!< per hop, bytes sent
+    std::vector<double> meanQueueBytes;                       //!< per hop, over [warmup, simTime]
+    std::vector<uint64_t> drops;                              //!< per hop, over [warmup, simTime]
+    std::vector<uint64_t> tcpRxAtWarmup;                      //!< tcp sinks' bytes
+    std::vector<uint64_t> tcpRxAtEnd;                         //!< tcp sinks' bytes
+
+  private:
+    /**
+     * \param stream the random stream
+     * \return UDP packet sizes, uniform in [packetSizeMin, packetSizeMax]
+     */
+    Ptr<RandomVariableStream> UniformSize(int64_t stream) const;
+    /**
+     * \param mean the mean period, seconds
+     * \param stream the random stream
+     * \return on or off periods (--onOff)
+     */
+    Ptr<RandomVariableStream> Period(double mean, int64_t stream) const;
+    /**
+     * The reference flows n0 -> n4, flow i to port REFERENCE_PORT + i.
+     * \param startTime their start times' draws
+     */
+    void InstallReferenceFlows(Ptr<UniformRandomVariable> startTime);
+    /**
+     * The background flows, one sink per group.
+     * \param startTime their start times' draws
+     */
+    void InstallBackground(Ptr<UniformRandomVariable> startTime);
+    /// The core links' queue length, drops and bytes sent over [warmup, simTime].
+    void MonitorCoreLinks();
+    /**
+     * The reference flows' throughput, and for cbr their delay and loss.
+     * \param report the run's report
+     */
+    void CollectReference(MetricsReport& report) const;
+};
+
+void
+VerticalDimensioningConfig::Declare(ExperimentParams& params)
+{
     const auto SOMETIMES = ExperimentParams::SOMETIMES;
     const auto NEVER = ExperimentParams::NEVER;
     params.Add("queueDisc",
@@ -313,25 +422,27 @@ main(int argc, char* argv[])
     params.OwnsAttribute("ns3::TcpSocket::SegmentSize", "--tcpPacketSize");
     params.OwnsAttribute("ns3::PointToPointNetDevice::DataRate", "--coreRate and --accessRate");
     params.OwnsAttribute("ns3::PointToPointChannel::Delay", "--coreDelay and --accessDelay");
-    params.Parse(argc, argv);
+}
 
+void
+VerticalDimensioningConfig::Resolve(ExperimentParams& params)
+{
     if (quick)
     {
         simTime = 20;
         warmup = 5;
     }
-    const QueueDiscCatalogEntry& scheduler =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, SCHEDULERS);
-    const bool perFlow = scheduler.Has(QueueDiscCatalogEntry::PER_FLOW);
+    scheduler = &QueueDiscCatalog::Choose("--queueDisc", queueDisc, SCHEDULERS);
+    perFlow = scheduler->Has(QueueDiscCatalogEntry::PER_FLOW);
     NS_ABORT_MSG_UNLESS(reference == "cbr" || reference == "tcp",
                         "--reference must be cbr or tcp, got '" << reference << "'");
     NS_ABORT_MSG_UNLESS(onOff == "pareto" || onOff == "exponential",
                         "--onOff must be pareto or exponential, got '" << onOff << "'");
     NS_ABORT_MSG_UNLESS(vdReturn == "fresh" || vdReturn == "keep",
                         "--vdReturn must be fresh or keep, got '" << vdReturn << "'");
-    NS_ABORT_MSG_IF(vdReturn != "fresh" && scheduler.name != "VD",
+    NS_ABORT_MSG_IF(vdReturn != "fresh" && scheduler->name != "VD",
                     "--vdReturn=" << vdReturn << " applies to --queueDisc=VD only, not "
-                                  << scheduler.name);
+                                  << scheduler->name);
     NS_ABORT_MSG_UNLESS(paretoShape > 1, "--paretoShape must be > 1 (a finite mean)");
     NS_ABORT_MSG_UNLESS(meanOn > 0 && meanOff > 0, "--meanOn and --meanOff must be > 0");
     NS_ABORT_MSG_UNLESS(packetSizeMin >= 40 && packetSizeMin <= packetSizeMax &&
@@ -341,7 +452,7 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(drainTime < 0, "--drainTime must be >= 0");
     NS_ABORT_MSG_IF(startJitter < 0 || startJitter > simTime,
                     "--startJitter must be in [0, simTime]");
-    const std::vector<double> weights = ParseWeights(weightList);
+    weights = ParseWeights(weightList);
     if (reference == "cbr")
     {
         // Reference flow i sends at w_i x cbrRateUnit, which must be a rate the access link
@@ -358,20 +469,38 @@ main(int argc, char* argv[])
                                                      << accessRate << "]");
         }
     }
-    const auto nReference = static_cast<uint32_t>(weights.size());
-    const bool tcpReference = reference == "tcp";
-    TypeId tcpType;
+    nReference = static_cast<uint32_t>(weights.size());
+    tcpReference = reference == "tcp";
     NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe("ns3::" + tcp, &tcpType),
                         "--tcp=" << tcp << ": no TypeId ns3::" << tcp);
 
-    // The core links' schedulers: the named queue disc, its attributes set by name.
-    TrafficControlHelper tc;
-    tc.SetRootQueueDisc(scheduler.typeId);
-    ParkingLotScenario lot;
-    lot.SetHopCount(hops);
-    lot.SetAccessLink(DataRate(accessRate), Time(accessDelay));
-    lot.SetCoreLink(DataRate(coreRate), Time(coreDelay));
-    lot.SetCoreQueueDisc(tc);
+    // The report records the parameters that apply to this run.
+    if (scheduler->quantumAttribute.empty())
+    {
+        params.Omit("quantum");
+    }
+    if (!perFlow)
+    {
+        params.Omit("buckets");
+    }
+    params.Omit(tcpReference ? "cbrRateUnit" : "tcpPacketSize");
+    if (!tcpReference)
+    {
+        params.Omit("tcp");
+    }
+    if (scheduler->name != "VD")
+    {
+        params.Omit("vdReturn");
+    }
+    if (onOff != "pareto")
+    {
+        params.Omit("paretoShape");
+    }
+}
+
+void
+VerticalDimensioningEvaluation::ConfigureTcp(ExperimentParams& params)
+{
     if (tcpReference)
     {
         Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tcpType));
@@ -379,18 +508,29 @@ main(int argc, char* argv[])
                            UintegerValue(tcpPacketSize - IP_TCP_HEADERS));
         params.SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
     }
+}
+
+void
+VerticalDimensioningEvaluation::BuildTopology()
+{
+    // The core links' schedulers: the named queue disc, its attributes set by name.
+    TrafficControlHelper tc;
+    tc.SetRootQueueDisc(scheduler->typeId);
+    lot.SetHopCount(hops);
+    lot.SetAccessLink(DataRate(accessRate), Time(accessDelay));
+    lot.SetCoreLink(DataRate(coreRate), Time(coreDelay));
+    lot.SetCoreQueueDisc(tc);
     lot.Build();
 
     const std::string rules = WeightRules(weights);
-    std::vector<Ptr<FlowIndexPacketFilter>> filters;
     for (uint32_t hop = 0; hop < hops; ++hop)
     {
         // Set before the simulation starts, when the queue disc checks its configuration.
         Ptr<QueueDisc> qdisc = lot.GetCoreQueueDisc(hop);
         qdisc->SetAttribute("MaxSize", QueueSizeValue(QueueSize(maxSize)));
-        if (!scheduler.quantumAttribute.empty())
+        if (!scheduler->quantumAttribute.empty())
         {
-            qdisc->SetAttribute(scheduler.quantumAttribute, UintegerValue(quantum));
+            qdisc->SetAttribute(scheduler->quantumAttribute, UintegerValue(quantum));
         }
         if (perFlow)
         {
@@ -399,34 +539,48 @@ main(int argc, char* argv[])
             filters.push_back(CreateObject<FlowIndexPacketFilter>());
             qdisc->AddPacketFilter(filters.back());
         }
-        for (const auto& [name, value] : scheduler.attributes)
+        for (const auto& [name, value] : scheduler->attributes)
         {
             qdisc->SetAttribute(name, StringValue(value));
         }
-        if (scheduler.name == "VD")
+        if (scheduler->name == "VD")
         {
             qdisc->SetAttribute("ReturningFlows",
                                 StringValue(vdReturn == "keep" ? "Keep" : "Fresh"));
         }
     }
+}
 
-    const Time warmupTime = Seconds(warmup);
-    const Time stopTime = Seconds(simTime);
+Ptr<RandomVariableStream>
+VerticalDimensioningEvaluation::UniformSize(int64_t stream) const
+{
+    return RandomPacketSource::UniformSizes(packetSizeMin, packetSizeMax, stream);
+}
+
+Ptr<RandomVariableStream>
+VerticalDimensioningEvaluation::Period(double mean, int64_t stream) const
+{
+    return onOff == "pareto" ? RandomPacketSource::ParetoPeriods(mean, paretoShape, stream)
+                             : RandomPacketSource::ExponentialPeriods(mean, stream);
+}
+
+void
+VerticalDimensioningEvaluation::InstallTraffic()
+{
+    // Explicit random streams: every scheduler sees the same traffic for a given RngRun.
     auto startTime = CreateObject<UniformRandomVariable>();
     startTime->SetStream(1);
-    auto uniformSize = [&](int64_t stream) {
-        return RandomPacketSource::UniformSizes(packetSizeMin, packetSizeMax, stream);
-    };
-    auto period = [&](double mean, int64_t stream) {
-        return onOff == "pareto" ? RandomPacketSource::ParetoPeriods(mean, paretoShape, stream)
-                                 : RandomPacketSource::ExponentialPeriods(mean, stream);
-    };
+    InstallReferenceFlows(startTime);
+    InstallBackground(startTime);
+    MonitorCoreLinks();
+}
 
-    // Reference flows n0 -> n4, flow i to port REFERENCE_PORT + i. Explicit random streams:
-    // every scheduler sees the same traffic for a given RngRun.
-    std::vector<UdpFlowMeter> referenceMeters(nReference);
-    std::vector<Ptr<RandomPacketSource>> cbrSources;
-    std::vector<Ptr<PacketSink>> tcpSinks;
+void
+VerticalDimensioningEvaluation::InstallReferenceFlows(Ptr<UniformRandomVariable> startTime)
+{
+    const Time warmupTime = Seconds(warmup);
+    const Time stopTime = Seconds(simTime);
+    referenceMeters.resize(nReference);
     for (uint32_t i = 0; i < nReference; ++i)
     {
         const uint16_t port = REFERENCE_PORT + i + 1;
@@ -448,7 +602,7 @@ main(int argc, char* argv[])
         meter.SetKeepDelays(true);
         meter.Install(lot.GetMainSink(), port);
         auto source = CreateObject<RandomPacketSource>();
-        source->Setup(sinkAddress, uniformSize(10 + 4 * i));
+        source->Setup(sinkAddress, UniformSize(10 + 4 * i));
         source->SetConstantRate(DataRate(
             static_cast<uint64_t>(std::llround(DataRate(cbrRateUnit).GetBitRate() * weights[i]))));
         source->SetMeasurementStart(warmupTime);
@@ -457,20 +611,13 @@ main(int argc, char* argv[])
         source->SetStopTime(stopTime);
         cbrSources.push_back(source);
     }
+}
 
-    // Background: group 0 is n0 -> n4, group 1 + h hop h's cross traffic; one sink per group.
-    struct Group
-    {
-        std::string name;                             //!< metric prefix
-        Ptr<Node> from;                               //!< sources' node
-        Ptr<Node> to;                                 //!< sink's node
-        Ipv4Address address;                          //!< sink's address
-        uint32_t flows;                               //!< number of sources
-        UdpFlowMeter meter;                           //!< what the sink received
-        std::vector<Ptr<RandomPacketSource>> sources; //!< the sources
-    };
-
-    std::vector<Group> groups;
+void
+VerticalDimensioningEvaluation::InstallBackground(Ptr<UniformRandomVariable> startTime)
+{
+    const Time warmupTime = Seconds(warmup);
+    const Time stopTime = Seconds(simTime);
     groups.push_back({"main",
                       lot.GetMainSource(),
                       lot.GetMainSink(),
@@ -489,7 +636,7 @@ main(int argc, char* argv[])
                           {}});
     }
     uint32_t background = 0;
-    for (Group& group : groups) // the vector no longer grows: meters stay put
+    for (BackgroundGroup& group : groups) // the vector no longer grows: meters stay put
     {
         group.meter.SetWindow(warmupTime, stopTime);
         group.meter.Install(group.to, BACKGROUND_PORT);
@@ -497,10 +644,10 @@ main(int argc, char* argv[])
         {
             auto source = CreateObject<RandomPacketSource>();
             source->Setup(InetSocketAddress(group.address, BACKGROUND_PORT),
-                          uniformSize(1000 + 4 * background));
+                          UniformSize(1000 + 4 * background));
             source->SetOnOff(DataRate(backgroundRate),
-                             period(meanOn, 1001 + 4 * background),
-                             period(meanOff, 1002 + 4 * background));
+                             Period(meanOn, 1001 + 4 * background),
+                             Period(meanOff, 1002 + 4 * background));
             source->SetMeasurementStart(warmupTime);
             group.from->AddApplication(source);
             source->SetStartTime(Seconds(startTime->GetValue(0, startJitter)));
@@ -508,24 +655,29 @@ main(int argc, char* argv[])
             group.sources.push_back(source);
         }
     }
+}
 
-    // Core links: queue length, drops and bytes sent over [warmup, simTime]. (Not the sojourn
-    // times: QueueDisc's SojournTime trace also reports packets stolen by buffer stealing, and
-    // one stolen on arrival has no timestamp yet, so its "sojourn" is the simulation time.)
-    std::vector<std::unique_ptr<BottleneckMonitor>> monitors;
-    std::vector<uint64_t> sentAtWarmup(hops);
-    std::vector<uint64_t> sentAtEnd(hops);
-    std::vector<double> meanQueueBytes(hops);
-    std::vector<uint64_t> drops(hops);
-    std::vector<uint64_t> tcpRxAtWarmup(tcpSinks.size());
-    std::vector<uint64_t> tcpRxAtEnd(tcpSinks.size());
+void
+VerticalDimensioningEvaluation::MonitorCoreLinks()
+{
+    // (Not the sojourn times: QueueDisc's SojournTime trace also reports packets stolen by
+    // buffer stealing, and one stolen on arrival has no timestamp yet, so its "sojourn" is the
+    // simulation time.)
+    const Time warmupTime = Seconds(warmup);
+    const Time stopTime = Seconds(simTime);
+    sentAtWarmup.resize(hops);
+    sentAtEnd.resize(hops);
+    meanQueueBytes.resize(hops);
+    drops.resize(hops);
+    tcpRxAtWarmup.resize(tcpSinks.size());
+    tcpRxAtEnd.resize(tcpSinks.size());
     for (uint32_t hop = 0; hop < hops; ++hop)
     {
         monitors.push_back(
             std::make_unique<BottleneckMonitor>(lot.GetCoreQueueDisc(hop), warmupTime));
         monitors.back()->Start();
     }
-    qdisclab::Schedule(warmupTime, [&]() {
+    qdisclab::Schedule(warmupTime, [this]() {
         for (uint32_t hop = 0; hop < hops; ++hop)
         {
             sentAtWarmup[hop] = lot.GetCoreQueueDisc(hop)->GetStats().nTotalSentBytes;
@@ -535,7 +687,7 @@ main(int argc, char* argv[])
             tcpRxAtWarmup[i] = tcpSinks[i]->GetTotalRx();
         }
     });
-    qdisclab::Schedule(stopTime, [&]() {
+    qdisclab::Schedule(stopTime, [this]() {
         for (uint32_t hop = 0; hop < hops; ++hop)
         {
             sentAtEnd[hop] = lot.GetCoreQueueDisc(hop)->GetStats().nTotalSentBytes;
@@ -547,16 +699,22 @@ main(int argc, char* argv[])
             tcpRxAtEnd[i] = tcpSinks[i]->GetTotalRx();
         }
     });
+}
 
+NetDeviceContainer
+VerticalDimensioningEvaluation::GetCoreDevices() const
+{
     NetDeviceContainer core;
     for (uint32_t hop = 0; hop < hops; ++hop)
     {
         core.Add(lot.GetCoreDevice(hop));
     }
-    params.EnableTraces(core);
-    Simulator::Stop(stopTime + Seconds(drainTime));
-    Simulator::Run();
+    return core;
+}
 
+void
+VerticalDimensioningEvaluation::CheckBuckets() const
+{
     for (uint32_t hop = 0; hop < filters.size(); ++hop)
     {
         NS_ABORT_MSG_IF(filters[hop]->GetFlowCount() > buckets,
@@ -564,34 +722,45 @@ main(int argc, char* argv[])
                                << " flows, more than --buckets=" << buckets
                                << ": give every flow its own bucket");
     }
+}
 
+void
+VerticalDimensioningEvaluation::Collect(MetricsReport& report) const
+{
+    CollectReference(report);
+    // Background groups: what their sources sent and their sink received; core links: what
+    // they sent, dropped and queued.
+    const double seconds = simTime - warmup;
+    for (const BackgroundGroup& group : groups)
+    {
+        uint64_t offered = 0;
+        for (const auto& source : group.sources)
+        {
+            offered += source->GetMeasuredSentBytes();
+        }
+        report.SetMetric(group.name + "_offered_kbps", offered * 8.0 / 1000.0 / seconds);
+        report.SetMetric(group.name + "_kbps",
+                         group.meter.GetWindowBytes() * 8.0 / 1000.0 / seconds);
+    }
+    for (uint32_t hop = 0; hop < hops; ++hop)
+    {
+        const std::string prefix = "hop" + std::to_string(hop);
+        report.SetMetric(prefix + "_kbps",
+                         (sentAtEnd[hop] - sentAtWarmup[hop]) * 8.0 / 1000.0 / seconds);
+        report.SetMetric(prefix + "_drops", static_cast<double>(drops[hop]));
+        report.SetMetric(prefix + "_mean_queue_bytes", meanQueueBytes[hop]);
+        if (perFlow)
+        {
+            report.SetMetric(prefix + "_flows", filters[hop]->GetFlowCount());
+        }
+    }
+}
+
+void
+VerticalDimensioningEvaluation::CollectReference(MetricsReport& report) const
+{
     const double seconds = simTime - warmup;
     const double nan = std::nan("");
-    // The report records the parameters that apply to this run.
-    if (scheduler.quantumAttribute.empty())
-    {
-        params.Omit("quantum");
-    }
-    if (!perFlow)
-    {
-        params.Omit("buckets");
-    }
-    params.Omit(tcpReference ? "cbrRateUnit" : "tcpPacketSize");
-    if (!tcpReference)
-    {
-        params.Omit("tcp");
-    }
-    if (scheduler.name != "VD")
-    {
-        params.Omit("vdReturn");
-    }
-    if (onOff != "pareto")
-    {
-        params.Omit("paretoShape");
-    }
-    MetricsReport report = params.NewReport();
-
-    // Reference flows: throughput, and for cbr delay and loss.
     std::vector<double> kbps(nReference);
     for (uint32_t i = 0; i < nReference; ++i)
     {
@@ -642,31 +811,28 @@ main(int argc, char* argv[])
         report.SetMetric(flow + "_loss",
                          sent ? 1.0 - double(referenceMeters[i].GetReceived()) / sent : nan);
     }
-    for (const Group& group : groups)
-    {
-        uint64_t offered = 0;
-        for (const auto& source : group.sources)
-        {
-            offered += source->GetMeasuredSentBytes();
-        }
-        report.SetMetric(group.name + "_offered_kbps", offered * 8.0 / 1000.0 / seconds);
-        report.SetMetric(group.name + "_kbps",
-                         group.meter.GetWindowBytes() * 8.0 / 1000.0 / seconds);
-    }
-    for (uint32_t hop = 0; hop < hops; ++hop)
-    {
-        const std::string prefix = "hop" + std::to_string(hop);
-        report.SetMetric(prefix + "_kbps",
-                         (sentAtEnd[hop] - sentAtWarmup[hop]) * 8.0 / 1000.0 / seconds);
-        report.SetMetric(prefix + "_drops", static_cast<double>(drops[hop]));
-        report.SetMetric(prefix + "_mean_queue_bytes", meanQueueBytes[hop]);
-        if (perFlow)
-        {
-            report.SetMetric(prefix + "_flows", filters[hop]->GetFlowCount());
-        }
-    }
-    params.Write(report);
+}
 
+int
+main(int argc, char* argv[])
+{
+    ExperimentParams params("vertical-dimensioning-evaluation", __FILE__);
+    VerticalDimensioningEvaluation evaluation;
+    evaluation.Declare(params);
+    params.Parse(argc, argv);
+    evaluation.Resolve(params);
+
+    evaluation.ConfigureTcp(params);
+    evaluation.BuildTopology();
+    evaluation.InstallTraffic();
+    params.EnableTraces(evaluation.GetCoreDevices());
+    Simulator::Stop(Seconds(evaluation.simTime) + Seconds(evaluation.drainTime));
+    Simulator::Run();
+    evaluation.CheckBuckets();
+
+    MetricsReport report = params.NewReport();
+    evaluation.Collect(report);
+    params.Write(report);
     Simulator::Destroy();
     return 0;
 }

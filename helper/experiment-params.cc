@@ -30,13 +30,28 @@ ExperimentParams::ExperimentParams(std::string program, const std::string& file)
     m_cmd.AddValue("schema",
                    "Print the program's parameters and metrics as JSON, and exit",
                    m_schema);
-    m_flags.AddText("pcap",
-                    "Prefix of pcap traces of the studied devices, PREFIX-NODE-DEVICE.pcap "
-                    "(empty: none)",
-                    m_pcap);
-    m_flags.AddText("flowMonitor",
-                    "File for ns-3's FlowMonitor XML of every flow (empty: none)",
-                    m_flowMonitorFile);
+    const std::string pcapHelp =
+        "Prefix of pcap traces of the studied devices, PREFIX-NODE-DEVICE.pcap (empty: none)";
+    const std::string flowMonitorHelp =
+        "File for ns-3's FlowMonitor XML of every flow (empty: none)";
+    m_flags.AddText("pcap", pcapHelp, m_pcap);
+    m_flags.AddText("flowMonitor", flowMonitorHelp, m_flowMonitorFile);
+    // In the schema too (never in a report: where a run writes its traces is no input of the
+    // experiment), so that a campaign may set them.
+    const std::string* pcap = &m_pcap;
+    const std::string* flowMonitor = &m_flowMonitorFile;
+    Declare(
+        "pcap",
+        "string",
+        pcapHelp,
+        [pcap]() { return MetricsReport::Value(*pcap); },
+        NEVER);
+    Declare(
+        "flowMonitor",
+        "string",
+        flowMonitorHelp,
+        [flowMonitor]() { return MetricsReport::Value(*flowMonitor); },
+        NEVER);
 }
 
 CommandLine&
@@ -69,86 +84,6 @@ ExperimentParams::Declare(const std::string& name,
 }
 
 void
-ExperimentParams::Add(const std::string& name,
-                      const std::string& help,
-                      bool& value,
-                      Recording recording)
-{
-    m_cmd.AddValue(name, help, value);
-    const bool* v = &value;
-    Declare(
-        name,
-        "bool",
-        help,
-        [v]() { return MetricsReport::Value(*v); },
-        recording);
-}
-
-void
-ExperimentParams::Add(const std::string& name,
-                      const std::string& help,
-                      double& value,
-                      Recording recording)
-{
-    m_cmd.AddValue(name, help, value);
-    const double* v = &value;
-    Declare(
-        name,
-        "double",
-        help,
-        [v]() { return MetricsReport::Value(*v); },
-        recording);
-}
-
-void
-ExperimentParams::Add(const std::string& name,
-                      const std::string& help,
-                      int64_t& value,
-                      Recording recording)
-{
-    m_cmd.AddValue(name, help, value);
-    const int64_t* v = &value;
-    Declare(
-        name,
-        "int",
-        help,
-        [v]() { return MetricsReport::Value(*v); },
-        recording);
-}
-
-void
-ExperimentParams::Add(const std::string& name,
-                      const std::string& help,
-                      int32_t& value,
-                      Recording recording)
-{
-    m_cmd.AddValue(name, help, value);
-    const int32_t* v = &value;
-    Declare(
-        name,
-        "int",
-        help,
-        [v]() { return MetricsReport::Value(int64_t{*v}); },
-        recording);
-}
-
-void
-ExperimentParams::Add(const std::string& name,
-                      const std::string& help,
-                      std::string& value,
-                      Recording recording)
-{
-    m_cmd.AddValue(name, help, value);
-    const std::string* v = &value;
-    Declare(
-        name,
-        "string",
-        help,
-        [v]() { return MetricsReport::Value(*v); },
-        recording);
-}
-
-void
 ExperimentParams::AddUnsigned(const std::string& name,
                               const std::string& help,
                               uint32_t& value,
@@ -157,13 +92,7 @@ ExperimentParams::AddUnsigned(const std::string& name,
                               Recording recording)
 {
     m_flags.AddUnsigned(name, help, value, min, max);
-    const uint32_t* v = &value;
-    Param& param = Declare(
-        name,
-        "uint",
-        help,
-        [v]() { return MetricsReport::Value(int64_t{*v}); },
-        recording);
+    Param& param = Track(name, "uint", help, value, recording);
     param.hasRange = true;
     param.min = min;
     param.max = max;
@@ -176,13 +105,7 @@ ExperimentParams::AddRate(const std::string& name,
                           Recording recording)
 {
     m_flags.AddRate(name, help, value);
-    const std::string* v = &value;
-    Declare(
-        name,
-        "rate",
-        help,
-        [v]() { return MetricsReport::Value(*v); },
-        recording);
+    Track(name, "rate", help, value, recording);
 }
 
 void
@@ -193,13 +116,7 @@ ExperimentParams::AddTime(const std::string& name,
                           Recording recording)
 {
     m_flags.AddTime(name, help, value, min);
-    const Time* v = &value;
-    Declare(
-        name,
-        "time",
-        help,
-        [v]() { return MetricsReport::Value(v->GetSeconds()); },
-        recording);
+    Track(name, "time", help, value, recording);
 }
 
 void

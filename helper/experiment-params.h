@@ -21,6 +21,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ns3
@@ -108,34 +109,18 @@ class ExperimentParams
 
     /**
      * Add a parameter.
+     * \tparam T bool, double, int64_t, int32_t or std::string: schema types "bool", "double",
+     *           "int" (both integers) and "string" (AddUnsigned, AddRate and AddTime add the
+     *           others)
      * \param name the flag, without "--", and the parameter's name in the report
      * \param help its help text
      * \param value its default, and where the parsed value goes
      * \param recording whether the report has it
      */
+    template <typename T>
     void Add(const std::string& name,
              const std::string& help,
-             bool& value,
-             Recording recording = ALWAYS);
-    /// \copydoc Add(const std::string&,const std::string&,bool&,Recording)
-    void Add(const std::string& name,
-             const std::string& help,
-             double& value,
-             Recording recording = ALWAYS);
-    /// \copydoc Add(const std::string&,const std::string&,bool&,Recording)
-    void Add(const std::string& name,
-             const std::string& help,
-             int64_t& value,
-             Recording recording = ALWAYS);
-    /// \copydoc Add(const std::string&,const std::string&,bool&,Recording)
-    void Add(const std::string& name,
-             const std::string& help,
-             int32_t& value,
-             Recording recording = ALWAYS);
-    /// \copydoc Add(const std::string&,const std::string&,bool&,Recording)
-    void Add(const std::string& name,
-             const std::string& help,
-             std::string& value,
+             T& value,
              Recording recording = ALWAYS);
 
     /**
@@ -318,6 +303,31 @@ class ExperimentParams
                    Recording recording);
 
     /**
+     * Add the entry of a parameter that \p value holds: one recorded as \p value's final value
+     * (an integer as int64_t, a Time in seconds).
+     * \tparam T the variable's type
+     * \param name the name
+     * \param type the schema type
+     * \param help the help text
+     * \param value the variable
+     * \param recording whether the report has it
+     * \return the entry
+     */
+    template <typename T>
+    Param& Track(const std::string& name,
+                 const std::string& type,
+                 const std::string& help,
+                 const T& value,
+                 Recording recording);
+
+    /**
+     * \tparam T a type Add takes
+     * \return its schema type
+     */
+    template <typename T>
+    static constexpr const char* SchemaType();
+
+    /**
      * \param name a parameter's name
      * \return its entry; stops the program when there is none
      */
@@ -374,6 +384,73 @@ class ExperimentParams
     std::vector<std::pair<std::string, std::string>> m_sets; //!< (parameter, attribute)
     std::vector<std::pair<std::string, std::string>> m_owns; //!< (attribute, from)
 };
+
+template <typename T>
+constexpr const char*
+ExperimentParams::SchemaType()
+{
+    if constexpr (std::is_same_v<T, bool>)
+    {
+        return "bool";
+    }
+    else if constexpr (std::is_same_v<T, double>)
+    {
+        return "double";
+    }
+    else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, int32_t>)
+    {
+        return "int";
+    }
+    else
+    {
+        static_assert(std::is_same_v<T, std::string>,
+                      "ExperimentParams::Add takes bool, double, int64_t, int32_t or std::string "
+                      "(AddUnsigned, AddRate and AddTime add the others)");
+        return "string";
+    }
+}
+
+template <typename T>
+ExperimentParams::Param&
+ExperimentParams::Track(const std::string& name,
+                        const std::string& type,
+                        const std::string& help,
+                        const T& value,
+                        Recording recording)
+{
+    const T* v = &value;
+    return Declare(
+        name,
+        type,
+        help,
+        [v]() {
+            if constexpr (std::is_same_v<T, Time>)
+            {
+                return MetricsReport::Value(v->GetSeconds());
+            }
+            else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+            {
+                return MetricsReport::Value(int64_t{*v});
+            }
+            else
+            {
+                return MetricsReport::Value(*v);
+            }
+        },
+        recording);
+}
+
+template <typename T>
+void
+ExperimentParams::Add(const std::string& name,
+                      const std::string& help,
+                      T& value,
+                      Recording recording)
+{
+    constexpr const char* type = SchemaType<T>();
+    m_cmd.AddValue(name, help, value);
+    Track(name, type, help, value, recording);
+}
 
 } // namespace ns3
 

@@ -5,10 +5,6 @@
 #include "queue-disc-catalog.h"
 
 #include "ns3/abort.h"
-#include "ns3/aliquem-queue-disc.h"
-#include "ns3/drr-queue-disc.h"
-#include "ns3/srr-queue-disc.h"
-#include "ns3/vertical-dimensioning-queue-disc.h"
 
 #include <algorithm>
 #include <sstream>
@@ -18,27 +14,6 @@ namespace ns3
 
 namespace
 {
-
-/**
- * \tparam QD a queue disc with GetActiveFlowStateBytes, GetBucketStateBytes, GetPeakActiveFlows
- * \param qdisc a queue disc
- * \param state set from it if it is a QD
- * \return whether it is a QD
- */
-template <typename QD>
-bool
-ReadFlowStateOf(const Ptr<QueueDisc>& qdisc, QueueDiscFlowState& state)
-{
-    Ptr<QD> typed = DynamicCast<QD>(qdisc);
-    if (!typed)
-    {
-        return false;
-    }
-    state.activeFlowBytes = typed->GetActiveFlowStateBytes();
-    state.bucketBytes = typed->GetBucketStateBytes();
-    state.peakActiveFlows = typed->GetPeakActiveFlows();
-    return true;
-}
 
 /// The capability bits, in listing order.
 constexpr QueueDiscCatalogEntry::Capability CAPABILITIES[] = {
@@ -108,7 +83,6 @@ MakeEntries()
     e->description = "DRR, weighted buffer stealing from the head of the longest queue (ns-2)";
     e->quantumAttribute = "Quantum";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<DrrQueueDisc>;
     e->benched = true;
     e->benchAttributes = benchPerFlow;
 
@@ -120,7 +94,6 @@ MakeEntries()
     e->attributes = {{"DropFrom", "Tail"}};
     e->quantumAttribute = "Quantum";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<DrrQueueDisc>;
 
     ++e;
     e->name = "Aliquem";
@@ -130,7 +103,6 @@ MakeEntries()
     e->attributes = {{"ScalingFactor", "5"}};
     e->quantumAttribute = "Quantum";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<AliquemQueueDisc>;
     e->benched = true;
     e->benchAttributes = benchPerFlow;
     e->benchAttributes.emplace_back("ScalingFactor", "5");
@@ -143,7 +115,6 @@ MakeEntries()
         "Smoothed Round Robin, weighted buffer stealing from the head of the longest queue";
     e->quantumAttribute = "Quantum";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<SrrQueueDisc>;
     e->benched = true;
     e->benchAttributes = benchPerFlow;
 
@@ -154,7 +125,6 @@ MakeEntries()
     e->description = "Vertical Dimensioning";
     e->quantumAttribute = "MaxPacketSize";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<VerticalDimensioningQueueDisc>;
     e->benched = true;
 
     ++e;
@@ -371,7 +341,17 @@ bool
 QueueDiscCatalog::ReadFlowState(const Ptr<QueueDisc>& qdisc, QueueDiscFlowState& state)
 {
     const QueueDiscCatalogEntry* entry = FindByTypeId(qdisc->GetInstanceTypeId().GetName());
-    return entry && entry->readFlowState && entry->readFlowState(qdisc, state);
+    if (!entry || !entry->Has(QueueDiscCatalogEntry::FLOW_STATE))
+    {
+        return false;
+    }
+    Ptr<PerFlowQueueDisc> perFlow = DynamicCast<PerFlowQueueDisc>(qdisc);
+    NS_ABORT_MSG_UNLESS(perFlow,
+                        entry->name << " (" << entry->typeId
+                                    << ") has flow_state in the catalog but is not a "
+                                       "PerFlowQueueDisc");
+    state = perFlow->GetStateSize();
+    return true;
 }
 
 const char*

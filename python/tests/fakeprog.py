@@ -34,8 +34,15 @@ report to ``--output``. Its ``--behave`` parameter picks what it does:
 
 ``--sleep=S`` sleeps S seconds first; ``--spin=S`` then computes for S seconds of CPU time.
 
+``--pcap=PREFIX`` and ``--flowMonitor=FILE`` write trace files like the C++ examples, before
+anything else (so runs that then crash or hang have them too): ``PREFIX-1-1.pcap`` and
+``PREFIX-2-1.pcap``, each the pcap magic number and then the line
+``node=N x=X RngRun=SEED`` (see :func:`pcap_bytes`), and FILE, the XML of
+:func:`flow_monitor_text`. Like the examples' they are never recorded in the report.
+
 ``--schema`` (alone) prints the program's parameters and metrics like a C++ example
-(helper/experiment-params.h): the flags ``x``, ``behave`` and ``sleep``, the metrics
+(helper/experiment-params.h): the flags ``x``, ``behave``, ``sleep``, ``spin``, ``pcap`` and
+``flowMonitor``, the metrics
 ``value_mbps`` and ``seed``. With ``$QDISCLAB_FAKE_SCHEMA`` set to ``fail`` it exits 1
 instead, like a program built before ``--schema``.
 
@@ -74,10 +81,41 @@ SCHEMA = {
          "help": "seconds of CPU time to compute after the sleep", "recorded": "sometimes"},
         {"name": "RngRun", "type": "uint", "default": 1, "min": 0, "max": 4294967295,
          "help": "ns-3's run number", "recorded": "sometimes"},
+        {"name": "pcap", "type": "string", "default": "",
+         "help": "prefix of pcap traces, PREFIX-NODE-1.pcap", "recorded": "never"},
+        {"name": "flowMonitor", "type": "string", "default": "",
+         "help": "file of a FlowMonitor XML", "recorded": "never"},
     ],
     "metrics": [{"name": "value_mbps", "recorded": "always"},
                 {"name": "seed", "recorded": "always"}],
 }
+
+
+#: The pcap file header's magic number (what the examples' traces start with).
+PCAP_MAGIC = b"\xd4\xc3\xb2\xa1"
+#: The nodes whose "devices" ``--pcap`` traces.
+PCAP_NODES = (1, 2)
+
+
+def pcap_bytes(node: int, x: str, seed: str) -> bytes:
+    """What ``--pcap`` writes for ``node`` in a run with ``--x=x --RngRun=seed`` (as given)."""
+    return PCAP_MAGIC + f"node={node} x={x} RngRun={seed}\n".encode()
+
+
+def flow_monitor_text(x: str, seed: str) -> str:
+    """What ``--flowMonitor`` writes in a run with ``--x=x --RngRun=seed`` (as given)."""
+    return f'<?xml version="1.0" ?>\n<FlowMonitor x="{x}" RngRun="{seed}"/>\n'
+
+
+def _write_traces(params: dict[str, str]) -> None:
+    x, seed = params.get("x", "1"), params.get("RngRun", "1")
+    if prefix := params.pop("pcap", ""):
+        for node in PCAP_NODES:
+            with open(f"{prefix}-{node}-1.pcap", "wb") as handle:
+                handle.write(pcap_bytes(node, x, seed))
+    if flows := params.pop("flowMonitor", ""):
+        with open(flows, "w", encoding="utf-8") as handle:
+            handle.write(flow_monitor_text(x, seed))
 
 
 def _parse(argv: list[str]) -> dict[str, str]:
@@ -147,6 +185,7 @@ def main(argv: list[str] | None = None, program: str = PROGRAM) -> int:
             handle.write(f"start {os.getpid()} {' '.join(argv)}\n")
     params = _parse(argv)
     output = params.pop("output", None)
+    _write_traces(params)
     behave = params.get("behave", "ok")
     time.sleep(float(params.get("sleep", 0)))
     spin_until = time.process_time() + float(params.get("spin", 0))

@@ -449,7 +449,7 @@ def test_figure_styles_name_catalog_queue_discs():
     the catalog's spellings (figures are drawn from recorded databases, without a build, so they
     keep their styles in Python; this keeps them to the catalog's names)."""
     from qdisclab import plots
-    from qdisclab.figures import cioq_red, rio_assured_service_setup, vertical_dimensioning
+    from qdisclab.figures import cioq_red, rio_assured_service, vertical_dimensioning
 
     spellings = {s for entry in bench.read_catalog(BINARY) for s in entry.spellings}
     styled = {
@@ -459,7 +459,7 @@ def test_figure_styles_name_catalog_queue_discs():
         *cioq_red.QDISCS,
         *cioq_red.LABELS,
         *cioq_red.COLORS,
-        *rio_assured_service_setup.SCHEMES,
-        *rio_assured_service_setup.SCHEME_LABELS,
+        *rio_assured_service.SCHEMES,
+        *rio_assured_service.SCHEME_LABELS,
     }
     assert styled - spellings == set()

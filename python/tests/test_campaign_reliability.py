@@ -378,7 +378,7 @@ def test_salvage_reads_the_rows_a_killed_driver_left_in_the_wal(tmp_path):
     assert Path(f"{db}-wal").stat().st_size > 40 * 100
     from qdisclab.campaign.store import salvage
 
-    assert salvage(db) == {"runs": 40, "meta": 0, "sweeps": 0}
+    assert salvage(db) == {"runs": 40, "meta": 0, "sweeps": 0, "kept_files": 0}
     assert Path(f"{db}.damaged-wal").is_file()
     with ResultStore(db) as store:
         assert sorted(r.metrics["m"] for r in store.runs()) == list(range(40))

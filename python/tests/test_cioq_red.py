@@ -143,12 +143,12 @@ def test_claims_follow_the_rules(figures):
     by = {(c.where, c.paper[:30]): c for c in result.claims}
     sizes = [4] if quick else [4, 16]
     for ports in sizes:
-        speed = [c for c in result.claims if c.where == cr._where(ports, "speedup")]
+        speed = [c for c in result.claims if c.where == cr.claims._where(ports, "speedup")]
         # 4 x 4's "very low from s = 2" is the calibration statement S14: shown, not judged.
         expected = ["agree", "agree", "calibrated", "agree", "agree", "agree"] if ports == 4 \
             else ["agree"] * 5
         assert [c.verdict for c in speed] == expected, [c.ours for c in speed]
-        load = [c for c in result.claims if c.where == cr._where(ports, "load")]
+        load = [c for c in result.claims if c.where == cr.claims._where(ports, "load")]
         # Utilisation 0.01 + 0.01 ν apart, loss rate 0.003 + 0.01 ν: both within the rules.
         assert load[0].verdict == "agree"
         expected = 0.003 + 0.01 * cr.PAPER_NU[ports]

@@ -20,6 +20,7 @@ import pytest
 
 from qdisclab.campaign.spec import load_campaign
 from qdisclab.figures import cioq_red as cr
+from qdisclab.figures.common import Estimate
 from synthetic_campaign import read_csv, write_campaign_db
 from test_cioq_red import synthetic_metrics
 
@@ -151,7 +152,7 @@ def test_without_variants_the_cause_says_so(tmp_path):
 
 
 def test_band_position_ties_an_interval_on_the_edge():
-    est = cr.Estimate
+    est = Estimate
     assert cr.band_position(est(0.005, 0.002, 3), 0.01) == "inside"
     assert cr.band_position(est(0.011, 0.002, 3), 0.01) == "straddles"
     assert cr.band_position(est(-0.011, 0.002, 3), 0.01) == "straddles"
@@ -171,4 +172,4 @@ def test_tied_points_are_counted_apart(tmp_path):
                 study.cells[key][seed] = {cr.LOSS: 0.02 + (extra if queue == "CioqRed" else 0)}
     kinds = {sessions: kind for sessions, kind, _ in cr.loss_differences(study, 4)}
     assert kinds == {400: "tied", 800: "A ahead"}
-    assert cr._count(list(kinds.values())) == "1 ahead, 1 tied"
+    assert cr.claims._count(list(kinds.values())) == "1 ahead, 1 tied"

@@ -23,6 +23,7 @@ from qdisclab.campaign.spec import load_campaign
 from qdisclab.factorial import analyze
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import drr_evaluation as drr
+from qdisclab.figures.common import Estimate, parse_bytes, parse_mbps
 from qdisclab.report import write_report
 from synthetic_campaign import draw_results, read_csv, write_campaign_db
 
@@ -53,7 +54,7 @@ def synthetic_metrics(params: dict, seed: int) -> dict:
     p = drr.resolved(params)
     k = SEED_OFFSET[seed]
     if p["scenario"] == "fairness":
-        size = drr.parse_bytes(p["maxSize"])
+        size = parse_bytes(p["maxSize"])
         std = fairness_std(p["flowMapping"], p["buckets"], size) + k / 4
         colliding = {1: 10, 8: 4}.get(p["buckets"], 0) if p["flowMapping"] == "sequential" else 6
         return {"throughput_std_kbps": std, "throughput_mean_kbps": 100.0,
@@ -105,7 +106,7 @@ def test_campaign_runs_exactly_the_designs(quick):
     for run in campaign.runs():
         p = drr.resolved(run.params)
         if p["scenario"] != "factorial":
-            assert p["queueDisc"] == "Drr" and drr.parse_bytes(p["maxSize"])
+            assert p["queueDisc"] == "Drr" and parse_bytes(p["maxSize"])
             continue
         config = (p["queueDisc"], p["maxSize"], p["dropFrom"])
         assert config in configs
@@ -120,9 +121,9 @@ def test_campaign_runs_exactly_the_designs(quick):
 
 
 def test_parsers():
-    assert drr.parse_bytes("25000B") == 25000
-    assert drr.parse_bytes("400p") is None
-    assert drr.parse_mbps("1.5Mbps") == 1.5 and drr.parse_mbps("500kbps") == 0.5
+    assert parse_bytes("25000B") == 25000
+    assert parse_bytes("400p") is None
+    assert parse_mbps("1.5Mbps") == 1.5 and parse_mbps("500kbps") == 0.5
     assert drr.resolved({"scenario": "factorial", "queueDisc": "DropTail"})["maxSize"] == "400p"
     assert drr.resolved({"scenario": "factorial"})["maxSize"] == "200000B"
     assert drr.resolved({})["maxSize"] == "25000B"
@@ -185,11 +186,11 @@ def test_fig3_claims(quick_figures):
 
 
 def test_unimodal_violations():
-    flat = drr.Estimate(1.0, 0.1, 3)
+    flat = Estimate(1.0, 0.1, 3)
     assert drr.unimodal_violations([flat, flat, flat]) == 0
-    series = [drr.Estimate(m, 0.5, 3) for m in (5, 3, 1, 2, 4)]
+    series = [Estimate(m, 0.5, 3) for m in (5, 3, 1, 2, 4)]
     assert drr.unimodal_violations(series) == 0
-    series = [drr.Estimate(m, 0.5, 3) for m in (5, 8, 1, 2, 1.5)]
+    series = [Estimate(m, 0.5, 3) for m in (5, 8, 1, 2, 1.5)]
     assert drr.unimodal_violations(series) == 1  # the rise 5 -> 8; 2 -> 1.5 is within noise
 
 

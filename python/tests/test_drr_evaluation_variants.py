@@ -24,6 +24,7 @@ import pytest
 
 from qdisclab.figures import get_reproduction
 from qdisclab.figures import drr_evaluation as drr
+from qdisclab.figures.common import NO_ESTIMATE, Estimate, parse_bytes
 from synthetic_campaign import read_csv, write_campaign_db
 from test_drr_evaluation import make_db as make_main_db
 
@@ -33,7 +34,7 @@ SEED_OFFSET = {1: -1.0, 2: 0.0, 3: 1.0, 4: -0.5, 5: 0.5}
 
 def fairness_metrics(p: dict, seed: int) -> dict:
     reading = drr.reading_of(p)
-    size = drr.parse_bytes(p["maxSize"])
+    size = parse_bytes(p["maxSize"])
     flows = p["nFlows"]
     if p["flowMapping"] == "hash":
         colliding = {64: 6.0, 256: 3.0, 1024: 1.0}[p["buckets"]]
@@ -63,7 +64,7 @@ def factorial_metrics(p: dict, seed: int) -> dict:
     if buffer.endswith("p"):
         delay = int(buffer[:-1]) * size / bytes_per_s
     else:
-        delay = drr.parse_bytes(buffer) / bytes_per_s
+        delay = parse_bytes(buffer) / bytes_per_s
     ratio = background_ratio(p["background"]) if p["background"] != drr.BACKGROUND else 0.93
     if p["background"][1] == 1000:
         ratio = 0.6 if size == 500 else 0.55
@@ -99,7 +100,7 @@ def claim(figures, cid: str):
 
 
 def test_choose_background_prefers_the_band_then_the_plans_order():
-    e = lambda m: drr.Estimate(m, 0.001, 5)  # noqa: E731
+    e = lambda m: Estimate(m, 0.001, 5)  # noqa: E731
     one_p, one_k = (1, 0, 2.5, 7.5), (1, 1000, 2.5, 7.5)
     two_p, one_p_long = (2, 0, 2.5, 7.5), (1, 0, 5.0, 15.0)
     # In the band: the fewest flows first, then P before 1000 B, then the shortest interval.
@@ -110,11 +111,11 @@ def test_choose_background_prefers_the_band_then_the_plans_order():
     assert drr.choose_background({one_p: e(0.933), two_p: e(0.937)}) == (two_p, False)
     assert drr.choose_background({one_p: e(0.936), two_p: e(0.937)}) == (one_p, False)
     with pytest.raises(ValueError, match="no background was run"):
-        drr.choose_background({one_p: drr.NO_ESTIMATE})
+        drr.choose_background({one_p: NO_ESTIMATE})
 
 
 def test_choose_buffer_takes_the_closest_and_says_if_it_is_in_the_band():
-    e = lambda m: drr.Estimate(m, 0.01, 5)  # noqa: E731
+    e = lambda m: Estimate(m, 0.01, 5)  # noqa: E731
     assert drr.choose_buffer({"300p": e(2.4), "400p": e(3.2), "500p": e(4.0)}, 3.232) == \
         ("400p", True)
     assert drr.choose_buffer({"100000B": e(0.8), "200000B": e(1.3)}, 1.6192) == \
@@ -122,11 +123,11 @@ def test_choose_buffer_takes_the_closest_and_says_if_it_is_in_the_band():
 
 
 def test_band_classes_and_verdict():
-    assert drr.band_class(drr.Estimate(1.0, 0.05, 5), 1.0, True, 0.15) == "within"
-    assert drr.band_class(drr.Estimate(1.12, 0.05, 5), 1.0, True, 0.15) == "tied"
-    assert drr.band_class(drr.Estimate(1.3, 0.05, 5), 1.0, True, 0.15) == "outside"
-    assert drr.band_class(drr.Estimate(0.92, 0.01, 5), 0.949, False, 0.05) == "within"
-    assert drr.band_class(drr.Estimate(0.895, 0.01, 5), 0.949, False, 0.05) == "tied"
+    assert drr.band_class(Estimate(1.0, 0.05, 5), 1.0, True, 0.15) == "within"
+    assert drr.band_class(Estimate(1.12, 0.05, 5), 1.0, True, 0.15) == "tied"
+    assert drr.band_class(Estimate(1.3, 0.05, 5), 1.0, True, 0.15) == "outside"
+    assert drr.band_class(Estimate(0.92, 0.01, 5), 0.949, False, 0.05) == "within"
+    assert drr.band_class(Estimate(0.895, 0.01, 5), 0.949, False, 0.05) == "tied"
     assert drr.band_verdict(["within"] * 4 + ["tied"] * 2) == "agree"
     assert drr.band_verdict(["within"] * 2 + ["tied"] * 3) == "partly"
     assert drr.band_verdict(["within", "outside"]) == "partly"
@@ -143,7 +144,7 @@ def test_below_flows_verdict_counts_ties_apart():
 
 
 def test_unimodal_steps_counts_ties():
-    series = [drr.Estimate(m, 0.5, 3) for m in (5, 8, 1, 2, 1.5)]
+    series = [Estimate(m, 0.5, 3) for m in (5, 8, 1, 2, 1.5)]
     assert drr.unimodal_steps(series) == (1, 1)  # 5 -> 8 beyond, 2 -> 1.5 within the noise
     assert drr.unimodal_violations(series) == 1
 

@@ -12,7 +12,6 @@ import pytest
 from qdisclab.campaign.spec import Run, load_campaign
 from qdisclab.campaign.store import RunRecord
 from qdisclab.figures import red_vs_droptail as rvd
-from qdisclab.figures import red_vs_droptail_variants as rvv
 from synthetic_campaign import read_csv, write_campaign_db
 from test_report import make_db as make_report_db
 
@@ -117,7 +116,7 @@ def calibration_runs(n_tcp: int, udp: tuple, access: tuple, *, quiet_from: int,
     runs = []
     for seed in (1, 2, 3):
         for window in (2000, 64000):
-            for queue in rvv.S16_QUIET[:0] + (2000, 8000, 16000, 32000, 64000):
+            for queue in rvd.S16_QUIET[:0] + (2000, 8000, 16000, 32000, 64000):
                 for rate in ("1Mbps", "0.5Mbps"):
                     full = 0.25 * (1 + queue / 64000) + window / 2 ** 20
                     ratio = small_ratio if window == 2000 else 0.75
@@ -135,7 +134,7 @@ def calibration_runs(n_tcp: int, udp: tuple, access: tuple, *, quiet_from: int,
 
 
 def test_calibration_statements_and_the_choice_rule():
-    udp, access = rvv.UDP_ORDER, rvv.ACCESS_ORDER
+    udp, access = rvd.UDP_ORDER, rvd.ACCESS_ORDER
     runs = (
         # One sender: S20 met, but RED is silent at 8000 too (S16 fails).
         calibration_runs(1, udp[0], access[0], quiet_from=8000, small_ratio=0.5)
@@ -146,7 +145,7 @@ def test_calibration_statements_and_the_choice_rule():
         # RED still dropping at 16000: S16 fails.
         + calibration_runs(2, udp[0], access[1], quiet_from=32000, small_ratio=0.5)
     )
-    rows = rvv.calibration_rows(runs)
+    rows = rvd.calibration_rows(runs)
     labels = [row.scenario.label() for row in rows]
     assert labels == ["nTcp=1, UDP 1/1 s, access 10Mbps/1ms",
                       "nTcp=2, UDP 1/1 s, access 10Mbps/1ms",
@@ -161,19 +160,19 @@ def test_calibration_statements_and_the_choice_rule():
     assert fast.quiet == (32000, 64000) and not fast.meets_s16 and fast.meets_s20
     assert slow.meets_s16 and slow.meets_s20 and short.meets_s16 and short.meets_s20
     # Fewest senders, then UDP 1/1 before the access link's order: the 10 ms access links.
-    chosen, rule = rvv.choose(rows)
+    chosen, rule = rvd.choose_scenario(rows)
     assert chosen is slow and rule == "meets S16 and S20"
     # Without the two that meet both: among those meeting S16, the ratio closest to 0.5.
-    chosen, rule = rvv.choose([one, two, fast])
+    chosen, rule = rvd.choose_scenario([one, two, fast])
     assert chosen is two and "closest to 0.5" in rule
-    assert rvv.choose([one, fast]) == (None, "no swept scenario meets S16: the present"
+    assert rvd.choose_scenario([one, fast]) == (None, "no swept scenario meets S16: the present"
                                              " scenario stays")
-    assert math.isnan(rvv.calibration_rows(runs[:2])[0].ratio_small)
+    assert math.isnan(rvd.calibration_rows(runs[:2])[0].ratio_small)
 
 
 def test_scenario_reads_the_examples_defaults():
-    assert rvv.Scenario.of({}) == rvv.Scenario(2, (1.0, 1.0), ("10Mbps", "1ms"), True)
-    assert rvv.Scenario.of({"nTcp": 4, "sack": False, "udpOn": 0.5}).label() == \
+    assert rvd.Scenario.of({}) == rvd.Scenario(2, (1.0, 1.0), ("10Mbps", "1ms"), True)
+    assert rvd.Scenario.of({"nTcp": 4, "sack": False, "udpOn": 0.5}).label() == \
         "nTcp=4, UDP 0.5/1 s, access 10Mbps/1ms, no SACK"
 
 
@@ -192,7 +191,7 @@ def variant_metrics(run: Run) -> dict:
     2000, ahead by 1/64 in the top 3 · nTcp cells, tied in the others; without SACK DropTail is
     ahead at 10 ms. The best pair is 0.32/0.64, the others below it by |k - 5| / 512."""
     p, seed = run.params, run.seed
-    scenario = rvv.Scenario.of(p)
+    scenario = rvd.Scenario.of(p)
     n, window, queue = scenario.n_tcp, int(p["window"]), int(p["queueSize"])
     red = p["queueDisc"] == "Red"
     if run.grid.startswith("calibration"):
@@ -230,22 +229,22 @@ def variants(tmp_path_factory):
     return root
 
 
-def chosen_scenario() -> rvv.Scenario:
+def chosen_scenario() -> rvd.Scenario:
     """What the constructed data make the choice rule pick among the calibration grid's
     scenarios: the first with three or more senders, in the rule's order."""
-    scenarios = {rvv.Scenario.of(run.params) for run in load_campaign(VARIANTS).runs()
+    scenarios = {rvd.Scenario.of(run.params) for run in load_campaign(VARIANTS).runs()
                  if run.grid.startswith("calibration")}
-    return min((s for s in scenarios if s.n_tcp >= 3), key=rvv.Scenario.rank)
+    return min((s for s in scenarios if s.n_tcp >= 3), key=rvd.Scenario.rank)
 
 
 def test_variants_campaign_calibrates_and_shows_causes(variants):
-    found = rvv.load(variants / "red-vs-droptail-variants" / "campaign.sqlite")
+    found = rvd.load_variants(variants / "red-vs-droptail-variants" / "campaign.sqlite")
     chosen = chosen_scenario()
     assert found.chosen.scenario == chosen and found.rule == "meets S16 and S20"
     for row in found.calibration:
         assert row.meets_s16 == (row.scenario.n_tcp >= 2)
         assert row.meets_s20 == (row.scenario.n_tcp >= 3)
-    senders = sorted({rvv.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
+    senders = sorted({rvd.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
                       if run.grid.startswith("sensitivity")})
     assert list(found.sensitivity) == senders
     out = variants / "red-vs-droptail" / "quick"
@@ -276,13 +275,13 @@ def test_variants_campaign_calibrates_and_shows_causes(variants):
                                  if r["window"] != "2000"} == {"0.32/0.64"}
     assert {r["comparison_other_seeds"] for r in seeds if r["window"] == "2000"} == \
         {"identical"}
-    causes = rvv.causes(found)
+    causes = rvd.variant_causes(found)
     assert set(causes) == {"C1", "C2", "C4", "C8", "C10", "C5", "C6", "C12"}
     for n in senders:
         ahead = min(3 * n, 20)
         low = f"{5 + ahead}-25" if ahead < 20 else "25"  # without ties the range is one count
         assert f"nTcp={n}: {low} of 25 ({ahead}↑ 5= {20 - ahead}~ 0↓)" in causes["C4"]
-    sack_n = {rvv.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
+    sack_n = {rvd.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
               if run.grid.startswith("sack")}
     assert len(sack_n) == 1
     n_sack = sack_n.pop()

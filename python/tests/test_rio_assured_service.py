@@ -28,10 +28,8 @@ from scipy import stats
 from qdisclab.campaign.spec import load_campaign
 from qdisclab.campaign.store import ResultStore, RunRecord
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
-from qdisclab.figures.common import t_interval
+from qdisclab.figures.common import parse_mbps, t_interval
 from qdisclab.figures import rio_assured_service as ras
-from qdisclab.figures import rio_assured_service_setup as ras_setup
-from qdisclab.figures import rio_assured_service_table1 as ras_table1
 from qdisclab.report import write_report
 from synthetic_campaign import draw_results, read_csv, write_campaign_db
 
@@ -47,16 +45,16 @@ def offset(grid: str, seed: int) -> float:
     return seed - 3.5
 
 
-def table1_means(s: ras_setup.Setup) -> tuple[float, ...]:
+def table1_means(s: ras.Setup) -> tuple[float, ...]:
     if s.queue == "RiPlusO":
-        return ras_setup.PAPER_TABLE1[s.out]
+        return ras.PAPER_TABLE1[s.out]
     index = RIO_SETTINGS.index(s.total[:2]) + 5 * (s.total[2] == 0.1)
     if s.total == (200.0, 600.0, 0.1):
         return (1.75, 1.00, 0.55, 0.33, 0.28, 0.25)
     return (1.50 - 0.01 * index, 0.95, 0.60, 0.35, 0.30, 0.27)
 
 
-def curve_mean(s: ras_setup.Setup, x: float, limit: float | None) -> float:
+def curve_mean(s: ras.Setup, x: float, limit: float | None) -> float:
     met = limit is not None and x <= limit + 1e-9
     return s.profiles[0] + (0.1 if met else -0.1)
 
@@ -64,14 +62,14 @@ def curve_mean(s: ras_setup.Setup, x: float, limit: float | None) -> float:
 def synthetic_metrics(run) -> dict:
     record = RunRecord(run.key, "c", run.program, run.grid, run.params, run.seed, "ok", None,
                        None, None, None, None, None, None, None, None, 1, None, None)
-    s = ras_setup.setup_of(record)
+    s = ras.setup_of(record)
     k = offset(run.grid, run.seed) * D
     metrics = {"total_mbps": 19.9, "mean_queue_packets": 100.0 + k, "drops": 10.0}
     if run.grid.startswith("table1"):
         means = table1_means(s)
         for i, value in enumerate(means[:5]):
             metrics[f"as{i}_mbps"] = value + k
-            metrics[f"as{i}_in_mbps"] = 0.9 * ras_setup.TABLE1_PROFILES[i]
+            metrics[f"as{i}_in_mbps"] = 0.9 * ras.TABLE1_PROFILES[i]
             metrics[f"as{i}_out_drop_prob"] = 0.05 - 0.01 * i + k / 100
         metrics["be_mbps"] = means[5] + k
         metrics["as_mbps"] = sum(means[:5]) / 5 + k
@@ -140,30 +138,30 @@ def test_registry_and_campaign():
 def test_setup_and_fair_share():
     record = RunRecord("k", "c", "p", "table1-rio", {"queueDisc": "Rio"}, 1, "ok", None, None,
                        None, None, None, None, None, None, None, 1, None, None)
-    s = ras_setup.setup_of(record)
-    assert (s.profiles, s.flows_per_profile, s.n_be, s.capacity) == (ras_setup.TABLE1_PROFILES, 4,
+    s = ras.setup_of(record)
+    assert (s.profiles, s.flows_per_profile, s.n_be, s.capacity) == (ras.TABLE1_PROFILES, 4,
                                                                      20, 20.0)
     assert s.subscription == 0.76 and s.out == (0.0, 0.0, 0.0)
-    assert s.total == ras_setup.TABLE1_TOTAL
+    assert s.total == ras.TABLE1_TOTAL
     # The paper's fair shares: profile + (20 - 15.2) / 40.
-    shares = [s.fair_share(p) for p in (*ras_setup.TABLE1_PROFILES, 0.0)]
-    assert shares == pytest.approx(ras_setup.PAPER_FAIR_SHARE, abs=1e-12)
+    shares = [s.fair_share(p) for p in (*ras.TABLE1_PROFILES, 0.0)]
+    assert shares == pytest.approx(ras.PAPER_FAIR_SHARE, abs=1e-12)
     fig3 = RunRecord("k", "c", "p", "fig3", {"queueDisc": "RiPlusO", "profiles": "0.5",
                                             "subscription": 0.3, "outMinTh": 10}, 1, "ok", None,
                      None, None, None, None, None, None, None, None, 1, None, None)
-    s = ras_setup.setup_of(fig3)
+    s = ras.setup_of(fig3)
     assert (s.flows_per_profile, s.n_as, s.subscription, s.out) == (12, 12, 0.3,
                                                                     (10.0, 30.0, 0.01))
-    assert ras_setup.parse_mbps("500kbps") == 0.5 and ras_setup.parse_profiles("2,0.5") == (2.0, 0.5)
+    assert parse_mbps("500kbps") == 0.5 and ras.parse_profiles("2,0.5") == (2.0, 0.5)
 
 
 def test_last_met():
     profile = 2.0
-    assert ras_setup.last_met([(0, 2.1), (1, 2.0), (2, 1.9), (6, 2.2)], profile) == 1
-    assert ras_setup.last_met([(6, 1.0), (0, 2.5)], profile) == 0  # sorted by x first
-    assert ras_setup.last_met([(0, 1.9), (1, 2.5)], profile) is None
-    assert ras_setup.last_met([(0, 2.1), (1, float("nan")), (2, 2.1)], profile) == 2
-    assert ras_setup.last_met([], profile) is None
+    assert ras.last_met([(0, 2.1), (1, 2.0), (2, 1.9), (6, 2.2)], profile) == 1
+    assert ras.last_met([(6, 1.0), (0, 2.5)], profile) == 0  # sorted by x first
+    assert ras.last_met([(0, 1.9), (1, 2.5)], profile) is None
+    assert ras.last_met([(0, 2.1), (1, float("nan")), (2, 2.1)], profile) == 2
+    assert ras.last_met([], profile) is None
 
 
 # ----------------------------------------------------------------- Table 1
@@ -182,11 +180,11 @@ def test_table1(full_figures):
     assert {c: r["total_setting"] for c, r in maxima.items()} == {
         "2.0": "200/600/0.1", "1.0": "200/600/0.1", "0.5": "347/694/0.05",
         "0.2": "347/694/0.05", "0.1": "347/694/0.05", "BE": "347/694/0.05"}
-    assert [float(maxima[c]["mbps_mean"]) for c in ras_setup.TABLE1_COLUMNS] == pytest.approx(
+    assert [float(maxima[c]["mbps_mean"]) for c in ras.TABLE1_COLUMNS] == pytest.approx(
         [1.75, 1.00, 0.60, 0.35, 0.30, 0.27], abs=1e-12)
     assert float(maxima["2.0"]["mbps_ci95"]) == pytest.approx(six, rel=1e-9)
-    assert tuple(float(maxima[c]["paper_mbps"]) for c in ras_setup.TABLE1_COLUMNS) == \
-        ras_setup.PAPER_BEST_RIO
+    assert tuple(float(maxima[c]["paper_mbps"]) for c in ras.TABLE1_COLUMNS) == \
+        ras.PAPER_BEST_RIO
     single = [r for r in rows if r["row"] == "RIO single best setting"]
     assert {r["total_setting"] for r in single} == {"200/600/0.1"}
     assert all(r["paper_mbps"] == "" for r in single)
@@ -199,8 +197,8 @@ def test_table1(full_figures):
         "5/15/0.01", "5/15/0.01", "30/90/0.01", "100/300/0.01", "100/300/0.01", "200/600/0.01"]
     riplus = [r for r in rows if r["row"] == "RI+O setting" and r["out_setting"] == "5/15/0.01"]
     assert [float(r["mbps_mean"]) for r in riplus] == pytest.approx(
-        ras_setup.PAPER_TABLE1[(5.0, 15.0, 0.01)], abs=1e-12)
-    assert tuple(float(r["paper_mbps"]) for r in riplus) == ras_setup.PAPER_TABLE1[(5.0, 15.0, 0.01)]
+        ras.PAPER_TABLE1[(5.0, 15.0, 0.01)], abs=1e-12)
+    assert tuple(float(r["paper_mbps"]) for r in riplus) == ras.PAPER_TABLE1[(5.0, 15.0, 0.01)]
     assert len([r for r in rows if r["row"] == "RIO setting"]) == 10 * 6
     # The report's table: the paper's RIO, RIO's maxima and single best, the five RI+O rows,
     # RI+O's maxima and single best, the fair share.
@@ -255,20 +253,20 @@ def test_table1_claims(full_figures):
 
 def test_paired_and_maxima_with_a_tie():
     """The single best setting and the per-class maxima; a paired comparison that ties."""
-    rows = [ras_table1.Table1Row("Rio", (347.0, 694.0, 0.05), (0.0, 0.0, 0.0),
+    rows = [ras.Table1Row("Rio", (347.0, 694.0, 0.05), (0.0, 0.0, 0.0),
                           [t_interval([v]) for v in values], 1,
                           [{1: v} for v in values])
             for values in ((1.2, 1.0, 0.6, 0.4, 0.3, 0.2), (1.3, 0.9, 0.7, 0.4, 0.3, 0.1))]
     rows[1].total = (10.0, 30.0, 0.05)
-    assert ras_table1.best(rows, "Rio") is rows[1]
-    maxima = ras_table1.per_class_maxima(rows, "Rio")
+    assert ras.best(rows, "Rio") is rows[1]
+    maxima = ras.per_class_maxima(rows, "Rio")
     assert [e.mean for e in maxima.classes] == [1.3, 1.0, 0.7, 0.4, 0.3, 0.2]
     assert [r.short for r in maxima.argmax] == ["10/30/0.05", "347/694/0.05", "10/30/0.05",
                                                "347/694/0.05", "347/694/0.05", "347/694/0.05"]
-    assert ras_table1.per_class_maxima(rows, "RiPlusO") is None
-    assert ras_table1.paired({1: 1.0, 2: 1.2, 3: 0.9}, {1: 1.1, 2: 1.0, 3: 1.0})[0] == "tied"
-    assert ras_table1.paired({1: 1.0, 2: 1.0}, {1: 1.0, 2: 1.0})[0] == "identical"
-    assert ras_table1.paired({1: 1.0}, {2: 1.0})[0] == "no common seed"
+    assert ras.per_class_maxima(rows, "RiPlusO") is None
+    assert ras.paired({1: 1.0, 2: 1.2, 3: 0.9}, {1: 1.1, 2: 1.0, 3: 1.0})[0] == "tied"
+    assert ras.paired({1: 1.0, 2: 1.0}, {1: 1.0, 2: 1.0})[0] == "identical"
+    assert ras.paired({1: 1.0}, {2: 1.0})[0] == "no common seed"
 
 
 # ----------------------------------------------------------------- Figs. 2 and 3
@@ -311,7 +309,7 @@ def test_fig3(full_figures):
     (artifact,) = [a for a in figures.artifacts if a.id == "fig3"]
     rows = read_csv(artifact.csv)
     assert len(rows) == 3 * 2 * 10
-    assert {r["x"] for r in rows} == {repr(x) for x in ras_setup.FIG3_LEVELS}
+    assert {r["x"] for r in rows} == {repr(x) for x in ras.FIG3_LEVELS}
     # Fig. 3(a) (S26) chose the criterion of "maintains the profile": calibrated, not judged.
     a = claim(figures, "§3, Fig. 3(a)")
     assert a.verdict == "calibrated" and a.id == "C8"
@@ -347,17 +345,17 @@ def test_tie_range_and_the_choice_of_criterion():
     assert c.last_met(ras.CRITERIA[3]) == 2  # (d): 0.95 x profile = 1.9
     # Fig. 3(a): both schemes' means meet 0.5 Mb/s up to 100 % under (a), but their poorest
     # flows miss it at 100 % only: the rule passes over (a) and (b), and takes (c).
-    levels = ras_setup.FIG3_LEVELS
+    levels = ras.FIG3_LEVELS
     curves = {(0.5, q): curve(q, 0.5, {x: [0.55, 0.56, 0.57] for x in levels},
                               {x: (0.52 if x < 1.0 else 0.45) for x in levels})
-              for q in ras_setup.SCHEMES}
+              for q in ras.SCHEMES}
     criterion, note = ras.choose_criterion(curves)
     assert criterion.key == "c" and note.startswith("criterion (c)")
     del curves[(0.5, "Rio")].points[1.0]
     criterion, note = ras.choose_criterion(curves)
     assert criterion.key == "a" and note.startswith("not calibrated")
     curves = {(0.5, q): curve(q, 0.5, {x: [0.55, 0.56, 0.57] for x in levels})
-              for q in ras_setup.SCHEMES}
+              for q in ras.SCHEMES}
     criterion, note = ras.choose_criterion(curves)
     assert criterion.key == "a" and note.startswith("no candidate")
 

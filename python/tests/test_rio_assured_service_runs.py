@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from qdisclab.campaign.store import RunRecord
-from qdisclab.figures import rio_assured_service_setup as ras_setup
-from qdisclab.figures import rio_assured_service_runs as runs
+from qdisclab.figures import rio_assured_service as ras
 from synthetic_campaign import draw_results, read_csv, write_campaign_db
 from test_rio_assured_service import make_db, synthetic_metrics
 
@@ -30,7 +29,7 @@ def variant_metrics(run) -> dict:
         record = RunRecord(run.key, "c", run.program, "fig2", run.params, run.seed, "ok",
                                None, None, None, None, None, None, None, None, None, 1, None,
                                None)
-        s = ras_setup.setup_of(record)
+        s = ras.setup_of(record)
         limit = {(0.4, "Rio"): 11, (0.4, "RiPlusO"): 26, (0.5, "Rio"): 6,
                  (0.5, "RiPlusO"): 16}[(s.subscription, s.queue)]
         mean = s.profiles[0] + (0.1 if s.n_be <= limit else -0.1) + (run.seed - 2) / 256
@@ -91,9 +90,9 @@ def write_sensitivity(path: Path) -> None:
 
 def test_sensitivity_artifact(tmp_path):
     db = tmp_path / "rio-assured-service" / "campaign.sqlite"
-    assert runs.sensitivity_artifact(db, tmp_path) is None
+    assert ras.sensitivity_artifact(db, tmp_path) is None
     write_sensitivity(tmp_path / "rio-assured-service-sensitivity" / "campaign.sqlite")
-    artifact = runs.sensitivity_artifact(db, tmp_path / "out")
+    artifact = ras.sensitivity_artifact(db, tmp_path / "out")
     assert artifact.id == "sensitivity" and artifact.png.is_file()
     rows = read_csv(artifact.csv)
     # 7 unknowns: the primary's value plus 1 or 2 others each (tcp: SACK), 3 settings.
@@ -151,34 +150,34 @@ TRACE = """time_s,event,seq,bytes,detail
 def test_trace_episodes_and_summary(tmp_path):
     path = tmp_path / "trace.csv"
     path.write_text(TRACE, encoding="utf-8")
-    rows = runs.read_trace(path)
-    found = runs.episodes(rows)
+    rows = ras.read_trace(path)
+    found = ras.episodes(rows)
     assert [(e.start, e.end, e.kind, e.losses, e.resent, e.cuts) for e in found] == [
         (1.6, 2.0, "fast recovery", 1, 2, 1), (3.1, 3.5, "timeout", 1, 1, 1),
         (4.1, 4.2, "fast recovery", 0, 1, 0)]
     assert found[0].spurious == 1 and found[0].cwnd_exit == 5.0
-    counts = runs.retransmissions(rows)
+    counts = ras.retransmissions(rows)
     assert counts["fast recovery"] == [3, 1]
     assert counts["timeout recovery"] == [1, 0]
     assert counts["outside recovery"] == [1, 1]
     assert counts["twice"] == [1, 0] and counts["early"] == [0, 0]
-    assert runs.trace_summary(rows, found) == ["2", "2", "1", "1", "3 (1)", "1 (0)", "1 (1)",
+    assert ras.trace_summary(rows, found) == ["2", "2", "1", "1", "3 (1)", "1 (0)", "1 (1)",
                                                "1", "0"]
 
 
 def test_trace_artifact(tmp_path):
     db = tmp_path / "rio-assured-service" / "campaign.sqlite"
-    assert runs.trace_artifact(db, tmp_path) is None
-    directory = tmp_path / runs.TRACE_DIR
+    assert ras.trace_artifact(db, tmp_path) is None
+    directory = tmp_path / ras.TRACE_DIR
     directory.mkdir()
-    for name, _ in runs.TRACES:
+    for name, _ in ras.TRACES:
         (directory / f"trace-{name}.csv").write_text(TRACE, encoding="utf-8")
-    artifact = runs.trace_artifact(db, tmp_path / "out", window=(0.0, 5.0))
+    artifact = ras.trace_artifact(db, tmp_path / "out", window=(0.0, 5.0))
     assert artifact.id == "trace" and artifact.png.is_file() and artifact.pdf.is_file()
     with open(artifact.csv, newline="", encoding="utf-8") as handle:
         episodes = list(csv.DictReader(handle))
     assert [(r["tcp"], r["kind"]) for r in episodes] == [
         ("nosack", "fast recovery"), ("nosack", "timeout"), ("nosack", "fast recovery"),
         ("sack", "fast recovery"), ("sack", "timeout"), ("sack", "fast recovery")]
-    assert artifact.table.columns == runs.TRACE_COLUMNS
+    assert artifact.table.columns == ras.TRACE_COLUMNS
     assert artifact.table.rows[0][0] == "without SACK (primary)"

@@ -57,6 +57,9 @@ def test_every_example_answers_schema_without_running(tmp_path, program):
     assert doc["schema"] == "qdisc-lab.params/1" and doc["program"] == program
     names = [p["name"] for p in doc["params"]]
     assert len(names) == len(set(names)) and "quick" in names
+    # The traces a campaign can ask for ({run}/...), never in a report.
+    recorded = {p["name"]: (p["type"], p["default"], p["recorded"]) for p in doc["params"]}
+    assert recorded["pcap"] == recorded["flowMonitor"] == ("string", "", "never")
     for param in doc["params"]:
         assert param["type"] in TYPES and param["help"]
         assert param["recorded"] in {"always", "sometimes", "never"}
@@ -85,7 +88,8 @@ def test_the_campaigns_name_only_parameters_their_program_has(path):
 
 def test_the_fake_program_answers_schema(tmp_path):
     schema = read_schema(write_fake_program(tmp_path))
-    assert schema.program == "fake-program" and schema.flags == ["x", "behave", "sleep", "spin", "RngRun"]
+    assert schema.program == "fake-program"
+    assert schema.flags == ["x", "behave", "sleep", "spin", "RngRun", "pcap", "flowMonitor"]
 
 
 def test_an_unknown_parameter_fails_before_the_first_run(tmp_path, monkeypatch):

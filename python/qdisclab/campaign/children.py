@@ -61,6 +61,13 @@ def discard(child: subprocess.Popen) -> None:
         _ACTIVE.discard(child)
 
 
+def stopping() -> bool:
+    """Whether :func:`kill_all` ran since the last :func:`reset` (a run ending now was cut
+    short, and keeps no files)."""
+    with _CHANGED:
+        return _stopping
+
+
 def kill_all() -> int:
     """Refuse new runs and kill every registered child; return how many there were."""
     global _stopping

@@ -151,7 +151,11 @@ def _export(db: Path, csv_path: Path) -> None:
 )
 def export_cmd(db: Path, csv_path: Path | None, parquet_path: Path | None,
                netcdf_path: Path | None) -> None:
-    """Export a campaign database's runs to CSV, Parquet (pandas) and/or NetCDF (xarray)."""
+    """Export a campaign database's runs to CSV, Parquet (pandas) and/or NetCDF (xarray).
+
+    When the campaign keeps files per run (``keep``), each export has a ``kept_dir`` column
+    naming the run's folder, relative to the exported file.
+    """
     if not (csv_path or parquet_path or netcdf_path):
         raise click.UsageError("give at least one of --csv, --parquet, --netcdf")
     if csv_path is not None:
@@ -171,6 +175,22 @@ def export_cmd(db: Path, csv_path: Path | None, parquet_path: Path | None,
         grids = ", ".join(f"{name} ({count} runs)" for name, count in runs.items())
         CONSOLE.print(f"Exported {grids} to {netcdf_path}", markup=False, highlight=False,
                       soft_wrap=True)
+    _say_kept(db)
+
+
+def _say_kept(db: Path) -> None:
+    """Where the runs' kept files are, when some run kept files."""
+    from qdisclab.campaign.store import ResultStore, kept_root
+
+    with ResultStore(db) as store:
+        kept = store.kept_files()
+    if kept:
+        files = sum(len(names) for names in kept.values())
+        CONSOLE.print(
+            f"{len(kept)} runs kept {files} files in {kept_root(db)}/<run_key>/ (the kept_dir"
+            " column, relative to the exported file)",
+            markup=False, highlight=False, soft_wrap=True,
+        )
 
 
 @click.command("salvage")

@@ -23,24 +23,37 @@ the console). Each run still gets its own row, timeout and failure reason: the r
 ended the process gets its exit status, or its timeout, and its own error line; the runs
 queued behind it go back to the queue as a new task. A task takes at most as many runs
 as spread the sweep evenly over the workers.
+
+A run of a sub-grid with ``keep`` patterns keeps files: its arguments name its own
+directory for ``{run}`` (a point of a batch has its own too), and after the run, whatever
+its outcome, the runner moves the matching files to ``<database stem>-runs/<run key>/``
+beside the database (:func:`~qdisclab.campaign.store.kept_root`), replacing what an earlier
+attempt kept there. The run's row names the folder (``kept_dir``) and ``kept_files`` lists
+the files with their sizes; the folder's ``qdisclab-run.json`` says which run it is and how
+it ended (status, reason, command). The sweep says where the files go and how much space is
+free there, warns once when the runs left would need more than that at the size per run so
+far, and names the patterns that matched no file in any run.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -56,7 +69,7 @@ from rich.text import Text
 
 from qdisclab.campaign import children, runner
 from qdisclab.campaign.spec import Campaign, CampaignError, Run
-from qdisclab.campaign.store import ResultStore, exclusive_writer, iso_time
+from qdisclab.campaign.store import ResultStore, exclusive_writer, iso_time, kept_root
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.metrics import MetricsError, parse_metrics
 from qdisclab.schema import ProgramSchema, SchemaError, read_schema
@@ -140,7 +153,20 @@ def program_schema(campaign: Campaign, binary: Path) -> ProgramSchema | None:
 
 def interpret(run: Run, result: Mapping, campaign: Campaign,
               schema: ProgramSchema | None = None) -> dict:
-    """Turn a task's raw result into a ``runs`` row: status, reason, metrics."""
+    """Turn a task's raw result into a ``runs`` row: status, reason, metrics; a run that
+    could not keep its files (its ``kept`` has an error) failed, saying why."""
+    row = _interpret(run, result, campaign, schema)
+    kept = result.get("kept")
+    if kept and kept.get("error"):
+        if row["status"] == "ok":
+            row.update(status="failed", reason=kept["error"])
+        else:
+            row["reason"] = f"{row['reason']}; {kept['error']}"
+    return row
+
+
+def _interpret(run: Run, result: Mapping, campaign: Campaign,
+               schema: ProgramSchema | None = None) -> dict:
     row = {
         "run_key": run.key,
         "campaign": campaign.name,
@@ -225,6 +251,8 @@ class SweepResult:
     #: The signal that stopped the sweep (SIGINT for Ctrl-C); 0 when not interrupted.
     stop_signal: int = 0
     workers: int = 0
+    #: The files this sweep's runs kept (None: the campaign keeps none).
+    kept: KeptFiles | None = None
     cluster: str = "local"
     cluster_start_s: float = 0.0
     #: From the first run submitted to the last result stored (or the interruption).
@@ -253,6 +281,79 @@ class SweepResult:
         if not self.executed or not self.workers:
             return None
         return (self.wall_time_s * self.workers - self.run_time_s) / self.executed
+
+
+#: The share of the free space the runs left may need before the sweep warns.
+DISK_WARNING_SHARE = 0.8
+
+
+def free_space(path: Path) -> int | None:
+    """Bytes free for this user on the filesystem of ``path`` (its nearest existing
+    ancestor); None when that cannot be known."""
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            try:
+                return shutil.disk_usage(candidate).free
+            except OSError:
+                return None
+    return None
+
+
+def file_size(count: float) -> str:
+    """A byte count for people: ``512 B``, ``3.2 MB``, ``1.5 GB`` (powers of 1000)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count:.0f} B"
+
+
+@dataclass
+class KeptFiles:
+    """What the runs of a sweep kept (see the module doc)."""
+
+    root: Path
+    #: Runs of this sweep that keep files.
+    planned: int
+    #: The patterns those runs keep, with the number of runs that had a file matching each.
+    matches: dict[str, int] = field(default_factory=dict)
+    #: Runs stored that were to keep files, whether or not they had any.
+    done: int = 0
+    runs: int = 0
+    files: int = 0
+    bytes: int = 0
+    warned: bool = False
+
+    def add(self, kept: Mapping | None, patterns: Sequence[str]) -> None:
+        """Count a stored run's ``kept`` (from :func:`~qdisclab.campaign.runner.keep_files`),
+        of its ``patterns``."""
+        self.done += 1
+        if not kept:
+            return
+        for pattern in patterns:
+            if pattern not in kept["unmatched"]:
+                self.matches[pattern] += 1
+        if kept["files"]:
+            self.runs += 1
+            self.files += len(kept["files"])
+            self.bytes += sum(size for _, size in kept["files"])
+
+    def disk_warning(self, free: int | None) -> str | None:
+        """Once: a warning when the runs left would need more than
+        :data:`DISK_WARNING_SHARE` of the ``free`` bytes, at the size per run so far."""
+        left = self.planned - self.done
+        if self.warned or free is None or not self.done or left <= 0:
+            return None
+        need = self.bytes / self.done * left
+        if need <= DISK_WARNING_SHARE * free:
+            return None
+        self.warned = True
+        return (f"Kept files take {file_size(self.bytes / self.done)} per run so far: the"
+                f" {left} runs left would need about {file_size(need)}, and {self.root}'s disk"
+                f" has {file_size(free)} free.")
+
+    def unmatched(self) -> list[str]:
+        """The patterns no run of the sweep had a file for."""
+        return [pattern for pattern, count in self.matches.items() if not count]
 
 
 def _average_rate(task: Task) -> float | None:
@@ -306,8 +407,9 @@ SHOWN_FAILURES = 20
 
 def _report_failure(console: Console, index: int, run: Run, row: Mapping) -> None:
     if index <= SHOWN_FAILURES:
+        kept = f" (its files: {row['kept_dir']})" if row.get("kept_dir") else ""
         console.print(
-            f"[red]{row['status']}[/] {run.label()}: {row['reason']}", highlight=False
+            f"[red]{row['status']}[/] {run.label()}: {row['reason']}{kept}", highlight=False
         )
     if index == SHOWN_FAILURES:
         console.print(
@@ -477,6 +579,17 @@ def sweep(
                 "git_rev": revision,
             }
         )
+        if keeping := [run for run in todo if run.keep]:
+            patterns = list(dict.fromkeys(p for run in keeping for p in run.keep))
+            result.kept = KeptFiles(kept_root(db_path).resolve(), len(keeping),
+                                    dict.fromkeys(patterns, 0))
+            free = free_space(result.kept.root)
+            console.print(
+                f"Keeping the files of {len(keeping)} runs that match"
+                f" {', '.join(patterns)} in {result.kept.root}"
+                + (f" ({file_size(free)} free there)." if free is not None else "."),
+                markup=False, highlight=False, soft_wrap=True,
+            )
         if todo and not cluster:
             children.reset()
             if removed := runner.remove_stale_run_dirs():
@@ -488,6 +601,12 @@ def sweep(
             requested = points_per_process or campaign.points_per_process
             _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
                      requested, console, schema)
+            if result.kept and result.kept.done and (unmatched := result.kept.unmatched()):
+                console.print(
+                    f"[yellow]keep: no run had a file matching {escape(', '.join(unmatched))}"
+                    f" (does a parameter write it in the run's directory, {{run}}/...?)[/]",
+                    highlight=False,
+                )
         store.finish_sweep(
             sweep_id,
             {
@@ -553,17 +672,22 @@ def _execute(
         by_key: dict[str, list[Run]] = {}
         started = time.monotonic()  # the runs' wall time starts here
 
+        def keep(run: Run) -> list | None:
+            if not run.keep:
+                return None
+            return [list(run.keep), str(result.kept.root / run.key)]
+
         def submit(runs: list[Run]):
             if len(runs) == 1:
                 future = client.submit(
                     task, argv_base + runs[0].args(), campaign.timeout, extra_env,
-                    runner.TAIL_CHARS, track, launcher,
+                    runner.TAIL_CHARS, track, launcher, keep(runs[0]),
                     key=f"qdisclab-run-{runs[0].key}", retries=0,
                 )
             else:
                 future = client.submit(
                     batch_task, str(binary), [run.args() for run in runs], campaign.timeout,
-                    extra_env, runner.TAIL_CHARS, track, launcher,
+                    extra_env, runner.TAIL_CHARS, track, launcher, [keep(run) for run in runs],
                     key=f"qdisclab-batch-{runs[0].key}-{len(runs)}", retries=0,
                 )
             by_key[future.key] = runs
@@ -649,11 +773,25 @@ def _batch_size(requested: int, todo: int, workers: int, binary: Path,
 def _store(campaign: Campaign, run: Run, raw: Mapping, binary: Path, revision: str,
            store: ResultStore, result: SweepResult, progress: Progress,
            schema: ProgramSchema | None = None) -> None:
-    """Store one run's row and count it."""
+    """Store one run's row (and what it kept) and count it."""
     row = interpret(run, raw, campaign, schema)
     row["git_rev"] = revision
-    row["command"] = shlex.join([str(binary), *run.args()])
+    args = run.args()
+    kept = raw.get("kept") if run.keep else None
+    if run.keep:
+        # The command a user reruns: {run} is the run's folder beside the database.
+        args = [word.replace(runner.RUN_DIR, str(result.kept.root / run.key)) for word in args]
+    row["command"] = shlex.join([str(binary), *args])
+    if kept and kept["files"]:
+        row["kept_dir"] = os.path.relpath(kept["dir"], store.path.parent.resolve())
+        row["kept_files"] = kept["files"]
     store.record(row)
+    if run.keep:
+        result.kept.add(kept, run.keep)
+        if row.get("kept_dir"):
+            _write_run_note(Path(kept["dir"]), row, progress.console)
+        if warning := result.kept.disk_warning(free_space(result.kept.root)):
+            progress.console.print(f"[yellow]{escape(warning)}[/]", highlight=False)
     result.run_time_s += row["wall_time_s"] or 0.0
     result.cpu_time_s += row["cpu_time_s"] or 0.0
     if row["status"] == "ok":
@@ -662,6 +800,20 @@ def _store(campaign: Campaign, run: Run, raw: Mapping, binary: Path, revision: s
         setattr(result, row["status"], getattr(result, row["status"]) + 1)
         result.failures.append((run.label(), row["reason"]))
         _report_failure(progress.console, len(result.failures), run, row)
+
+
+def _write_run_note(folder: Path, row: Mapping, console: Console) -> None:
+    """``qdisclab-run.json`` in a run's kept folder: which run it is and how it ended."""
+    note = {key: row.get(key) for key in ("run_key", "campaign", "program", "grid", "params",
+                                          "seed", "status", "reason", "exit_code", "command",
+                                          "finished_at")}
+    note["files"] = [{"name": name, "bytes": size} for name, size in row["kept_files"]]
+    try:
+        (folder / runner.RUN_NOTE).write_text(json.dumps(note, indent=1) + "\n",
+                                              encoding="utf-8")
+    except OSError as exc:
+        console.print(f"[yellow]{escape(f'cannot write {folder / runner.RUN_NOTE}: {exc}')}[/]",
+                      highlight=False)
 
 
 def summary_table(result: SweepResult) -> Table:
@@ -679,6 +831,10 @@ def summary_table(result: SweepResult) -> Table:
     if result.interrupted:
         not_run = result.planned - result.skipped_done - result.skipped_failed - result.executed
         table.add_row("[yellow]not run (interrupted)[/]", str(not_run))
+    if result.kept is not None:
+        table.add_row("files kept",
+                      f"{result.kept.files} of {result.kept.runs} runs,"
+                      f" {file_size(result.kept.bytes)}")
     return table
 
 

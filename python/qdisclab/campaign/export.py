@@ -6,7 +6,10 @@
     ``status`` (a category of ``ok``, ``failed``, ``timeout``), ``seed``, ``grid`` (the
     sub-grid that first named the run), then one column per parameter and per metric, then
     ``wall_time_s``, ``exit_code``, ``attempts``, ``started_at`` and ``finished_at`` (UTC
-    times), ``ns3_version``, ``git_rev``, ``host`` and ``reason``. A parameter or metric
+    times), ``ns3_version``, ``git_rev``, ``host`` and ``reason``, and, when some run kept
+    files (a campaign's ``keep``), ``kept_dir``: the run's folder of kept files, absolute, or
+    in a Parquet file relative to the file's directory (``<NA>`` where a run kept none). A
+    parameter or metric
     column takes the type of its values: ``bool``, ``int64``, ``float64`` (integers mixed
     with floats) or ``string``; a column with runs that lack it (a parameter only some
     sub-grids set, a metric of failed runs) is the nullable ``boolean`` / ``Int64`` /
@@ -23,7 +26,9 @@
     group (named after its members joined by ``+``, the members its coordinates), then
     ``seed``; its fixed parameters are scalar coordinates. The variables are the metrics its
     runs report (``float64``, NaN where a run is missing, failed or reported null),
-    ``status`` (``ok``, ``failed``, ``timeout`` or ``not run``) and ``wall_time_s``. A run
+    ``status`` (``ok``, ``failed``, ``timeout`` or ``not run``) and ``wall_time_s``, and
+    ``kept_dir`` (relative to the NetCDF file's directory; empty where a run kept nothing)
+    when some run of the sub-grid kept files. A run
     two sub-grids share is in both; runs stored but not in the campaign file (left from an
     earlier version of it) are only in the Parquet/CSV export. The NetCDF-4 file holds one
     group per sub-grid: ``xarray.open_datatree(path)``, or
@@ -40,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from qdisclab.campaign.spec import Campaign, CampaignError, run_key, stored_campaign
-from qdisclab.campaign.store import STATUSES, ResultStore, RunRecord
+from qdisclab.campaign.store import STATUSES, ResultStore, RunRecord, kept_path
 
 #: What ``status`` says in a NetCDF export for a point of the grid with no stored run.
 NOT_RUN = "not run"
@@ -72,17 +77,19 @@ def _typed(values: Sequence[Any]):
     return pd.Series([None if v is None else str(v) for v in values], dtype="string")
 
 
-def runs_frame(db: str | Path):
-    """Every run of the database ``db`` as a typed :class:`pandas.DataFrame` (module doc)."""
+def runs_frame(db: str | Path, relative_to: str | Path | None = None):
+    """Every run of the database ``db`` as a typed :class:`pandas.DataFrame` (module doc);
+    ``kept_dir`` relative to the directory ``relative_to``, absolute when it is None."""
     import pandas as pd
 
     with ResultStore(db) as store:
         meta = store.meta()
         records = store.runs()
+    tail = _TAIL + (("kept_dir",) if any(r.kept_dir for r in records) else ())
     params = list(dict.fromkeys(name for r in records for name in r.params))
     metrics = list(dict.fromkeys(name for r in records for name in (r.metrics or {})))
-    param_titles = titles(params, {*_HEAD, *_TAIL}, "param")
-    metric_titles = titles(metrics, {*_HEAD, *_TAIL, *param_titles.values()}, "metric")
+    param_titles = titles(params, {*_HEAD, *tail}, "param")
+    metric_titles = titles(metrics, {*_HEAD, *tail, *param_titles.values()}, "metric")
 
     def strings(values):
         return pd.Series(values, dtype="string")
@@ -107,6 +114,8 @@ def runs_frame(db: str | Path):
     })
     for name in ("ns3_version", "git_rev", "host", "reason"):
         columns[name] = strings([getattr(r, name) for r in records])
+    if "kept_dir" in tail:
+        columns["kept_dir"] = strings([kept_path(db, r.kept_dir, relative_to) for r in records])
     frame = pd.DataFrame(columns)
     frame.attrs = {
         "campaign": meta.get("campaign", ""), "program": meta.get("program", ""),
@@ -118,8 +127,8 @@ def runs_frame(db: str | Path):
 
 def write_parquet(db: str | Path, path: str | Path) -> int:
     """Write :func:`runs_frame` of ``db`` to the Parquet file ``path``; return its rows."""
-    frame = runs_frame(db)
     path = Path(path)
+    frame = runs_frame(db, path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
     frame.to_parquet(path, index=False, engine="pyarrow")
     return len(frame)
@@ -133,9 +142,10 @@ def _coordinate(values: Sequence[Any]) -> np.ndarray:
     return np.asarray([str(v) for v in values], dtype=str)
 
 
-def grid_datasets(db: str | Path) -> dict[str, Any]:
+def grid_datasets(db: str | Path, relative_to: str | Path | None = None) -> dict[str, Any]:
     """The database's stored campaign as one :class:`xarray.Dataset` per sub-grid, by the
-    sub-grid's name (module doc); :class:`CampaignError` when it stores no campaign file."""
+    sub-grid's name (module doc); :class:`CampaignError` when it stores no campaign file.
+    ``kept_dir`` is relative to the directory ``relative_to``, absolute when it is None."""
     import xarray as xr
 
     with ResultStore(db) as store:
@@ -147,11 +157,12 @@ def grid_datasets(db: str | Path) -> dict[str, Any]:
             f"{db} stores no (readable) campaign file, so its grid is unknown:"
             " export it with --parquet or --csv"
         )
-    return {grid.name: _grid_dataset(xr, campaign, index, records)
+    return {grid.name: _grid_dataset(xr, campaign, index, records, db, relative_to)
             for index, grid in enumerate(campaign.grids)}
 
 
-def _grid_dataset(xr, campaign: Campaign, index: int, records: dict[str, RunRecord]):
+def _grid_dataset(xr, campaign: Campaign, index: int, records: dict[str, RunRecord],
+                  db: str | Path, relative_to: str | Path | None):
     grid = campaign.grids[index]
     seeds = list(campaign.seeds if grid.seeds is None else grid.seeds)
     dims: list[str] = []
@@ -177,13 +188,15 @@ def _grid_dataset(xr, campaign: Campaign, index: int, records: dict[str, RunReco
             found.append(((*point, s), record))
     metrics = list(dict.fromkeys([*campaign.metrics, *(
         name for _, record in found for name in (record.metrics or {}))]))
-    metric_titles = titles(metrics, {*coords, "status", "wall_time_s"}, "metric")
+    metric_titles = titles(metrics, {*coords, "status", "wall_time_s", "kept_dir"}, "metric")
 
     status = np.full(shape, NOT_RUN, dtype=object)
+    kept = np.full(shape, "", dtype=object)
     wall = np.full(shape, np.nan)
     data = {name: np.full(shape, np.nan) for name in metrics}
     for point, record in found:
         status[point] = record.status
+        kept[point] = kept_path(db, record.kept_dir, relative_to) or ""
         wall[point] = np.nan if record.wall_time_s is None else record.wall_time_s
         for name, value in (record.metrics or {}).items():
             data[name][point] = np.nan if value is None else value
@@ -192,6 +205,8 @@ def _grid_dataset(xr, campaign: Campaign, index: int, records: dict[str, RunReco
                  if not np.isnan(values).all()}
     variables["status"] = (all_dims, status.astype(str))
     variables["wall_time_s"] = (all_dims, wall, {"units": "s"})
+    if any(record.kept_dir for _, record in found):
+        variables["kept_dir"] = (all_dims, kept.astype(str))
     attrs = {"campaign": campaign.name, "program": campaign.program, "mode": campaign.mode,
              "grid": grid.name, "runs": len(found)}
     return xr.Dataset(variables, coords=coords, attrs=attrs)
@@ -202,7 +217,8 @@ def write_netcdf(db: str | Path, path: str | Path) -> dict[str, int]:
     sub-grid; return the stored runs per sub-grid."""
     import xarray as xr
 
-    datasets = grid_datasets(db)
+    path = Path(path)
+    datasets = grid_datasets(db, path.parent)
     first = next(iter(datasets.values()))
     root = xr.Dataset(attrs={key: first.attrs[key] for key in ("campaign", "program", "mode")}
                       | {"grids": list(datasets)})
@@ -213,7 +229,6 @@ def write_netcdf(db: str | Path, path: str | Path) -> dict[str, int]:
     encoding = {_group(name): {variable: {"zlib": True, "complevel": 4}
                                for variable in ds.data_vars}
                 for name, ds in datasets.items()}
-    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tree.to_netcdf(path, engine="netcdf4", encoding=encoding)
     return {name: ds.attrs["runs"] for name, ds in datasets.items()}

@@ -19,9 +19,18 @@ process's pid), so the next sweep can remove those of dead drivers
 A run's CPU time is what the kernel accounts to its process when it is reaped
 (``wait4``): user plus system seconds of the program and of the descendants it
 waited for, whether it exited, failed or was killed on timeout.
+
+A run's directory holds ``metrics.json`` (its ``--output``), ``stdout`` and ``stderr``
+(a batch gives each of its points such a directory of its own). Given ``keep`` (the
+patterns of a campaign's ``keep`` and a folder), the run's arguments get the directory's
+path for :data:`RUN_DIR`, and after the run, whatever its outcome, :func:`keep_files`
+moves the files matching the patterns to the folder; the result's ``kept`` says which,
+with their sizes. A run cut short because its sweep is stopping keeps nothing (it is
+run again).
 """
 
 import os
+import pathlib
 import re
 import shutil
 import signal
@@ -34,6 +43,10 @@ import time
 TAIL_CHARS = 4000
 #: Scratch directories of runs: ``<prefix><pid of the starting process>-<random>``.
 RUN_DIR_PREFIX = "qdisclab-run-"
+#: What a run's argument says for its own directory (a campaign's ``{run}/trace``).
+RUN_DIR = "{run}"
+#: The file in a kept folder that describes the run (written by the engine; never kept).
+RUN_NOTE = "qdisclab-run.json"
 
 #: Lines that say why a program failed, best first. ns-3's CommandLine prints
 #: "Invalid command-line argument: --x=1" and then its whole help text; NS_ABORT_MSG,
@@ -170,6 +183,68 @@ def remove_stale_run_dirs(tmpdir: str | None = None) -> int:
     return removed
 
 
+def _inside(path: str, root: str) -> bool:
+    """Whether ``path``, its links resolved, is in the directory ``root``."""
+    real, base = os.path.realpath(path), os.path.realpath(root)
+    return real.startswith(base + os.sep)
+
+
+def keep_files(run_dir: str, patterns: list[str], folder: str) -> dict:
+    """Move the regular files of ``run_dir`` matching ``patterns`` (globs relative to it,
+    ``**`` for any depth) to ``folder``, under the same relative names.
+
+    The folder is replaced as a whole: what an earlier attempt of the run kept there is
+    removed, and so is the folder when nothing matches. The files go to ``<folder>.partial``
+    first, which is then renamed. Returns ``{"dir": folder, "files": [[name, bytes], ...],
+    "unmatched": [patterns that matched no file], "error": ""}``; when a file cannot be
+    moved (disk full, no permission), ``files`` is empty, ``<folder>.partial`` removed,
+    and ``error`` says why.
+    """
+    root = pathlib.Path(run_dir)
+    found: dict[str, pathlib.Path] = {}
+    unmatched = []
+    for pattern in patterns:
+        hits = [path for path in root.glob(pattern)
+                if path.is_file() and not path.is_symlink() and _inside(str(path), run_dir)
+                and path.relative_to(root).as_posix() != RUN_NOTE]
+        if not hits:
+            unmatched.append(pattern)
+        found.update((path.relative_to(root).as_posix(), path) for path in hits)
+    kept = {"dir": folder, "files": [], "unmatched": unmatched, "error": ""}
+    staging = folder + ".partial"
+    try:
+        shutil.rmtree(staging, ignore_errors=True)
+        for name in sorted(found):
+            target = os.path.join(staging, name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            size = found[name].stat().st_size
+            shutil.move(found[name], target)
+            kept["files"].append([name, size])
+        if os.path.isdir(folder) and not os.path.islink(folder):
+            shutil.rmtree(folder)
+        elif os.path.lexists(folder):
+            os.unlink(folder)
+        if kept["files"]:
+            os.rename(staging, folder)
+    except OSError as exc:
+        where = exc.filename or folder
+        kept.update(files=[], error=f"cannot keep its files in {folder}: {where}:"
+                                    f" {exc.strerror or exc}")
+        shutil.rmtree(staging, ignore_errors=True)
+    return kept
+
+
+def _with_run_dir(words: list[str], run_dir: str) -> list[str]:
+    """``words`` with :data:`RUN_DIR` replaced by ``run_dir``."""
+    return [word.replace(RUN_DIR, run_dir) for word in words]
+
+
+def _keep(result: dict, keep, run_dir: str, children) -> None:
+    """Keep the files of a finished run (see :func:`keep_files`) unless its sweep is stopping."""
+    if keep and not (children is not None and children.stopping()):
+        result["kept"] = keep_files(run_dir, list(keep[0]), keep[1])
+
+
 def execute_run(
     argv: list[str],
     timeout: float | None,
@@ -177,6 +252,7 @@ def execute_run(
     tail_chars: int = TAIL_CHARS,
     track: bool = False,
     launcher: list[str] | None = None,
+    keep: list | None = None,
 ) -> dict:
     """Run ``argv + ["--output=FILE"]`` and report what happened.
 
@@ -190,13 +266,16 @@ def execute_run(
     With ``track`` (in-process workers only) the run is registered with
     :mod:`qdisclab.campaign.children` from start to cleanup, so an interrupted
     sweep can end it and wait for its directory to be removed. ``launcher``
-    (:func:`death_signal_launcher`) goes before the command.
+    (:func:`death_signal_launcher`) goes before the command. ``keep`` is ``[patterns,
+    folder]``: :data:`RUN_DIR` in ``argv`` is the run's directory, and the files matching
+    the patterns go to the folder after the run (``kept`` in the result, see
+    :func:`keep_files`); None keeps nothing.
     """
     result = _new_result()
     return _in_run_slot(
         track,
         lambda children: _execute(argv, timeout, env, tail_chars, children, launcher or [],
-                                  result),
+                                  result, keep),
         lambda: {**result, "outcome": "error", "error": NOT_STARTED},
     )
 
@@ -230,6 +309,7 @@ def _new_result() -> dict:
         "cpu_time_s": None,
         "started_at": time.time(),
         "host": socket.gethostname(),
+        "kept": None,
     }
 
 
@@ -343,7 +423,7 @@ def _collect(result: dict, output_path: str, stdout_path: str, stderr_path: str,
         pass
 
 
-def _execute(argv, timeout, env, tail_chars, children, launcher, result) -> dict:
+def _execute(argv, timeout, env, tail_chars, children, launcher, result, keep=None) -> dict:
     if problem := _cannot_start(argv[0], launcher):
         result["outcome"] = "error"
         result["error"] = problem
@@ -352,6 +432,8 @@ def _execute(argv, timeout, env, tail_chars, children, launcher, result) -> dict
     output_path = os.path.join(workdir, "metrics.json")
     stdout_path = os.path.join(workdir, "stdout")
     stderr_path = os.path.join(workdir, "stderr")
+    if keep:
+        argv = _with_run_dir(argv, workdir)
     started = time.monotonic()
     try:
         outcome, code, error, cpu = _run_process(
@@ -363,6 +445,7 @@ def _execute(argv, timeout, env, tail_chars, children, launcher, result) -> dict
             return result
         result["wall_time_s"] = time.monotonic() - started
         _collect(result, output_path, stdout_path, stderr_path, tail_chars)
+        _keep(result, keep, workdir, children)
         return result
     finally:
         if not result["wall_time_s"]:
@@ -378,6 +461,7 @@ def execute_batch(
     tail_chars: int = TAIL_CHARS,
     track: bool = False,
     launcher: list[str] | None = None,
+    keeps: list | None = None,
 ) -> list[dict | None]:
     """Run several points of ``program`` in one process (``program --batch=FILE``).
 
@@ -396,17 +480,21 @@ def execute_batch(
     not per point; the shares add up to the process's CPU time, the first point's
     includes the process's start). When the program cannot start, every point gets
     the error.
+
+    ``keeps`` has, per point, what :func:`execute_run`'s ``keep`` is (or None): each point
+    has a directory of its own, and keeps its own files.
     """
     result = _new_result()
+    keeps = keeps or [None] * len(points)
     return _in_run_slot(
         track,
         lambda children: _execute_batch(program, points, timeout, env, tail_chars, children,
-                                        launcher or [], result),
+                                        launcher or [], result, keeps),
         lambda: [{**result, "outcome": "error", "error": NOT_STARTED} for _ in points],
     )
 
 
-def _execute_batch(program, points, timeout, env, tail_chars, children, launcher, batch):
+def _execute_batch(program, points, timeout, env, tail_chars, children, launcher, batch, keeps):
     if problem := _cannot_start(program, launcher):
         batch.update(outcome="error", error=problem)
         return [dict(batch) for _ in points]
@@ -414,12 +502,16 @@ def _execute_batch(program, points, timeout, env, tail_chars, children, launcher
         batch.update(outcome="error", error="a batched argument holds a tab or a newline")
         return [dict(batch) for _ in points]
     workdir = tempfile.mkdtemp(prefix=f"{RUN_DIR_PREFIX}{os.getpid()}-")
+    points = list(points)
     try:
-        files = [
-            {kind: os.path.join(workdir, f"{index}.{kind}")
-             for kind in ("metrics.json", "stdout", "stderr")}
-            for index in range(len(points))
-        ]
+        run_dirs = [os.path.join(workdir, str(index)) for index in range(len(points))]
+        files = []
+        for index, run_dir in enumerate(run_dirs):
+            os.mkdir(run_dir)
+            files.append({kind: os.path.join(run_dir, kind)
+                          for kind in ("metrics.json", "stdout", "stderr")})
+            if keeps[index]:
+                points[index] = _with_run_dir(points[index], run_dir)
         batch_file = os.path.join(workdir, "batch")
         with open(batch_file, "w", encoding="utf-8") as handle:
             for words, paths in zip(points, files, strict=True):
@@ -460,6 +552,7 @@ def _execute_batch(program, points, timeout, env, tail_chars, children, launcher
             point["wall_time_s"] = max(end - previous_end, 0.0)
             previous_end = end
             _collect(point, paths["metrics.json"], paths["stdout"], paths["stderr"], tail_chars)
+            _keep(point, keeps[index], run_dirs[index], children)
             results.append(point)
         _share_cpu([point for point in results if point is not None], cpu)
         return results

@@ -10,6 +10,7 @@ A campaign names one example program and the runs to make of it::
     timeout = 300                       # seconds per run
     seeds = [1, 2, 3]                   # RngRun values (or: replications = 3, i.e. 1..3)
     points_per_process = 20             # optional: run up to 20 points in one process
+    keep = ["*.pcap", "flowmon.xml"]    # optional: files of each run to keep (see below)
 
     [fixed]                             # one value, every run
     simTime = 60
@@ -23,7 +24,7 @@ A campaign names one example program and the runs to make of it::
 
     [[grid]]                            # sub-grids: each is crossed with the axes above,
     name = "droptail"                   # and the campaign is the union of its sub-grids
-    fixed = { queueDisc = "DropTail" }
+    fixed = { queueDisc = "DropTail", pcap = "{run}/trace", flowMonitor = "{run}/flowmon.xml" }
     seeds = [1, 2, 3, 4, 5, 6]          # optional: this sub-grid's own seeds (or replications)
 
     [[grid]]
@@ -45,6 +46,14 @@ A campaign names one example program and the runs to make of it::
 program built on PointBatch (helper/point-batch.h), for campaigns of short runs; each run
 is still stored, resumed and failed on its own (see :mod:`qdisclab.campaign.engine`).
 
+``keep`` lists glob patterns (``*``, ``?``, ``[...]``, ``**``) of files in a run's directory
+that the engine keeps after the run, beside the results database (see
+:mod:`qdisclab.campaign.engine`); a sub-grid's own ``keep`` replaces the campaign's
+(``keep = []``: none). ``{run}`` in a parameter's value is that directory, each run its own
+(``{run}/trace`` is a file or prefix in it); it is allowed only where files are kept.
+``keep`` is no part of a run's identity: :attr:`Run.key` hashes the parameters as written
+(``"{run}/trace"``), so a campaign without ``keep`` and ``{run}`` has the keys it always had.
+
 A campaign without ``[[grid]]`` is one grid of the top-level axes. A sub-grid runs the
 campaign's seeds unless it names its own; ``[quick]``'s seeds replace them all. Runs identical in
 program, parameters and seed (say, a point two sub-grids share) are made once: the
@@ -56,12 +65,14 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from qdisclab.campaign.runner import RUN_DIR
 from qdisclab.context import REPO
 from qdisclab.toolchain.build import ALL_FLAVORS
 
@@ -71,12 +82,14 @@ Scalar = bool | int | float | str
 
 #: Parameters the engine sets itself on every run's command line.
 RESERVED_PARAMS = frozenset({"RngRun", "output"})
+#: ``{run}`` not followed by ``/`` and a name: a prefix beside the run's directory, not in it.
+_RUN_DIR_MISUSE = re.compile(re.escape(RUN_DIR) + r"(?!/[^/])")
 
 _TOP_KEYS = frozenset(
     {"name", "program", "description", "metrics", "timeout", "seeds", "replications",
-     "fixed", "factors", "zip", "grid", "quick", "ns3", "points_per_process"}
+     "fixed", "factors", "zip", "grid", "quick", "ns3", "points_per_process", "keep"}
 )
-_GRID_KEYS = frozenset({"name", "fixed", "factors", "zip", "seeds", "replications"})
+_GRID_KEYS = frozenset({"name", "fixed", "factors", "zip", "seeds", "replications", "keep"})
 _QUICK_KEYS = frozenset({"seeds", "replications", "timeout", "params"})
 DEFAULT_TIMEOUT_S = 600.0
 
@@ -116,6 +129,8 @@ class Run:
     params: dict[str, Scalar]
     seed: int
     grid: str = ""
+    #: Patterns of the files to keep from the run's directory (its sub-grids' ``keep``).
+    keep: tuple[str, ...] = ()
 
     def args(self) -> list[str]:
         """Command-line arguments, without ``--output`` (the engine adds it)."""
@@ -138,6 +153,8 @@ class Grid:
     zips: tuple[dict[str, list[Scalar]], ...] = ()
     #: This sub-grid's own RngRun values; None: the campaign's.
     seeds: tuple[int, ...] | None = None
+    #: Patterns of the files its runs keep (its own ``keep``, else the campaign's).
+    keep: tuple[str, ...] = ()
 
     def parameters(self) -> list[str]:
         """Every parameter this grid sets."""
@@ -207,8 +224,14 @@ class Campaign:
             seeds.extend(grid.seeds or ())
         return tuple(dict.fromkeys(seeds))
 
+    @property
+    def keeps_files(self) -> bool:
+        """Whether some run keeps files (a ``keep`` with patterns)."""
+        return any(grid.keep for grid in self.grids)
+
     def runs(self) -> list[Run]:
-        """The campaign's runs: seeds outermost, then sub-grids in order, without duplicates."""
+        """The campaign's runs: seeds outermost, then sub-grids in order, without duplicates
+        (a run two sub-grids share keeps the files either keeps)."""
         runs: dict[str, Run] = {}
         for seed in self.all_seeds():
             for grid in self.grids:
@@ -216,7 +239,11 @@ class Campaign:
                     continue
                 for params in grid.combinations():
                     key = run_key(self.program, params, seed)
-                    runs.setdefault(key, Run(key, self.program, params, seed, grid.name))
+                    if key not in runs:
+                        runs[key] = Run(key, self.program, params, seed, grid.name, grid.keep)
+                    elif grid.keep:
+                        keep = tuple(dict.fromkeys([*runs[key].keep, *grid.keep]))
+                        runs[key] = replace(runs[key], keep=keep)
         return list(runs.values())
 
 
@@ -314,6 +341,66 @@ def _check_unique(grid: Grid, where: str) -> None:
             raise CampaignError(f"{where}: parameter {name!r} is both fixed and varied")
 
 
+def check_pattern(pattern: Any, where: str) -> str:
+    """``pattern`` if it is a usable ``keep`` pattern: a glob relative to the run's directory
+    that stays in it; else :class:`CampaignError` saying what is wrong."""
+    if not isinstance(pattern, str):
+        raise CampaignError(
+            f"{where}: expected file patterns (strings), got {type(pattern).__name__}"
+        )
+    if not pattern.strip():
+        raise CampaignError(f"{where}: empty file pattern")
+    if "\0" in pattern:
+        raise CampaignError(f"{where}: {pattern!r} holds a NUL character")
+    path = PurePosixPath(pattern)
+    if path.is_absolute() or pattern.startswith("~"):
+        raise CampaignError(
+            f"{where}: {pattern!r} is an absolute path; a pattern names files in the run's"
+            " directory, relative to it (e.g. \"*.pcap\")"
+        )
+    if ".." in path.parts:
+        raise CampaignError(f"{where}: {pattern!r} leaves the run's directory ('..')")
+    if not path.parts:  # ".", "./."
+        raise CampaignError(f"{where}: {pattern!r} names the run's directory, not files in it")
+    return pattern
+
+
+def _keep(table: Mapping[str, Any], where: str) -> tuple[str, ...] | None:
+    """The ``keep`` patterns of ``table``; None when it has no ``keep``."""
+    if "keep" not in table:
+        return None
+    value = table["keep"]
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise CampaignError(
+            f"{where}.keep: expected a list of file patterns, got {type(value).__name__}"
+        )
+    return tuple(dict.fromkeys(check_pattern(item, f"{where}.keep") for item in value))
+
+
+def _check_run_dir(grid: Grid, where: str) -> None:
+    """``{run}`` only in a grid that keeps files, and only as ``{run}/NAME``."""
+    values = [*grid.fixed.items(),
+              *((name, value) for name, values in grid.factors.items() for value in values),
+              *((name, value) for group in grid.zips for name, values in group.items()
+                for value in values)]
+    for name, value in values:
+        if not isinstance(value, str) or RUN_DIR not in value:
+            continue
+        if not grid.keep:
+            raise CampaignError(
+                f"{where}: {name} = {value!r} writes into the run's directory ({RUN_DIR}),"
+                " but the grid keeps no files: add keep = [...] with patterns of the files"
+                " to keep (the run's directory is removed after the run)"
+            )
+        if _RUN_DIR_MISUSE.search(value):
+            raise CampaignError(
+                f"{where}: {name} = {value!r}: {RUN_DIR} is the run's directory; name a file"
+                f" or prefix in it, e.g. \"{RUN_DIR}/trace\""
+            )
+
+
 def _seeds(table: Mapping[str, Any], where: str) -> tuple[int, ...] | None:
     if "seeds" in table and "replications" in table:
         raise CampaignError(f"{where}: give either seeds or replications, not both")
@@ -363,6 +450,7 @@ def _merge_grid(base: Grid, sub: Grid, where: str) -> Grid:
         factors={**base.factors, **sub.factors},
         zips=base.zips + sub.zips,
         seeds=sub.seeds,
+        keep=sub.keep,
     )
     _check_unique(merged, where)
     return merged
@@ -400,7 +488,7 @@ def _apply_overrides(grids: Sequence[Grid], overrides: Mapping[str, Any]) -> tup
             new = {name: _values(overrides[name], f"{where}.{name}") for name in group}
             _check_zip_lengths(new, where)
             zips.append(new)
-        result.append(Grid(grid.name, fixed, factors, tuple(zips), grid.seeds))
+        result.append(replace(grid, fixed=fixed, factors=factors, zips=tuple(zips)))
     return tuple(result)
 
 
@@ -426,6 +514,7 @@ def parse_campaign(
     if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
         raise CampaignError(f"{where}.metrics: expected a list of metric names")
 
+    keep = _keep(data, where) or ()
     base = Grid(
         name="",
         fixed=_parse_fixed(data.get("fixed"), "[fixed]"),
@@ -435,7 +524,7 @@ def parse_campaign(
     _check_unique(base, where)
     subs = data.get("grid")
     if subs is None:
-        grids = (Grid(campaign_name, base.fixed, base.factors, base.zips),)
+        grids = (Grid(campaign_name, base.fixed, base.factors, base.zips, keep=keep),)
     else:
         if not isinstance(subs, list) or not subs:
             raise CampaignError(f"{where}: [[grid]] must be a non-empty array of tables")
@@ -451,6 +540,7 @@ def parse_campaign(
                 factors=_parse_factors(table.get("factors"), f"{here}.factors"),
                 zips=_parse_zips(table.get("zip"), f"{here}.zip"),
                 seeds=_seeds(table, here),
+                keep=keep if (own := _keep(table, here)) is None else own,
             )
             grids.append(_merge_grid(base, sub, here))
         grids = tuple(grids)
@@ -459,18 +549,20 @@ def parse_campaign(
     timeout = _timeout(data, where) or DEFAULT_TIMEOUT_S
     quick_table = _table(data.get("quick"), "[quick]")
     _check_keys(quick_table, _QUICK_KEYS, "[quick]")
+    for index, grid in enumerate(grids):
+        _check_run_dir(grid, where if subs is None else f"[[grid]] #{index + 1}")
+    # The overrides are checked even when not used, so a typo shows up at once.
+    quick_grids = _apply_overrides(grids, _table(quick_table.get("params"), "[quick.params]"))
+    for grid in quick_grids:
+        _check_run_dir(grid, "[quick.params]")
+    quick_seeds = _seeds(quick_table, "[quick]")
+    quick_timeout = _timeout(quick_table, "[quick]")
     if quick:
-        grids = _apply_overrides(grids, _table(quick_table.get("params"), "[quick.params]"))
-        quick_seeds = _seeds(quick_table, "[quick]")
+        grids = quick_grids
         if quick_seeds:
             seeds = quick_seeds
             grids = tuple(replace(grid, seeds=None) for grid in grids)
-        timeout = _timeout(quick_table, "[quick]") or timeout
-    else:
-        # Check the overrides even when not using them, so a typo shows up at once.
-        _apply_overrides(grids, _table(quick_table.get("params"), "[quick.params]"))
-        _seeds(quick_table, "[quick]")
-        _timeout(quick_table, "[quick]")
+        timeout = quick_timeout or timeout
 
     description = data.get("description", "")
     points_per_process = data.get("points_per_process", 1)

@@ -10,7 +10,11 @@ Tables:
     seconds of its process; a run of a batch has its share, see
     :func:`~qdisclab.campaign.runner.execute_batch`), exit code, the ns-3
     version (from the metrics report), the module's git revision, the host, the
-    command line and the number of attempts.
+    command line, the number of attempts, and ``kept_dir``: the folder of the files the run
+    kept (a campaign's ``keep``), relative to the database's directory, or NULL.
+``kept_files``
+    The files each run kept: ``run_key``, ``name`` (relative to the run's ``kept_dir``)
+    and ``bytes``. A run's rows are replaced with its row in ``runs``, in one transaction.
 ``runs_flat``
     A view of ``runs`` with one column per parameter (``p_<name>``) and per metric
     (``m_<name>``) of the last campaign swept into the file.
@@ -78,9 +82,16 @@ CREATE TABLE IF NOT EXISTS runs (
     command      TEXT,
     attempts     INTEGER NOT NULL DEFAULT 1,
     started_at   TEXT,
-    finished_at  TEXT
+    finished_at  TEXT,
+    kept_dir     TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_status ON runs (status);
+CREATE TABLE IF NOT EXISTS kept_files (
+    run_key  TEXT NOT NULL,
+    name     TEXT NOT NULL,
+    bytes    INTEGER NOT NULL,
+    PRIMARY KEY (run_key, name)
+);
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT
@@ -113,12 +124,13 @@ _ADDED_COLUMNS = (
     ("runs", "cpu_time_s", "REAL"),
     ("sweeps", "cpu_time_s", "REAL"),
     ("sweeps", "ns3_flavor", "TEXT"),
+    ("runs", "kept_dir", "TEXT"),
 )
 
 _RUN_COLUMNS = (
     "run_key", "campaign", "program", "grid", "params", "seed", "status", "reason", "metrics",
     "output", "wall_time_s", "cpu_time_s", "exit_code", "stderr_tail", "ns3_version", "git_rev",
-    "host", "command", "started_at", "finished_at",
+    "host", "command", "started_at", "finished_at", "kept_dir",
 )
 
 
@@ -157,6 +169,9 @@ class RunRecord:
     #: User + system seconds of the run's process (its share of a batch's); None for runs
     #: stored before CPU time was recorded.
     cpu_time_s: float | None = None
+    #: The folder of the files the run kept, relative to the database's directory; None
+    #: when it kept none.
+    kept_dir: str | None = None
 
     def metric(self, name: str) -> float:
         """A metric's value, NaN when absent or null."""
@@ -292,7 +307,8 @@ class ResultStore:
 
     @_reported
     def record(self, row: Mapping[str, Any]) -> None:
-        """Insert or replace one run (committed at once); a replacement counts an attempt."""
+        """Insert or replace one run and its ``kept_files`` (the row's list of ``(name,
+        bytes)``), committed at once; a replacement counts an attempt."""
         values = {column: row.get(column) for column in _RUN_COLUMNS}
         for column in ("params", "metrics"):
             if values[column] is not None and not isinstance(values[column], str):
@@ -302,11 +318,39 @@ class ResultStore:
         columns = ", ".join(_RUN_COLUMNS)
         placeholders = ", ".join(f":{c}" for c in _RUN_COLUMNS)
         updates = ", ".join(f"{c} = excluded.{c}" for c in _RUN_COLUMNS if c != "run_key")
-        self.conn.execute(
-            f"INSERT INTO runs ({columns}) VALUES ({placeholders})"
-            f" ON CONFLICT(run_key) DO UPDATE SET {updates}, attempts = runs.attempts + 1",
-            values,
-        )
+        kept = [(values["run_key"], name, size) for name, size in row.get("kept_files") or ()]
+        # A savepoint: its own transaction, or part of the caller's (a bulk insert).
+        self.conn.execute("SAVEPOINT record")
+        try:
+            self.conn.execute(
+                f"INSERT INTO runs ({columns}) VALUES ({placeholders})"
+                f" ON CONFLICT(run_key) DO UPDATE SET {updates}, attempts = runs.attempts + 1",
+                values,
+            )
+            self.conn.execute("DELETE FROM kept_files WHERE run_key = ?", (values["run_key"],))
+            self.conn.executemany(
+                "INSERT INTO kept_files (run_key, name, bytes) VALUES (?, ?, ?)", kept
+            )
+        except BaseException:
+            # Some errors (SQLITE_FULL) have rolled the whole transaction back already.
+            if self.conn.in_transaction:
+                try:
+                    self.conn.execute("ROLLBACK TO record")
+                    self.conn.execute("RELEASE record")
+                except sqlite3.Error:
+                    pass
+            raise
+        self.conn.execute("RELEASE record")
+
+    @_reported
+    def kept_files(self) -> dict[str, list[tuple[str, int]]]:
+        """The files every run kept, by run key: ``(name, bytes)`` in name order."""
+        kept: dict[str, list[tuple[str, int]]] = {}
+        for row in self.conn.execute(
+            "SELECT run_key, name, bytes FROM kept_files ORDER BY run_key, name"
+        ):
+            kept.setdefault(row[0], []).append((row[1], row[2]))
+        return kept
 
     @_reported
     def runs(
@@ -346,6 +390,7 @@ class ResultStore:
                     attempts=row["attempts"],
                     started_at=row["started_at"],
                     finished_at=row["finished_at"],
+                    kept_dir=row["kept_dir"],
                 )
             )
         return records
@@ -397,7 +442,7 @@ class ResultStore:
         columns += [
             f"json_extract(metrics, {_sql_path(name)}) AS {_quote('m_' + name)}" for name in metrics
         ]
-        columns += ["wall_time_s", "reason", "ns3_version", "git_rev"]
+        columns += ["wall_time_s", "reason", "ns3_version", "git_rev", "kept_dir"]
         with self.conn:
             self.conn.execute("DROP VIEW IF EXISTS runs_flat")
             self.conn.execute(f"CREATE VIEW runs_flat AS SELECT {', '.join(columns)} FROM runs")
@@ -408,10 +453,13 @@ class ResultStore:
 
         Columns: ``run_key``, ``status``, ``seed``, one per parameter, one per metric
         (empty when null), then wall time, exit code, ns-3 version, git revision,
-        host, reason and finish time. A parameter or metric whose name is already a
-        column is titled ``param.<name>`` / ``metric.<name>``.
+        host, reason and finish time, and, when some run kept files, ``kept_dir``: its
+        folder, relative to the CSV file's directory (see :func:`kept_path`). A parameter
+        or metric whose name is already a column is titled ``param.<name>`` /
+        ``metric.<name>``.
         """
         records = self.runs(keys=keys)
+        path = Path(path)
         params: dict[str, None] = {}
         metrics: dict[str, None] = {}
         for record in records:
@@ -420,13 +468,20 @@ class ResultStore:
         head = ("run_key", "status", "seed")
         tail = ("wall_time_s", "exit_code", "ns3_version", "git_rev", "host", "reason",
                 "finished_at")
+        if any(record.kept_dir for record in records):
+            tail += ("kept_dir",)
         # A parameter or metric whose name is taken gets a "param." / "metric." prefix.
         taken = {*head, *tail}
         param_titles = [f"param.{n}" if n in taken else n for n in params]
         taken.update(param_titles)
         metric_titles = [f"metric.{n}" if n in taken else n for n in metrics]
-        path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+
+        def cell(record: RunRecord, column: str) -> Any:
+            if column == "kept_dir":
+                return kept_path(self.path, record.kept_dir, path.parent) or ""
+            return _csv_value(getattr(record, column))
+
         with open(path, "w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow([*head, *param_titles, *metric_titles, *tail])
@@ -438,10 +493,31 @@ class ResultStore:
                         record.seed,
                         *(_csv_value(record.params.get(name)) for name in params),
                         *(_csv_value((record.metrics or {}).get(name)) for name in metrics),
-                        *(_csv_value(getattr(record, column)) for column in tail),
+                        *(cell(record, column) for column in tail),
                     ]
                 )
         return len(records)
+
+
+def kept_root(db: str | Path) -> Path:
+    """Where the runs of the database ``db`` keep their files: ``<db's stem>-runs`` beside
+    it (``campaign.sqlite`` → ``campaign-runs/``, ``campaign-quick-runs/`` for ``--quick``),
+    a folder per run named by its key."""
+    db = Path(db)
+    return db.with_name(f"{db.stem}-runs")
+
+
+def kept_path(db: str | Path, kept_dir: str | None, relative_to: str | Path | None = None
+              ) -> str | None:
+    """A run's ``kept_dir`` (relative to the database ``db``'s directory) as a path relative
+    to the directory ``relative_to`` (an exported file's), or absolute when it is None;
+    None when the run kept nothing."""
+    if not kept_dir:
+        return None
+    folder = os.path.abspath(Path(db).parent / kept_dir)
+    if relative_to is None:
+        return folder
+    return os.path.relpath(folder, os.path.abspath(relative_to))
 
 
 @contextmanager
@@ -483,7 +559,7 @@ def exclusive_writer(path: str | Path) -> Iterator[None]:
 
 
 #: Tables :func:`salvage` copies (``runs_flat`` is a view the next sweep recreates).
-_TABLES = ("runs", "meta", "sweeps")
+_TABLES = ("runs", "meta", "sweeps", "kept_files")
 
 
 def _readable_rows(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[tuple]]:

@@ -10,11 +10,14 @@ after the paper's figures and tables, and returns a :class:`FigureSet`: the file
 plus :class:`Claim` objects saying where the reproduction agrees with the paper
 and where it does not. ``qdisc-lab reproduce`` and ``qdisc-lab report`` use it.
 
-Adding a paper: write ``campaigns/<name>.toml`` and ``figures/<name>.py`` (with a
-``make_figures(db_path, out_dir) -> FigureSet``), and add one entry here. What the
-modules share is in ``figures/common.py``: loading the runs, Student-t intervals, the
-note on the runs and seeds, and ``figure_artifact`` (a figure's PNG, PDF and CSV as one
-:class:`Artifact`).
+Adding a paper: write ``campaigns/<name>.toml`` and the package ``figures/<name>/``, and add
+one entry here. The package keeps the paper's numbers (``paper.py``: constants transcribed
+from the paper), the analysis of the runs (``analysis.py``: parameters, metrics, statistics,
+calibration rules), the figures (``plots.py``: matplotlib, their CSV rows) and the claims
+(``claims.py``: verdict rules and causes) apart; its ``__init__.py`` has
+``make_figures(db_path, out_dir) -> FigureSet``, which puts them together. What the papers
+share is in ``figures/common.py``: loading the runs, Student-t intervals, the note on the runs
+and seeds, and ``figure_artifact`` (a figure's PNG, PDF and CSV as one :class:`Artifact`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Shared pieces of the figures modules: confidence intervals, results loading and the
-campaign's state, file output (titles fitted into their figures), notes, parameter parsing.
+campaign's state, a run's metrics, error bars, file output (titles fitted into their figures),
+notes, parameter parsing.
 
 Confidence intervals are over seeds (RngRun replications): the mean of the ``n``
 per-seed values ± ``t(0.975, n-1) · s / √n`` (Student t, ``s`` the sample standard
@@ -83,6 +84,12 @@ def t_interval(values: Iterable[float], confidence: float = CONFIDENCE) -> Estim
         return Estimate(mean, float("nan"), 1)
     half = t_quantile(n, confidence) * float(data.std(ddof=1)) / math.sqrt(n)
     return Estimate(mean, half, n)
+
+
+def metric_value(metrics: dict | None, name: str) -> float | None:
+    """A run's metric ``name`` as a float; None when it is missing or not finite."""
+    value = (metrics or {}).get(name)
+    return float(value) if value is not None and math.isfinite(value) else None
 
 
 def load_campaign_runs(db_path: Path) -> tuple[dict[str, str], list[RunRecord]]:
@@ -196,6 +203,15 @@ def save_figure(fig, out_dir: Path, stem: str) -> tuple[Path, Path]:
     fig.savefig(png, dpi=150)
     fig.savefig(pdf)
     return png, pdf
+
+
+def errorbar(axis, xs, estimates: Sequence[Estimate], *, capsize: float = 3,
+             markersize: float = 3.5, **style) -> None:
+    """Draw ``estimates`` at ``xs`` as markers with their intervals (none where unknown)."""
+    means = [e.mean for e in estimates]
+    errors = [e.half_width if math.isfinite(e.half_width) else 0.0 for e in estimates]
+    axis.errorbar(xs, means, yerr=errors, capsize=capsize, marker="o", markersize=markersize,
+                  lw=1.2, **style)
 
 
 def figure_artifact(fig, out_dir: Path, stem: str, header: Sequence[str],

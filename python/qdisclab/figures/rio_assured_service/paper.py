@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The paper's numbers: Kim, Park and Bahk's Assured Service study (RIO vs RI+O, ns-2).
+
+The schemes and the example's defaults (the paper's Table 1 setup), Table 1 with its fixed
+settings, and what the paper reads off Figs. 2 and 3.
+"""
+
+from __future__ import annotations
+
+
+# ----------------------------------------------------------------- schemes and defaults
+
+SCHEMES = ("Rio", "RiPlusO")
+SCHEME_LABELS = {"Rio": "RIO", "RiPlusO": "RI+O"}
+
+
+
+#: rio-assured-service's defaults (the paper's Table 1 setup) for the parameters read here.
+DEFAULTS: dict[str, object] = {
+    "queueDisc": "Rio",
+    "profiles": "2,1,0.5,0.2,0.1",
+    "flowsPerProfile": 4,
+    "subscription": 0.0,
+    "nBestEffort": 20,
+    "inMinTh": 390.0,
+    "inMaxTh": 694.0,
+    "inMaxP": 0.02,
+    "totalMinTh": 347.0,
+    "totalMaxTh": 694.0,
+    "totalMaxP": 0.05,
+    "outMinTh": 10.0,
+    "outMaxTh": 30.0,
+    "outMaxP": 0.01,
+    "queueLimit": 1000,
+    "bottleneckRate": "20Mbps",
+}
+
+
+# ----------------------------------------------------------------- Table 1
+
+#: Table 1's profile classes (Mb/s), then best effort.
+TABLE1_PROFILES = (2.0, 1.0, 0.5, 0.2, 0.1)
+#: Column titles of Table 1: the profile rates, then BE (the paper heads it "0.05").
+TABLE1_COLUMNS = ("2.0", "1.0", "0.5", "0.2", "0.1", "BE")
+#: Table 1's fixed IN and IN+OUT settings (min, max, P_max).
+TABLE1_IN = (390.0, 694.0, 0.02)
+TABLE1_TOTAL = (347.0, 694.0, 0.05)
+Setting = tuple[float, float, float]  # (min_th, max_th, P_max), thresholds in packets
+#: Table 1: the best RIO and RI+O with each OUT setting (IN 390/694/0.02), Mb/s per class.
+PAPER_BEST_RIO = (1.765, 1.009, 0.568, 0.333, 0.276, 0.253)
+PAPER_TABLE1: dict[Setting, tuple[float, ...]] = {
+    (200.0, 600.0, 0.01): (1.633, 0.912, 0.557, 0.322, 0.267, 0.253),
+    (100.0, 300.0, 0.01): (1.657, 0.962, 0.586, 0.346, 0.277, 0.229),
+    (30.0, 90.0, 0.01): (1.751, 1.013, 0.594, 0.342, 0.276, 0.198),
+    (10.0, 30.0, 0.01): (1.781, 1.023, 0.592, 0.345, 0.272, 0.186),
+    (5.0, 15.0, 0.01): (1.788, 1.028, 0.591, 0.339, 0.271, 0.179),
+}
+PAPER_FAIR_SHARE = (2.120, 1.120, 0.620, 0.320, 0.220, 0.120)
+
+
+# ----------------------------------------------------------------- Figs. 2 and 3
+
+#: Fig. 2: subscription level -> AS profile (four flows on 20 Mb/s).
+FIG2_PROFILES = {0.4: 2.0, 0.5: 2.5}
+FIG2_BE = (0, 1, 2, 6, 11, 16, 26, 46, 96)
+#: Fig. 2: the largest number of BE flows at which the AS flows still meet their profile.
+PAPER_FIG2: dict[tuple[float, str], int] = {
+    (0.4, "Rio"): 11, (0.4, "RiPlusO"): 26, (0.5, "Rio"): 6, (0.5, "RiPlusO"): 16,
+}
+#: Fig. 3: the highest subscription level up to which the profile is met (None: never).
+FIG3_PROFILES = (0.5, 1.0, 2.0)
+FIG3_LEVELS = tuple(round(0.1 * k, 1) for k in range(1, 11))
+PAPER_FIG3: dict[tuple[float, str], float | None] = {
+    (0.5, "Rio"): 0.9, (0.5, "RiPlusO"): 0.9, (1.0, "Rio"): 0.5, (1.0, "RiPlusO"): 0.7,
+    (2.0, "Rio"): None, (2.0, "RiPlusO"): 0.5,
+}
+
+NAME = "rio-assured-service"
