@@ -49,8 +49,9 @@ MakeEntries()
         return attributes;
     };
 
-    std::vector<E> entries(12);
-    E* e = entries.data();
+    // One block per entry, each started by `e = &entries.emplace_back();`.
+    std::vector<E> entries;
+    E* e = &entries.emplace_back();
 
     e->name = "FIFO";
     e->aliases = {"Fifo", "DropTail"};
@@ -60,7 +61,7 @@ MakeEntries()
     e->benched = true;
     e->benchReference = true;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "RED";
     e->aliases = {"Red"};
     e->typeId = "ns3::RedQueueDisc";
@@ -68,14 +69,14 @@ MakeEntries()
     e->description = "ns-3's Random Early Detection";
     e->benched = true;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "FqCoDel";
     e->typeId = "ns3::FqCoDelQueueDisc";
     e->origin = "ns-3";
     e->description = "ns-3's FQ-CoDel (flow queues, each with CoDel)";
     e->benched = true;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "DRR";
     e->aliases = {"Drr"};
     e->typeId = "ns3::DrrQueueDisc";
@@ -86,7 +87,7 @@ MakeEntries()
     e->benched = true;
     e->benchAttributes = benchPerFlow;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "DRR-tail";
     e->typeId = "ns3::DrrQueueDisc";
     e->origin = "qdisc-lab";
@@ -95,7 +96,7 @@ MakeEntries()
     e->quantumAttribute = "Quantum";
     e->capabilities = perFlow;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "Aliquem";
     e->typeId = "ns3::AliquemQueueDisc";
     e->origin = "qdisc-lab";
@@ -107,7 +108,7 @@ MakeEntries()
     e->benchAttributes = benchPerFlow;
     e->benchAttributes.emplace_back("ScalingFactor", "5");
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "SRR";
     e->typeId = "ns3::SrrQueueDisc";
     e->origin = "qdisc-lab";
@@ -118,7 +119,7 @@ MakeEntries()
     e->benched = true;
     e->benchAttributes = benchPerFlow;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "VD";
     e->typeId = "ns3::VerticalDimensioningQueueDisc";
     e->origin = "qdisc-lab";
@@ -127,7 +128,18 @@ MakeEntries()
     e->capabilities = perFlow;
     e->benched = true;
 
-    ++e;
+    e = &entries.emplace_back();
+    e->name = "WF2Q+";
+    e->aliases = {"Wf2qPlus", "WF2Q"};
+    e->typeId = "ns3::Wf2qPlusQueueDisc";
+    e->origin = "qdisc-lab";
+    e->description = "WF2Q+ (Bennett and Zhang), weighted buffer stealing from the head of the "
+                     "longest queue";
+    e->capabilities = perFlow;
+    e->benched = true;
+    e->benchAttributes = {{"Buckets", "131072"}};
+
+    e = &entries.emplace_back();
     e->name = "RIO";
     e->aliases = {"Rio"};
     e->typeId = "ns3::RioQueueDisc";
@@ -137,7 +149,7 @@ MakeEntries()
     e->benched = true;
     e->benchAttributes = redDefaultTests({"In", "Total"});
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "RI+O";
     e->aliases = {"RiPlusO"};
     e->typeId = "ns3::RiPlusOQueueDisc";
@@ -147,7 +159,7 @@ MakeEntries()
     e->benched = true;
     e->benchAttributes = redDefaultTests({"In", "Total", "Out"});
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "CIOQ-RED";
     e->aliases = {"CioqRed"};
     e->typeId = "ns3::CioqRedQueueDisc";
@@ -158,7 +170,7 @@ MakeEntries()
     // like; outside a switch it has no input backlog to read (q_input = 0).
     e->benchAttributes = {{"QW", "0.002"}, {"LInterm", "50"}, {"LinkBandwidth", "1.5Mbps"}};
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "DscpMarker";
     e->typeId = "ns3::DscpMarkerQueueDisc";
     e->origin = "qdisc-lab";

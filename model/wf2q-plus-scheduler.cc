@@ -122,20 +122,24 @@ Wf2qPlusScheduler::TagHeap::Erase(FlowId f)
 Wf2qPlusScheduler::Wf2qPlusScheduler()
     : m_virtualTime(0),
       m_inService(0),
-      m_totalWeight(1)
+      m_totalWeight(1),
+      m_sumWeights(false)
 {
 }
 
 void
 Wf2qPlusScheduler::Reset(uint32_t flows, double totalWeight)
 {
-    NS_ABORT_MSG_UNLESS(totalWeight > 0,
-                        "Wf2qPlusScheduler: the total weight must be > 0, not " << totalWeight);
+    NS_ABORT_MSG_UNLESS(totalWeight >= 0,
+                        "Wf2qPlusScheduler: the total weight must be >= 0 (0: the sum of the "
+                        "flows' weights), not "
+                            << totalWeight);
     m_flows.Reset(flows);
     m_eligible.Reset(flows);
     m_waiting.Reset(flows);
     m_virtualTime = 0;
     m_inService = 0;
+    m_sumWeights = totalWeight == 0;
     m_totalWeight = totalWeight;
 }
 
@@ -173,6 +177,10 @@ Wf2qPlusScheduler::Arrive(FlowId f, uint32_t bytes, double weight)
     {
         // Newly backlogged: S = max(F, V(a)), F = S + L / r.
         Flow& flow = m_flows[f];
+        if (m_sumWeights && flow.cost == 0)
+        {
+            m_totalWeight += weight; // first seen since Reset
+        }
         flow.cost = m_totalWeight / weight;
         flow.start = std::max(flow.finish, m_virtualTime);
         flow.finish = flow.start + bytes * flow.cost;
@@ -263,24 +271,13 @@ Wf2qPlusScheduler::Drop(bool fromHead)
     return p;
 }
 
-Wf2qPlusScheduler::FlowId
-Wf2qPlusScheduler::Longest() const
+FlowStateSize
+Wf2qPlusScheduler::GetStateSize() const
 {
-    NS_ABORT_MSG_IF(m_flows.Empty(), "Wf2qPlusScheduler: Longest with no flow backlogged");
-    return m_flows.Longest();
-}
-
-std::size_t
-Wf2qPlusScheduler::GetFlowRecordBytes() const
-{
-    return m_flows.GetFlowRecordBytes() + m_eligible.GetPositionBytes() +
-           m_waiting.GetPositionBytes();
-}
-
-std::size_t
-Wf2qPlusScheduler::GetHeapBytes() const
-{
-    return m_flows.GetHeapBytes() + m_eligible.GetEntryBytes() + m_waiting.GetEntryBytes();
+    FlowStateSize size = m_flows.GetStateSize();
+    size.activeFlowBytes += m_eligible.GetEntryBytes() + m_waiting.GetEntryBytes();
+    size.bucketBytes += m_eligible.GetPositionBytes() + m_waiting.GetPositionBytes();
+    return size;
 }
 
 } // namespace ns3

@@ -93,8 +93,11 @@ class Wf2qPlusScheduler
      * Forget every flow and packet, set V = 0 and size the scheduler.
      * \param flows number of flows (flow ids are 0 .. flows-1)
      * \param totalWeight Φ, the weight whose share is the whole link: a flow of weight w is
-     *        guaranteed the rate w / Φ of it; > 0. The paper's bounds need the flows' weights to
-     *        sum to at most Φ
+     *        guaranteed the rate w / Φ of it; >= 0. The paper's bounds need the flows' weights to
+     *        sum to at most Φ. 0: Φ is the sum of the weights of the flows seen so far, each
+     *        counted once, with the weight of its first busy period (as Linux's QFQ sums the
+     *        weights of its classes); a flow's packets take the Φ of the start of their busy
+     *        period
      */
     void Reset(uint32_t flows, double totalWeight);
 
@@ -124,29 +127,17 @@ class Wf2qPlusScheduler
      */
     Packet Drop(bool fromHead);
 
-    /// \return the backlogged flow with the largest bytes / weight; must not be Empty()
-    FlowId Longest() const;
-
-    /// \return whether no flow is backlogged
-    bool Empty() const
-    {
-        return m_flows.Empty();
-    }
-
-    /// \return the number of backlogged flows
-    uint32_t GetActiveFlows() const
-    {
-        return m_flows.GetActiveFlows();
-    }
-
     /**
-     * \param f a flow
-     * \return whether it has packets queued
+     * \return the per-flow state (FlowQueues: Empty, GetActiveFlows, IsBacklogged, GetBytes,
+     *         GetPackets, GetCounters, Longest, ...); WF²Q+ keeps no deficit, so GetDeficit is 0
      */
-    bool IsBacklogged(FlowId f) const
+    const auto& GetFlows() const
     {
-        return m_flows.IsBacklogged(f);
+        return m_flows;
     }
+
+    /// \return the memory of the flows' state, the two tag heaps included
+    FlowStateSize GetStateSize() const;
 
     /**
      * \param f a flow
@@ -167,6 +158,15 @@ class Wf2qPlusScheduler
     }
 
     /**
+     * \return Φ: the Reset argument, or with 0 there the sum of the weights the flows had when
+     *         they were first backlogged since Reset
+     */
+    double GetTotalWeight() const
+    {
+        return m_totalWeight;
+    }
+
+    /**
      * \param f a flow
      * \return its start tag S: its head packet's while backlogged
      */
@@ -184,67 +184,6 @@ class Wf2qPlusScheduler
         return m_flows[f].finish;
     }
 
-    /**
-     * WF²Q+ keeps no deficit counter; the per-flow schedulers' interface has one.
-     * \param f a flow
-     * \return 0
-     */
-    uint64_t GetDeficit([[maybe_unused]] FlowId f) const
-    {
-        return 0;
-    }
-
-    /**
-     * \param f a flow
-     * \return its backlog in bytes
-     */
-    uint64_t GetBytes(FlowId f) const
-    {
-        return m_flows.GetBytes(f);
-    }
-
-    /**
-     * \param f a flow
-     * \return its backlog in packets
-     */
-    uint32_t GetPackets(FlowId f) const
-    {
-        return m_flows.GetPackets(f);
-    }
-
-    /**
-     * \param f a flow
-     * \return its sent and dropped counters since Reset
-     */
-    Counters GetCounters(FlowId f) const
-    {
-        return m_flows[f].counters;
-    }
-
-    /// \return the number of flows
-    uint32_t GetFlowCount() const
-    {
-        return m_flows.GetFlowCount();
-    }
-
-    /// \return the number of packet slots allocated (the peak number of queued packets)
-    std::size_t GetSlotCapacity() const
-    {
-        return m_flows.GetSlotCapacity();
-    }
-
-    /// \return the largest number of flows that were backlogged at once since Reset
-    uint32_t GetPeakActiveFlows() const
-    {
-        return m_flows.GetPeakActiveFlows();
-    }
-
-    /// \return the bytes allocated for the records of every flow (and its heap positions)
-    std::size_t GetFlowRecordBytes() const;
-
-    /// \return the bytes allocated for backlogged flows' heap entries (at their peak sizes)
-    std::size_t GetHeapBytes() const;
-
   private:
     /// An index that points nowhere.
     static constexpr uint32_t NONE = UINT32_MAX;
@@ -257,8 +196,12 @@ class Wf2qPlusScheduler
         Slot tail = NONE;         //!< last queued packet
         double start = 0;         //!< S: start tag of its head packet
         double finish = 0;        //!< F: finish tag of its head packet (or of its last one)
-        double cost = 0;          //!< 1 / r = Φ / weight: virtual time per byte, this busy period
-        Counters counters;        //!< sent and dropped counters
+        /// 1 / r = Φ / weight: virtual time per byte, this busy period (0: the flow was never
+        /// backlogged since Reset)
+        double cost = 0;
+        Counters counters; //!< sent and dropped counters
+        /// WF²Q+ keeps no deficit counter (FlowQueues::GetDeficit reads this).
+        static constexpr uint64_t deficit = 0;
     };
 
     /**
@@ -384,6 +327,7 @@ class Wf2qPlusScheduler
     double m_virtualTime;     //!< V, as of the start of the packet sent last
     uint32_t m_inService;     //!< length of the packet sent last, not yet in V
     double m_totalWeight;     //!< Φ
+    bool m_sumWeights;        //!< Φ is the sum of the weights of the flows seen (Reset with 0)
 };
 
 } // namespace ns3

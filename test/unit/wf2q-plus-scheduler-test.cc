@@ -2,8 +2,13 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// Wf2qPlusScheduler against a GPS fluid reference, WF²Q+'s bounds and hand-worked orders; and
+// Wf2qPlusQueueDisc in the per-flow family's checks (per-flow-family-tests.h).
+
+#include "per-flow-family-tests.h"
 #include "qdisc-lab-gtest-utils.h"
 
+#include "ns3/wf2q-plus-queue-disc.h"
 #include "ns3/wf2q-plus-scheduler.h"
 
 #include <algorithm>
@@ -101,10 +106,10 @@ RunLink(const Traffic& traffic, double totalWeight, std::vector<Transmission>& d
     departures.assign(traffic.arrivals.size(), Transmission{});
     double free = 0; // when the link is free
     std::size_t next = 0;
-    while (next < traffic.arrivals.size() || !h.scheduler.Empty())
+    while (next < traffic.arrivals.size() || !h.scheduler.GetFlows().Empty())
     {
         const double arrival = next < traffic.arrivals.size() ? traffic.arrivals[next].time : INF;
-        if (!h.scheduler.Empty() && free < arrival)
+        if (!h.scheduler.GetFlows().Empty() && free < arrival)
         {
             const auto [f, size] = h.Send();
             const std::size_t i = queued[f].front();
@@ -391,7 +396,7 @@ TEST(Wf2qPlusScheduler, HandWorkedTagsAndVirtualTime)
             EXPECT_TRUE(h.scheduler.IsEligible(B));
         }
     }
-    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
     EXPECT_EQ(h.scheduler.GetFinishTag(A), 1800) << "an idle flow keeps its last finish tag";
 }
 
@@ -423,7 +428,7 @@ TEST(Wf2qPlusScheduler, InterleavesWhereWfqSendsABurst)
     {
         EXPECT_EQ(h.Send().first, expected[i]) << "packet " << i;
     }
-    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
 }
 
 // (d) Equal weights and sizes: round robin, in flow order, whatever order the flows arrived in,
@@ -481,19 +486,19 @@ TEST(Wf2qPlusScheduler, StealingKeepsTheStartTag)
     h.Arrive(A, 500, 1.0);
     h.Arrive(B, 300, 1.0); // S 0, F 600
     h.Arrive(C, 800, 1.0); // S 0, F 1600
-    EXPECT_EQ(h.scheduler.Longest(), A);
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), A);
     EXPECT_EQ(h.StealHead(), A);
     EXPECT_EQ(h.scheduler.GetStartTag(A), 0);
     EXPECT_EQ(h.scheduler.GetFinishTag(A), 1000) << "the 500-byte packet from S = 0";
-    EXPECT_EQ(h.scheduler.Longest(), C);
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), C);
     EXPECT_EQ(h.StealTail(), C);
-    EXPECT_FALSE(h.scheduler.IsBacklogged(C));
+    EXPECT_FALSE(h.scheduler.GetFlows().IsBacklogged(C));
     EXPECT_EQ(h.scheduler.GetFinishTag(C), 0) << "emptied by a drop: F back to its start";
     EXPECT_EQ(h.Send(), std::make_pair(B, 300u));
     EXPECT_EQ(h.Send(), std::make_pair(A, 500u));
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 0u);
-    EXPECT_EQ(h.scheduler.GetCounters(A).droppedBytes, 1000u);
-    EXPECT_EQ(h.scheduler.GetCounters(C).droppedPackets, 1u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 0u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(A).droppedBytes, 1000u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(C).droppedPackets, 1u);
     h.Arrive(C, 100, 1.0);
     EXPECT_EQ(h.scheduler.GetStartTag(C), 300) << "max(0, V = 300): A's 500 B still in service";
 }
@@ -638,3 +643,63 @@ TEST(Wf2qPlusScheduler, WorstCaseFairIndexWithinOnePacket)
         }
     }
 }
+
+// TotalWeight 0: Φ is the sum of the weights of the flows seen since Reset, each counted once,
+// with the weight of its first busy period; a packet's tags use the Φ of its busy period's start.
+TEST(Wf2qPlusScheduler, TotalWeightZeroSumsTheWeightsSeen)
+{
+    Harness h(3, 0.0);
+    EXPECT_EQ(h.scheduler.GetTotalWeight(), 0);
+    h.Arrive(A, 100, 2.0); // Φ = 2, 1/r = 1: S 0, F 100
+    h.Arrive(A, 100, 5.0); // A is backlogged: its weight and Φ stay
+    EXPECT_EQ(h.scheduler.GetTotalWeight(), 2);
+    h.Arrive(B, 100, 1.0); // Φ = 3, 1/r = 3: S 0, F 300
+    EXPECT_EQ(h.scheduler.GetTotalWeight(), 3);
+    EXPECT_EQ(h.scheduler.GetFinishTag(A), 100) << "A's tags keep the Φ of its busy period";
+    EXPECT_EQ(h.scheduler.GetFinishTag(B), 300);
+    EXPECT_EQ(h.Send(), std::make_pair(A, 100u)); // A's next: S 100, F 200 (1/r = 1)
+    EXPECT_EQ(h.Send(), std::make_pair(A, 100u)); // V = 100: A eligible, F 200 < 300
+    EXPECT_EQ(h.Send(), std::make_pair(B, 100u)); // V = 200
+    h.Arrive(A, 300, 1.0); // seen before: Φ stays 3; 1/r = 3: S = max(200, 200), F = 1100
+    EXPECT_EQ(h.scheduler.GetTotalWeight(), 3);
+    EXPECT_EQ(h.scheduler.GetFinishTag(A), 1100);
+    h.Arrive(C, 100, 1.0); // new: Φ = 4, 1/r = 4: S = max(0, 200), F = 600
+    EXPECT_EQ(h.scheduler.GetTotalWeight(), 4);
+    EXPECT_EQ(h.scheduler.GetStartTag(C), 200);
+    EXPECT_EQ(h.scheduler.GetFinishTag(C), 600);
+    EXPECT_EQ(h.Send().first, C) << "V = 300: both eligible, C's F 600 < A's 1100";
+    EXPECT_EQ(h.Send().first, A);
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
+}
+
+namespace ns3
+{
+namespace qdisclab
+{
+namespace test
+{
+
+/// Wf2qPlusQueueDisc: Φ = 6 (TotalWeight).
+template <>
+struct PerFlowMember<Wf2qPlusQueueDisc>
+{
+    /// \return the queue disc's own attributes
+    static Attributes Own()
+    {
+        return {{"TotalWeight", "6"}};
+    }
+
+    /// \param flows number of flows \return its scheduler, driven directly
+    static StealingModel<Wf2qPlusScheduler> Model(const Ptr<Wf2qPlusQueueDisc>&, uint32_t flows)
+    {
+        StealingModel<Wf2qPlusScheduler> m;
+        m.s.Reset(flows, 6);
+        return m;
+    }
+};
+
+INSTANTIATE_TYPED_TEST_SUITE_P(Wf2qPlus, PerFlowFamilyTest, ::testing::Types<Wf2qPlusQueueDisc>);
+
+} // namespace test
+} // namespace qdisclab
+} // namespace ns3
