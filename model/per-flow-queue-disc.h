@@ -505,15 +505,12 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
      */
     bool StealLast(uint32_t size, Packet& last)
     {
-        const QueueSize limit = GetMaxSize();
-        const bool over = limit.GetUnit() == QueueSizeUnit::PACKETS
-                              ? uint64_t{GetNPackets()} + 1 > limit.GetValue()
-                              : uint64_t{GetNBytes()} + size > limit.GetValue();
-        if (over)
+        if (!OverLimitWith(size))
         {
-            last = m_scheduler.DropLast();
+            return false;
         }
-        return over;
+        last = m_scheduler.DropLast();
+        return true;
     }
 
     Ptr<QueueDiscItem> DoDequeue() override
