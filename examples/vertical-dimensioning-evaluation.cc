@@ -23,8 +23,8 @@
  * UDP packet sizes are uniform in [200, 1000] B (IPv4 packet sizes, as ns-2 counts them), TCP
  * segments 1000 B; the schedulers' quantum (VD's L_M, DRR's Quantum) is 1000 B. The scheduler
  * is chosen by name from the module's queue disc catalog (helper/queue-disc-catalog.h;
- * --queueDisc=VD, DRR, SRR, Aliquem, DRR-tail, FIFO): adding one is one name in SCHEDULERS
- * once the catalog has it. Per-flow schedulers get one bucket per flow (a
+ * --queueDisc=VD, DRR, SRR, Aliquem, DRR-tail, WF2Q+, FIFO): every per-flow queue disc the
+ * catalog has, so a new one needs no edit here. Per-flow schedulers get one bucket per flow (a
  * FlowIndexPacketFilter) and the weights as WeightRules on the reference flows' ports;
  * background flows keep the default weight 1. --vdReturn=keep runs VD with ReturningFlows =
  * Keep (a flow that empties and returns in the same round keeps what is left of its quantum;
@@ -68,10 +68,28 @@ static constexpr uint16_t REFERENCE_PORT = 5000;
 /// Destination port of the background flows.
 static constexpr uint16_t BACKGROUND_PORT = 6000;
 
-/// The --queueDisc names (of QueueDiscCatalog) the example runs: the paper's four (VD, DRR, SRR,
-/// Aliquem with q = 5) and two of ours.
-static const std::vector<std::string> SCHEDULERS =
-    {"VD", "DRR", "DRR-tail", "SRR", "Aliquem", "FIFO"};
+/**
+ * \return the --queueDisc names (of QueueDiscCatalog) the example runs: every per-flow queue disc
+ *         of the catalog (the paper's VD, DRR, SRR and Aliquem with q = 5, and ours, e.g.
+ *         DRR-tail and WF2Q+), and FIFO
+ */
+static std::vector<std::string>
+PerFlowSchedulers()
+{
+    std::vector<std::string> names;
+    for (const QueueDiscCatalogEntry& entry : QueueDiscCatalog::GetEntries())
+    {
+        if (entry.Has(QueueDiscCatalogEntry::FLOW_STATE))
+        {
+            names.push_back(entry.name);
+        }
+    }
+    names.emplace_back("FIFO");
+    return names;
+}
+
+/// The --queueDisc names the example runs (PerFlowSchedulers).
+static const std::vector<std::string> SCHEDULERS = PerFlowSchedulers();
 
 /**
  * \param sorted values in increasing order

@@ -5,10 +5,6 @@
 #include "queue-disc-catalog.h"
 
 #include "ns3/abort.h"
-#include "ns3/aliquem-queue-disc.h"
-#include "ns3/drr-queue-disc.h"
-#include "ns3/srr-queue-disc.h"
-#include "ns3/vertical-dimensioning-queue-disc.h"
 
 #include <algorithm>
 #include <sstream>
@@ -18,27 +14,6 @@ namespace ns3
 
 namespace
 {
-
-/**
- * \tparam QD a queue disc with GetActiveFlowStateBytes, GetBucketStateBytes, GetPeakActiveFlows
- * \param qdisc a queue disc
- * \param state set from it if it is a QD
- * \return whether it is a QD
- */
-template <typename QD>
-bool
-ReadFlowStateOf(const Ptr<QueueDisc>& qdisc, QueueDiscFlowState& state)
-{
-    Ptr<QD> typed = DynamicCast<QD>(qdisc);
-    if (!typed)
-    {
-        return false;
-    }
-    state.activeFlowBytes = typed->GetActiveFlowStateBytes();
-    state.bucketBytes = typed->GetBucketStateBytes();
-    state.peakActiveFlows = typed->GetPeakActiveFlows();
-    return true;
-}
 
 /// The capability bits, in listing order.
 constexpr QueueDiscCatalogEntry::Capability CAPABILITIES[] = {
@@ -74,8 +49,9 @@ MakeEntries()
         return attributes;
     };
 
-    std::vector<E> entries(12);
-    E* e = entries.data();
+    // One block per entry, each started by `e = &entries.emplace_back();`.
+    std::vector<E> entries;
+    E* e = &entries.emplace_back();
 
     e->name = "FIFO";
     e->aliases = {"Fifo", "DropTail"};
@@ -85,7 +61,7 @@ MakeEntries()
     e->benched = true;
     e->benchReference = true;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "RED";
     e->aliases = {"Red"};
     e->typeId = "ns3::RedQueueDisc";
@@ -93,14 +69,14 @@ MakeEntries()
     e->description = "ns-3's Random Early Detection";
     e->benched = true;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "FqCoDel";
     e->typeId = "ns3::FqCoDelQueueDisc";
     e->origin = "ns-3";
     e->description = "ns-3's FQ-CoDel (flow queues, each with CoDel)";
     e->benched = true;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "DRR";
     e->aliases = {"Drr"};
     e->typeId = "ns3::DrrQueueDisc";
@@ -108,11 +84,10 @@ MakeEntries()
     e->description = "DRR, weighted buffer stealing from the head of the longest queue (ns-2)";
     e->quantumAttribute = "Quantum";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<DrrQueueDisc>;
     e->benched = true;
     e->benchAttributes = benchPerFlow;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "DRR-tail";
     e->typeId = "ns3::DrrQueueDisc";
     e->origin = "qdisc-lab";
@@ -120,9 +95,8 @@ MakeEntries()
     e->attributes = {{"DropFrom", "Tail"}};
     e->quantumAttribute = "Quantum";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<DrrQueueDisc>;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "Aliquem";
     e->typeId = "ns3::AliquemQueueDisc";
     e->origin = "qdisc-lab";
@@ -130,12 +104,11 @@ MakeEntries()
     e->attributes = {{"ScalingFactor", "5"}};
     e->quantumAttribute = "Quantum";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<AliquemQueueDisc>;
     e->benched = true;
     e->benchAttributes = benchPerFlow;
     e->benchAttributes.emplace_back("ScalingFactor", "5");
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "SRR";
     e->typeId = "ns3::SrrQueueDisc";
     e->origin = "qdisc-lab";
@@ -143,21 +116,30 @@ MakeEntries()
         "Smoothed Round Robin, weighted buffer stealing from the head of the longest queue";
     e->quantumAttribute = "Quantum";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<SrrQueueDisc>;
     e->benched = true;
     e->benchAttributes = benchPerFlow;
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "VD";
     e->typeId = "ns3::VerticalDimensioningQueueDisc";
     e->origin = "qdisc-lab";
     e->description = "Vertical Dimensioning";
     e->quantumAttribute = "MaxPacketSize";
     e->capabilities = perFlow;
-    e->readFlowState = &ReadFlowStateOf<VerticalDimensioningQueueDisc>;
     e->benched = true;
 
-    ++e;
+    e = &entries.emplace_back();
+    e->name = "WF2Q+";
+    e->aliases = {"Wf2qPlus", "WF2Q"};
+    e->typeId = "ns3::Wf2qPlusQueueDisc";
+    e->origin = "qdisc-lab";
+    e->description = "WF2Q+ (Bennett and Zhang), weighted buffer stealing from the head of the "
+                     "longest queue";
+    e->capabilities = perFlow;
+    e->benched = true;
+    e->benchAttributes = {{"Buckets", "131072"}};
+
+    e = &entries.emplace_back();
     e->name = "RIO";
     e->aliases = {"Rio"};
     e->typeId = "ns3::RioQueueDisc";
@@ -167,7 +149,7 @@ MakeEntries()
     e->benched = true;
     e->benchAttributes = redDefaultTests({"In", "Total"});
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "RI+O";
     e->aliases = {"RiPlusO"};
     e->typeId = "ns3::RiPlusOQueueDisc";
@@ -177,7 +159,7 @@ MakeEntries()
     e->benched = true;
     e->benchAttributes = redDefaultTests({"In", "Total", "Out"});
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "CIOQ-RED";
     e->aliases = {"CioqRed"};
     e->typeId = "ns3::CioqRedQueueDisc";
@@ -188,7 +170,7 @@ MakeEntries()
     // like; outside a switch it has no input backlog to read (q_input = 0).
     e->benchAttributes = {{"QW", "0.002"}, {"LInterm", "50"}, {"LinkBandwidth", "1.5Mbps"}};
 
-    ++e;
+    e = &entries.emplace_back();
     e->name = "DscpMarker";
     e->typeId = "ns3::DscpMarkerQueueDisc";
     e->origin = "qdisc-lab";
@@ -371,7 +353,17 @@ bool
 QueueDiscCatalog::ReadFlowState(const Ptr<QueueDisc>& qdisc, QueueDiscFlowState& state)
 {
     const QueueDiscCatalogEntry* entry = FindByTypeId(qdisc->GetInstanceTypeId().GetName());
-    return entry && entry->readFlowState && entry->readFlowState(qdisc, state);
+    if (!entry || !entry->Has(QueueDiscCatalogEntry::FLOW_STATE))
+    {
+        return false;
+    }
+    Ptr<PerFlowQueueDisc> perFlow = DynamicCast<PerFlowQueueDisc>(qdisc);
+    NS_ABORT_MSG_UNLESS(perFlow,
+                        entry->name << " (" << entry->typeId
+                                    << ") has flow_state in the catalog but is not a "
+                                       "PerFlowQueueDisc");
+    state = perFlow->GetStateSize();
+    return true;
 }
 
 const char*

@@ -5,6 +5,7 @@
 #ifndef QUEUE_DISC_CATALOG_H
 #define QUEUE_DISC_CATALOG_H
 
+#include "ns3/per-flow-queue-disc.h"
 #include "ns3/ptr.h"
 #include "ns3/queue-disc.h"
 
@@ -19,14 +20,10 @@ namespace ns3
 
 /**
  * \ingroup qdisc-lab
- * What the benchmark reads of a per-flow queue disc's state (QueueDiscCatalogEntry::FLOW_STATE).
+ * What the benchmark reads of a per-flow queue disc's state (QueueDiscCatalogEntry::FLOW_STATE):
+ * PerFlowQueueDisc::GetStateSize.
  */
-struct QueueDiscFlowState
-{
-    uint64_t activeFlowBytes = 0; //!< state that exists only while a flow has packets queued
-    uint64_t bucketBytes = 0;     //!< state kept per bucket, active or not
-    uint32_t peakActiveFlows = 0; //!< most flows with packets queued at once
-};
+using QueueDiscFlowState = PerFlowQueueDisc::StateSize;
 
 /**
  * \ingroup qdisc-lab
@@ -41,21 +38,13 @@ struct QueueDiscCatalogEntry
     {
         PER_FLOW = 1U << 0,    //!< hashes flows into buckets: Buckets, Mask, Perturbation,
                                //!< WeightRules, DefaultWeight; packet filters pick the bucket
-        FLOW_STATE = 1U << 1,  //!< reports the bytes of its per-flow state (#readFlowState)
+        FLOW_STATE = 1U << 1,  //!< a PerFlowQueueDisc: reports its state's bytes (GetStateSize)
         FLOW_STATS = 1U << 2,  //!< per-bucket counters (GetFlowStats)
         CLASS_STATS = 1U << 3, //!< per-class counters (RIO's precedences, a marker's profiles)
     };
 
     /// Name = value pairs, values in the attribute's text form.
     using Attributes = std::vector<std::pair<std::string, std::string>>;
-
-    /**
-     * Reads a queue disc's per-flow state.
-     * \param qdisc a queue disc of the entry's TypeId
-     * \param state set from it
-     * \return false if \p qdisc is not of the entry's TypeId
-     */
-    using FlowStateReader = bool (*)(const Ptr<QueueDisc>& qdisc, QueueDiscFlowState& state);
 
     std::string name;                 //!< short name, unique in the catalog ("DRR")
     std::vector<std::string> aliases; //!< other spellings examples accept ("Drr")
@@ -65,10 +54,9 @@ struct QueueDiscCatalogEntry
     Attributes attributes;            //!< set over the TypeId's defaults: what the name means
     std::string quantumAttribute;     //!< attribute holding a weight-1 flow's quantum; or empty
     uint32_t capabilities = 0;        //!< Capability bits
-    FlowStateReader readFlowState = nullptr; //!< set exactly when FLOW_STATE is
-    bool benched = false;                    //!< in the benchmark's default grid
-    bool benchReference = false;             //!< the benchmark's reference (ratios are against it)
-    Attributes benchAttributes;              //!< attributes the benchmark adds beyond MaxSize
+    bool benched = false;             //!< in the benchmark's default grid
+    bool benchReference = false;      //!< the benchmark's reference (ratios are against it)
+    Attributes benchAttributes;       //!< attributes the benchmark adds beyond MaxSize
 
     /**
      * \param capability a Capability
@@ -139,7 +127,8 @@ class QueueDiscCatalog
     static std::string Describe(const std::vector<std::string>& accepted);
 
     /**
-     * Read a queue disc's per-flow state, if its catalog entry has FLOW_STATE.
+     * Read a queue disc's per-flow state, if its catalog entry has FLOW_STATE (it is then a
+     * PerFlowQueueDisc, which reports it: GetStateSize).
      * \param qdisc a queue disc
      * \param state set from it
      * \return whether it has that capability

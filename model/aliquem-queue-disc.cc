@@ -45,7 +45,7 @@ AliquemQueueDisc::GetTypeId()
 }
 
 AliquemQueueDisc::AliquemQueueDisc()
-    : PerFlowQueueDiscOf<AliquemScheduler>("AliquemQueueDisc"),
+    : PerFlowQueueDiscOf<AliquemScheduler, AliquemQueueDisc>("AliquemQueueDisc"),
       m_quantum(1000),
       m_scalingFactor(5),
       m_round(0)
@@ -74,22 +74,6 @@ uint64_t
 AliquemQueueDisc::GetCutSchedules() const
 {
     return m_scheduler.GetCutSchedules();
-}
-
-Ptr<QueueDiscItem>
-AliquemQueueDisc::DoDequeue()
-{
-    if (m_scheduler.Empty())
-    {
-        return nullptr;
-    }
-    // Aliquem: the head flow of the current round's list sends its head packet if it fits its
-    // deficit; else it moves to the list of the round in which it will (AliquemScheduler).
-    const AliquemScheduler::Packet p = m_scheduler.Dequeue();
-    m_round = m_scheduler.GetRound();
-    NS_LOG_DEBUG("round " << m_scheduler.GetRound() << ": bucket " << p.flow << " sends " << p.size
-                          << " B, deficit now " << p.deficit);
-    return Sent(p);
 }
 
 bool

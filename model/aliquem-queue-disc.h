@@ -34,7 +34,7 @@ namespace ns3
  * With ScalingFactor 1 it serves exactly as DrrQueueDisc. A flow's deficit (GetDeficit, the
  * Deficit trace) includes the quanta of the rounds up to its next visit.
  */
-class AliquemQueueDisc : public PerFlowQueueDiscOf<AliquemScheduler>
+class AliquemQueueDisc : public PerFlowQueueDiscOf<AliquemScheduler, AliquemQueueDisc>
 {
   public:
     /**
@@ -59,7 +59,21 @@ class AliquemQueueDisc : public PerFlowQueueDiscOf<AliquemScheduler>
     uint64_t GetCutSchedules() const;
 
   private:
-    Ptr<QueueDiscItem> DoDequeue() override;
+    friend class PerFlowQueueDiscOf<AliquemScheduler, AliquemQueueDisc>;
+
+    /**
+     * After a packet was sent: the Round trace.
+     * \param p the packet
+     */
+    void Served(const Packet& p)
+    {
+        // Aliquem: the head flow of the current round's list sent its head packet
+        // (AliquemScheduler::Dequeue).
+        m_round = m_scheduler.GetRound();
+        NS_LOG_DEBUG("round " << m_scheduler.GetRound() << ": bucket " << p.flow << " sends "
+                              << p.size << " B, deficit now " << p.deficit);
+    }
+
     bool CheckConfig() override;
     void InitializeParams() override;
 

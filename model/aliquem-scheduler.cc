@@ -157,13 +157,6 @@ AliquemScheduler::Drop(bool fromHead)
     return Left(m_flows.DropFromLongest(fromHead));
 }
 
-AliquemScheduler::FlowId
-AliquemScheduler::Longest() const
-{
-    NS_ABORT_MSG_IF(m_flows.Empty(), "AliquemScheduler: Longest with no flow backlogged");
-    return m_flows.Longest();
-}
-
 uint32_t
 AliquemScheduler::GetRoundsAhead(FlowId f) const
 {

@@ -88,40 +88,33 @@ class AliquemScheduler
     Slot Arrive(FlowId f, uint32_t bytes, double weight = 1.0);
 
     /**
-     * Aliquem's dequeue (see the class description). Must not be Empty().
+     * Aliquem's dequeue (see the class description). GetFlows() must not be Empty().
      * \return the packet sent
      */
     Packet Dequeue();
 
     /**
-     * Buffer stealing: drop one packet of the longest flow (Longest()). Must not be Empty().
+     * Buffer stealing: drop one packet of the longest flow (GetFlows().Longest()); some flow
+     * must be backlogged.
      * \param fromHead whether to drop its head (oldest) packet, else its tail (newest)
      * \return the packet dropped
      */
     Packet Drop(bool fromHead);
 
-    /// \return the backlogged flow with the largest bytes / weight; must not be Empty()
-    FlowId Longest() const;
-
-    /// \return whether no flow is backlogged
-    bool Empty() const
-    {
-        return m_flows.Empty();
-    }
-
-    /// \return the number of backlogged flows
-    uint32_t GetActiveFlows() const
-    {
-        return m_flows.GetActiveFlows();
-    }
-
     /**
-     * \param f a flow
-     * \return whether it has packets queued
+     * The per-flow state, read-only: each flow's backlog, deficit and counters, the backlogged
+     * flows and the longest (FlowQueues' const members).
+     * \return the flows
      */
-    bool IsBacklogged(FlowId f) const
+    const auto& GetFlows() const
     {
-        return m_flows.IsBacklogged(f);
+        return m_flows;
+    }
+
+    /// \return the memory of the flows' state
+    FlowStateSize GetStateSize() const
+    {
+        return m_flows.GetStateSize();
     }
 
     /// \return the number of rounds completed since Reset (the current list's round)
@@ -138,33 +131,6 @@ class AliquemScheduler
 
     /**
      * \param f a flow
-     * \return its deficit counter in bytes (0 when idle)
-     */
-    uint64_t GetDeficit(FlowId f) const
-    {
-        return m_flows[f].deficit;
-    }
-
-    /**
-     * \param f a flow
-     * \return its backlog in bytes
-     */
-    uint64_t GetBytes(FlowId f) const
-    {
-        return m_flows.GetBytes(f);
-    }
-
-    /**
-     * \param f a flow
-     * \return its backlog in packets
-     */
-    uint32_t GetPackets(FlowId f) const
-    {
-        return m_flows.GetPackets(f);
-    }
-
-    /**
-     * \param f a flow
      * \return its scaled quantum phi in bytes (quantum x weight / q of its busy period, rounded,
      *         at least 1; 0 when never backlogged)
      */
@@ -173,43 +139,10 @@ class AliquemScheduler
         return m_flows[f].quantum;
     }
 
-    /**
-     * \param f a flow
-     * \return its sent and dropped counters since Reset
-     */
-    Counters GetCounters(FlowId f) const
-    {
-        return m_flows[f].counters;
-    }
-
-    /// \return the number of flows
-    uint32_t GetFlowCount() const
-    {
-        return m_flows.GetFlowCount();
-    }
-
     /// \return the number of times a flow's k was cut to q (its quantum below largest packet / q)
     uint64_t GetCutSchedules() const
     {
         return m_cut;
-    }
-
-    /// \return the largest number of flows that were backlogged at once since Reset
-    uint32_t GetPeakActiveFlows() const
-    {
-        return m_flows.GetPeakActiveFlows();
-    }
-
-    /// \return the bytes allocated for the records of every flow
-    std::size_t GetFlowRecordBytes() const
-    {
-        return m_flows.GetFlowRecordBytes();
-    }
-
-    /// \return the bytes allocated for backlogged flows' heap entries (at its peak size)
-    std::size_t GetHeapBytes() const
-    {
-        return m_flows.GetHeapBytes();
     }
 
   private:

@@ -34,7 +34,7 @@ DrrQueueDisc::GetTypeId()
 }
 
 DrrQueueDisc::DrrQueueDisc()
-    : PerFlowQueueDiscOf<DrrScheduler>("DrrQueueDisc"),
+    : PerFlowQueueDiscOf<DrrScheduler, DrrQueueDisc>("DrrQueueDisc"),
       m_quantum(250)
 {
     NS_LOG_FUNCTION(this);
@@ -43,20 +43,6 @@ DrrQueueDisc::DrrQueueDisc()
 DrrQueueDisc::~DrrQueueDisc()
 {
     NS_LOG_FUNCTION(this);
-}
-
-Ptr<QueueDiscItem>
-DrrQueueDisc::DoDequeue()
-{
-    if (m_scheduler.Empty())
-    {
-        return nullptr;
-    }
-    // DRR: the head flow sends its head packet if it fits its deficit; else it gets its
-    // quantum and moves to the tail (DrrScheduler::Dequeue).
-    const DrrScheduler::Packet p = m_scheduler.Dequeue();
-    NS_LOG_DEBUG("bucket " << p.flow << " sends " << p.size << " B, deficit now " << p.deficit);
-    return Sent(p);
 }
 
 bool
@@ -77,7 +63,7 @@ DrrQueueDisc::InitializeParams()
 {
     NS_LOG_FUNCTION(this);
     // Buckets + 1: the last bucket holds non-IP packets.
-    m_scheduler.Reset(m_buckets + 1, m_quantum);
+    m_scheduler.Reset(m_buckets + 1, m_quantum, m_dropFrom == DROP_LAST);
     PerFlowQueueDisc::InitializeParams();
     NS_LOG_INFO("DRR: quantum " << m_quantum << " B");
 }

@@ -28,8 +28,13 @@ namespace ns3
  * Dequeue: DRR's round robin over the ActiveList (see DrrScheduler): the head flow sends its
  * head packet if it fits its deficit; otherwise it gets quantum x weight more and goes to the
  * tail. A flow that empties leaves the list and its deficit is reset.
+ *
+ * DropFrom = Last (not ns-2's) drops instead the packet DRR would send last, the tail of the
+ * flow that needs the most visits to empty (DrrScheduler::DropLast), as Vertical
+ * Dimensioning's drop() takes the tail of its last round; an arrival that would be that packet
+ * is dropped before enqueue.
  */
-class DrrQueueDisc : public PerFlowQueueDiscOf<DrrScheduler>
+class DrrQueueDisc : public PerFlowQueueDiscOf<DrrScheduler, DrrQueueDisc>
 {
   public:
     /**
@@ -42,7 +47,6 @@ class DrrQueueDisc : public PerFlowQueueDiscOf<DrrScheduler>
     ~DrrQueueDisc() override;
 
   private:
-    Ptr<QueueDiscItem> DoDequeue() override;
     bool CheckConfig() override;
     void InitializeParams() override;
 

@@ -54,6 +54,20 @@ namespace ns3
  * Costs: Arrive, Dequeue and Drop are O(log_4 n) in the number n of backlogged flows (heap
  * updates); Dequeue is O(1) otherwise when the quantum is at least the largest packet, and may
  * visit each backlogged flow up to size/quantum times when it is not.
+ *
+ * Last (Reset's trackLast; PerFlowQueueDisc's DropFrom = Last): which queued packet DRR would
+ * send last, if nothing more arrived. A flow f with backlog B_f, deficit DC_f (what it may send
+ * at its current or next visit) and quantum Q_f empties at its visit
+ * v_f = 1 + ceil(max(0, B_f - DC_f) / Q_f), counting that next visit as 1; visits come in
+ * ActiveList order, so the last packet is the tail of the flow with the largest (v_f, position
+ * in ActiveList from the head). The position is kept as a ticket, a number that grows each time
+ * a flow joins the tail or moves there, so that ActiveList from the head is in ticket order;
+ * the flows are in a second heap, a binary max-heap by (v_f, ticket). Sending keeps B_f - DC_f,
+ * so v_f does not change; an arrival raises it, a drop lowers it; a flow moving to the tail gets
+ * Q_f more deficit (v_f one lower) and the largest ticket, which keeps its order among the
+ * others, so its entry changes in place. 24 bytes per backlogged flow and 4 per flow, only
+ * when tracking; without it the scheduler does what it did, one test per Arrive, move to the
+ * tail and flow that empties more.
  */
 class DrrScheduler
 {
@@ -76,8 +90,9 @@ class DrrScheduler
      * Forget every flow and packet and size the scheduler.
      * \param flows number of flows (flow ids are 0 .. flows-1)
      * \param quantum bytes a flow of weight 1 may send per round; must be >= 1
+     * \param trackLast whether to keep which packet it would send last (DropLast, GetLast)
      */
-    void Reset(uint32_t flows, uint32_t quantum);
+    void Reset(uint32_t flows, uint32_t quantum, bool trackLast = false);
 
     /**
      * A packet of \p bytes joins the tail of flow \p f.
@@ -91,89 +106,60 @@ class DrrScheduler
 
     /**
      * DRR's dequeue: the head flow of ActiveList sends its head packet if it fits its deficit;
-     * otherwise it gets its quantum and moves to the tail, and so on. Must not be Empty().
+     * otherwise it gets its quantum and moves to the tail, and so on. Some flow must be
+     * backlogged.
      * \return the packet sent
      */
     Packet Dequeue();
 
     /**
-     * Buffer stealing: drop one packet of the longest flow (Longest()). Must not be Empty().
+     * Buffer stealing: drop one packet of the longest flow (GetFlows().Longest()); some flow
+     * must be backlogged.
      * \param fromHead whether to drop its head (oldest) packet, else its tail (newest)
      * \return the packet dropped
      */
     Packet Drop(bool fromHead);
 
-    /// \return the backlogged flow with the largest bytes / weight; must not be Empty()
-    FlowId Longest() const;
+    /**
+     * Drop the packet DRR would send last of those queued (PerFlowQueueDisc's DropFrom = Last,
+     * Vertical Dimensioning's drop()): the tail packet of the flow that needs the most visits
+     * to empty, of equal ones the last in ActiveList order (GetLast()). Needs Reset's
+     * trackLast; some flow must be backlogged.
+     * \return the packet dropped
+     */
+    Packet DropLast();
 
-    /// \return whether no flow is backlogged
-    bool Empty() const
+    /**
+     * \return the flow whose tail packet DRR would send last (see DropLast); needs Reset's
+     *         trackLast; some flow must be backlogged
+     */
+    FlowId GetLast() const;
+
+    /**
+     * The per-flow state, read-only: each flow's backlog, deficit and counters, the backlogged
+     * flows and the longest (FlowQueues' const members).
+     * \return the flows
+     */
+    const auto& GetFlows() const
     {
-        return m_flows.Empty();
+        return m_flows;
     }
 
-    /// \return the number of backlogged flows
-    uint32_t GetActiveFlows() const
+    /// \return the memory of the flows' state
+    FlowStateSize GetStateSize() const
     {
-        return m_flows.GetActiveFlows();
+        return m_flows.GetStateSize();
     }
 
-    /// \return the flow at the head of ActiveList (the one being served); must not be Empty()
+    /// \return the flow at the head of ActiveList (the one being served); some flow must be
+    ///         backlogged
     FlowId GetHead() const;
-
-    /**
-     * \param f a flow
-     * \return whether it has packets queued
-     */
-    bool IsBacklogged(FlowId f) const
-    {
-        return m_flows.IsBacklogged(f);
-    }
-
-    /**
-     * \param f a flow
-     * \return its deficit counter in bytes (0 when idle)
-     */
-    uint64_t GetDeficit(FlowId f) const;
-
-    /**
-     * \param f a flow
-     * \return its backlog in bytes
-     */
-    uint64_t GetBytes(FlowId f) const;
-
-    /**
-     * \param f a flow
-     * \return its backlog in packets
-     */
-    uint32_t GetPackets(FlowId f) const;
 
     /**
      * \param f a flow
      * \return its quantum in bytes (quantum x weight of its current busy period; 0 when idle)
      */
     uint32_t GetQuantum(FlowId f) const;
-
-    /**
-     * \param f a flow
-     * \return its sent and dropped counters since Reset
-     */
-    Counters GetCounters(FlowId f) const;
-
-    /// \return the number of flows
-    uint32_t GetFlowCount() const;
-
-    /// \return the number of packet slots allocated (the peak number of queued packets)
-    std::size_t GetSlotCapacity() const;
-
-    /// \return the largest number of flows that were backlogged at once since Reset
-    uint32_t GetPeakActiveFlows() const;
-
-    /// \return the bytes allocated for the records of every flow (FlowStateBytes() each)
-    std::size_t GetFlowRecordBytes() const;
-
-    /// \return the bytes allocated for backlogged flows' heap entries (at its peak size)
-    std::size_t GetHeapBytes() const;
 
     /// \return the size of one flow's record in bytes (for memory accounting)
     static constexpr std::size_t FlowStateBytes();
@@ -217,11 +203,70 @@ class DrrScheduler
      * \param f a flow in the ring, which leaves it
      */
     inline void Unlink(FlowId f);
+
+    /// \}
+
+    /// \name Last: the backlogged flows by (visits to empty, ticket), when tracking
+    /// \{
+    /// A backlogged flow's entry in the heap of last visits.
+    struct LastEntry
+    {
+        uint64_t visits; //!< v_f: at which of its visits it empties (its next one is 1)
+        uint64_t ticket; //!< its order in ActiveList (larger: nearer the tail)
+        FlowId flow;     //!< the flow
+    };
+
+    /**
+     * \param f a backlogged flow
+     * \return v_f, the visit at which it empties
+     */
+    inline uint64_t Visits(FlowId f) const;
+
+    /**
+     * \param a an entry
+     * \param b another
+     * \return whether a's flow empties before b's
+     */
+    static bool Earlier(const LastEntry& a, const LastEntry& b)
+    {
+        return a.visits < b.visits || (a.visits == b.visits && a.ticket < b.ticket);
+    }
+
+    /**
+     * \param f a flow that became backlogged (it joined the tail): it enters the heap
+     */
+    void LastJoin(FlowId f);
+
+    /**
+     * \param f a backlogged flow whose backlog changed: its entry moves
+     */
+    void LastUpdate(FlowId f);
+
+    /**
+     * \param f a flow that emptied: it leaves the heap
+     */
+    void LastLeave(FlowId f);
+
+    /**
+     * \param i a heap position
+     * \param j another, whose entry is swapped with i's (and their flows' positions)
+     */
+    void LastSwap(uint32_t i, uint32_t j);
+
+    /**
+     * \param i a heap position whose entry moves up or down to its place
+     */
+    void LastSift(uint32_t i);
     /// \}
 
     FlowQueues<Flow> m_flows; //!< every flow's record, packets, and the longest-flow heap
     FlowId m_head;            //!< head of ActiveList; NONE when empty
     uint32_t m_quantum;       //!< quantum of a weight-1 flow, bytes
+
+    bool m_trackLast;               //!< whether the heap of last visits is kept
+    std::vector<LastEntry> m_last;  //!< backlogged flows, a max-heap by Earlier
+    std::vector<uint32_t> m_lastOf; //!< each flow's position in m_last; NONE when idle
+    uint64_t m_ticket;              //!< the last ticket given
 };
 
 constexpr std::size_t

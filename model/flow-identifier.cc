@@ -142,24 +142,6 @@ FlowIdentifier::Hash(const FlowKey& key, Mask mask, uint32_t perturbation)
     return g_murmur3.GetHash32(buffer, n);
 }
 
-uint32_t
-FlowIdentifier::Bucket(const FlowKey& key,
-                       int32_t filterClass,
-                       uint32_t buckets,
-                       Mask mask,
-                       uint32_t perturbation)
-{
-    if (filterClass != PacketFilter::PF_NO_MATCH)
-    {
-        return static_cast<uint32_t>(filterClass) % buckets;
-    }
-    if (!key.isIp)
-    {
-        return buckets; // the bucket of non-IP packets
-    }
-    return Hash(key, mask, perturbation) % buckets;
-}
-
 std::string
 FlowKey::ToString() const
 {

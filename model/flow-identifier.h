@@ -5,6 +5,7 @@
 #ifndef QDISC_LAB_FLOW_IDENTIFIER_H
 #define QDISC_LAB_FLOW_IDENTIFIER_H
 
+#include "ns3/packet-filter.h"
 #include "ns3/ptr.h"
 #include "ns3/queue-item.h"
 
@@ -91,7 +92,19 @@ class FlowIdentifier
                            int32_t filterClass,
                            uint32_t buckets,
                            Mask mask,
-                           uint32_t perturbation);
+                           uint32_t perturbation)
+    {
+        // Inline: every packet of every per-flow queue disc comes here.
+        if (filterClass != PacketFilter::PF_NO_MATCH)
+        {
+            return static_cast<uint32_t>(filterClass) % buckets;
+        }
+        if (!key.isIp)
+        {
+            return buckets; // the bucket of non-IP packets
+        }
+        return Hash(key, mask, perturbation) % buckets;
+    }
 };
 
 } // namespace ns3

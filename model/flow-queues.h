@@ -30,6 +30,19 @@ struct FlowCounters
 
 /**
  * \ingroup qdisc-lab
+ * \brief What a per-flow scheduler's state costs in memory (the benchmark's flow state, read
+ * through PerFlowQueueDisc::GetStateSize).
+ */
+struct FlowStateSize
+{
+    uint64_t activeFlowBytes = 0; //!< state that exists only while a flow has packets queued
+                                  //!< (at its peak; the packets and their records not included)
+    uint64_t bucketBytes = 0;     //!< state kept per bucket, active or not
+    uint32_t peakActiveFlows = 0; //!< most flows with packets queued at once
+};
+
+/**
+ * \ingroup qdisc-lab
  * \brief A packet that left a flow of a per-flow scheduler (DrrScheduler, AliquemScheduler,
  * SrrScheduler), sent or dropped.
  */
@@ -56,7 +69,11 @@ struct FlowPacket
  * one record (DrrScheduler's is one cache line); it must have the members
  * `uint32_t position` (its heap entry; NONE when idle, as default-constructed),
  * `uint32_t head`, `uint32_t tail` (its first and last packets' slots, NONE as
- * default-constructed) and `FlowCounters counters`.
+ * default-constructed), `uint64_t deficit` (the scheduler's deficit counter, only read here) and
+ * `FlowCounters counters`.
+ *
+ * Its const members are the scheduler's per-flow state as everyone else reads it: a scheduler
+ * hands out `const FlowQueues<Flow>&` (GetFlows) instead of forwarding each getter.
  *
  * Longest: the backlogged flows are in a 4-ary max-heap by bytes / weight. Its entries carry
  * their flow's backlog (bytes, packets, weight), so sifting reads one small array and no flow
@@ -233,7 +250,17 @@ class FlowQueues
     FlowPacket DropFromLongest(bool fromHead)
     {
         NS_ABORT_MSG_IF(m_heap.empty(), "FlowQueues: Drop with no flow backlogged");
-        const FlowId f = m_heap.front().flow;
+        return DropFrom(m_heap.front().flow, fromHead);
+    }
+
+    /**
+     * Drop one packet of backlogged flow \p f, count it and remove it.
+     * \param f the flow
+     * \param fromHead whether to drop its head (oldest) packet, else its tail (newest)
+     * \return the packet (its deficit field is left 0 for the scheduler to fill)
+     */
+    FlowPacket DropFrom(FlowId f, bool fromHead)
+    {
         Flow& flow = m_flows[f];
         const Slot slot = fromHead ? flow.head : flow.tail;
         const uint32_t size = Remove(f, slot);
@@ -299,6 +326,24 @@ class FlowQueues
         return position == NONE ? 0 : m_heap[position].packets;
     }
 
+    /**
+     * \param f a flow
+     * \return its deficit counter in bytes, as its scheduler keeps it (0 when idle)
+     */
+    uint64_t GetDeficit(FlowId f) const
+    {
+        return m_flows[f].deficit;
+    }
+
+    /**
+     * \param f a flow
+     * \return its sent and dropped counters since Reset
+     */
+    FlowCounters GetCounters(FlowId f) const
+    {
+        return m_flows[f].counters;
+    }
+
     /// \return the number of flows
     uint32_t GetFlowCount() const
     {
@@ -329,6 +374,12 @@ class FlowQueues
         return m_heap.capacity() * sizeof(Backlog);
     }
 
+    /// \return the memory of this state: the heap (per active flow) and the flow records
+    FlowStateSize GetStateSize() const
+    {
+        return FlowStateSize{GetHeapBytes(), GetFlowRecordBytes(), GetPeakActiveFlows()};
+    }
+
   private:
     /// A backlogged flow's entry in the heap: what the heap orders by, and whose it is.
     struct Backlog
@@ -354,7 +405,10 @@ class FlowQueues
      */
     static bool Less(const Backlog& a, const Backlog& b)
     {
-        return a.bytes * b.weight < b.bytes * a.weight;
+        // Backlogs are far below 2^63 bytes: converted as signed, the same doubles without the
+        // test an unsigned conversion needs (the comparisons, hot, are those of the heap).
+        return static_cast<double>(static_cast<int64_t>(a.bytes)) * b.weight <
+               static_cast<double>(static_cast<int64_t>(b.bytes)) * a.weight;
     }
 
     /**

@@ -34,20 +34,19 @@ PerFlowQueueDisc::GetTypeId()
 }
 
 TypeId
-PerFlowQueueDisc::AddSharedAttributes(TypeId tid)
+PerFlowQueueDisc::AddCommonAttributes(TypeId tid, const SharedAttributes& shared)
 {
-    return tid
-        .AddAttribute("MaxSize",
-                      "The shared buffer pool (ns-2 DRR's blimit_), in bytes ('25000B') or "
-                      "packets ('100p'). Bytes: at least one MTU (the device's, else 1500 B); "
-                      "packets: at least 1. Default: ns-2 DRR's 25000 B.",
-                      QueueSizeValue(QueueSize("25000B")),
-                      qdisclab::MakeMaxSizeAccessor(),
-                      MakeQueueSizeChecker())
+    tid.AddAttribute("MaxSize",
+                     shared.maxSizeHelp,
+                     QueueSizeValue(QueueSize("25000B")),
+                     qdisclab::MakeMaxSizeAccessor(),
+                     MakeQueueSizeChecker())
         .AddAttribute("Buckets",
-                      "Number of per-flow queues flows are hashed into (ns-2 DRR's buckets_), "
-                      "1 .. 16777216. Default: ns-2 DRR's 10.",
-                      UintegerValue(10),
+                      std::string("Number of buckets flows are hashed into (ns-2 DRR's "
+                                  "buckets_), 1 .. 16777216; a bucket is one flow to the "
+                                  "scheduler, and flows that collide share it. ") +
+                          shared.bucketsHelp,
+                      UintegerValue(shared.buckets),
                       MakeUintegerAccessor(&PerFlowQueueDisc::m_buckets),
                       MakeUintegerChecker<uint32_t>())
         .AddAttribute("Mask",
@@ -64,20 +63,29 @@ PerFlowQueueDisc::AddSharedAttributes(TypeId tid)
                       "buckets differently (and so changes which flows collide).",
                       UintegerValue(0),
                       MakeUintegerAccessor(&PerFlowQueueDisc::m_perturbation),
-                      MakeUintegerChecker<uint32_t>())
-        .AddAttribute(
+                      MakeUintegerChecker<uint32_t>());
+    if (shared.dropFrom)
+    {
+        tid.AddAttribute(
             "DropFrom",
-            "Where buffer stealing drops from the longest flow: Head (ns-2 DRR's, "
-            "the default) or Tail.",
+            "Which packet buffer stealing drops while the shared buffer is over MaxSize: Head "
+            "(the oldest packet of the longest flow by bytes / weight; ns-2 DRR's, the "
+            "default), Tail (its newest), or Last (the packet the scheduler would send last, as "
+            "Vertical Dimensioning's drop() does; an arrival that would be that packet is "
+            "dropped before enqueue; only schedulers that know it: DrrQueueDisc).",
             EnumValue(DROP_HEAD),
             QDISC_LAB_ENUM_ACCESSOR(PerFlowQueueDisc::DropFrom, &PerFlowQueueDisc::m_dropFrom),
-            MakeEnumChecker(DROP_HEAD, "Head", DROP_TAIL, "Tail"))
+            MakeEnumChecker(DROP_HEAD, "Head", DROP_TAIL, "Tail", DROP_LAST, "Last"));
+    }
+    const std::string scope = shared.callbackScope;
+    return tid
         .AddAttribute("WeightRules",
-                      "Per-flow weights (they scale a flow's share of the service, see "
-                      "Quantum; stealing compares bytes / weight), as rules "
+                      "Per-flow weights (a flow's quantum is its scheduler's quantum x weight; "
+                      "buffer stealing from the longest queue compares bytes / weight), as rules "
                       "'field=value ... weight=W' separated by ';', first match wins; fields "
                       "src, dst (address or prefix), sport, dport (port or LO-HI), proto, "
-                      "dscp. Example: 'dscp=AF11 weight=2; dport=5000 weight=4'. Empty: every "
+                      "dscp. Example: 'dscp=AF11 weight=2; dport=5000 weight=4'. A flow keeps "
+                      "the weight of its first packet while it has packets queued. Empty: every "
                       "flow has DefaultWeight.",
                       StringValue(""),
                       MakeStringAccessor(&PerFlowQueueDisc::m_weightRules),
@@ -88,37 +96,37 @@ PerFlowQueueDisc::AddSharedAttributes(TypeId tid)
                       MakeDoubleAccessor(&PerFlowQueueDisc::m_defaultWeight),
                       MakeDoubleChecker<double>())
         .AddTraceSource("ActiveFlows",
-                        "Number of backlogged flows",
+                        "Number of flows with packets queued",
                         MakeTraceSourceAccessor(&PerFlowQueueDisc::m_activeFlows),
                         "ns3::TracedValueCallback::Uint32")
         .AddTraceSource("FlowEnqueue",
-                        "A packet joined a flow queue: bucket, packet",
+                        "A packet of a flow was queued: bucket, packet",
                         MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowEnqueueTrace),
-                        "ns3::PerFlowQueueDisc::FlowItemTracedCallback")
+                        scope + "::FlowItemTracedCallback")
         .AddTraceSource("FlowDequeue",
-                        "A flow queue sent a packet: bucket, packet",
+                        "A packet of a flow was sent: bucket, packet",
                         MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowDequeueTrace),
-                        "ns3::PerFlowQueueDisc::FlowItemTracedCallback")
+                        scope + "::FlowItemTracedCallback")
         .AddTraceSource("FlowDrop",
-                        "Buffer stealing dropped a packet of a flow: bucket, packet",
+                        "The buffer dropped a packet of a flow (stolen, or on arrival): "
+                        "bucket, packet",
                         MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowDropTrace),
-                        "ns3::PerFlowQueueDisc::FlowItemTracedCallback")
-        .AddTraceSource("Deficit",
-                        "A flow's deficit counter after it sent a packet: bucket, bytes",
-                        MakeTraceSourceAccessor(&PerFlowQueueDisc::m_deficitTrace),
-                        "ns3::PerFlowQueueDisc::DeficitTracedCallback");
+                        scope + "::FlowItemTracedCallback");
 }
 
-PerFlowQueueDisc::PerFlowQueueDisc(const char* name)
+PerFlowQueueDisc::PerFlowQueueDisc(const char* name, bool dropsLongest, bool dropsLast)
     : QueueDisc(QueueDiscSizePolicy::MULTIPLE_QUEUES),
       m_buckets(10),
       m_mask(FlowIdentifier::FIVE_TUPLE),
       m_perturbation(0),
-      m_dropFrom(DROP_HEAD),
+      m_dropFrom(dropsLongest ? DROP_HEAD : DROP_LAST),
       m_defaultWeight(1.0),
       m_uniformWeight(0),
       m_activeFlows(0),
-      m_name(name)
+      m_overlimitReason(OVERLIMIT_DROP),
+      m_name(name),
+      m_dropsLongest(dropsLongest),
+      m_dropsLast(dropsLast)
 {
     NS_LOG_FUNCTION(this << name);
 }
@@ -139,17 +147,7 @@ PerFlowQueueDisc::DoDispose()
 uint32_t
 PerFlowQueueDisc::GetBucket(Ptr<QueueDiscItem> item)
 {
-    FlowKey key;
-    return Classify(item, key);
-}
-
-uint32_t
-PerFlowQueueDisc::Classify(const Ptr<QueueDiscItem>& item, FlowKey& key)
-{
-    key = FlowIdentifier::Extract(*item);
-    const int32_t filterClass =
-        GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
-    return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
+    return Classify(item, FlowIdentifier::Extract(*item));
 }
 
 bool
@@ -166,21 +164,17 @@ PerFlowQueueDisc::CheckConfig()
                         m_name << ": DefaultWeight must be finite and > 0, got "
                                << m_defaultWeight);
     const QueueSize limit = GetMaxSize();
-    if (limit.GetUnit() == QueueSizeUnit::BYTES)
-    {
-        uint32_t mtu = 1500;
-        if (Ptr<NetDeviceQueueInterface> ndqi = GetNetDeviceQueueInterface())
-        {
-            if (Ptr<NetDevice> device = ndqi->GetObject<NetDevice>())
-            {
-                mtu = device->GetMtu();
-            }
-        }
-        NS_ABORT_MSG_IF(limit.GetValue() < mtu,
-                        m_name << ": MaxSize = " << limit << " is smaller than one MTU (" << mtu
-                               << " B); it must be >= " << mtu << "B (or >= 1p in packets)");
-    }
+    std::string what;
+    const uint32_t smallest = GetSmallestBuffer(what);
+    NS_ABORT_MSG_IF(limit.GetUnit() == QueueSizeUnit::BYTES && limit.GetValue() < smallest,
+                    m_name << ": MaxSize = " << limit << " is smaller than " << what
+                           << "; it must be >= " << smallest << "B (or >= 1p in packets)");
     // MaxSize = 0 never gets here: its accessor (qdisclab::MakeMaxSizeAccessor) refuses it.
+    NS_ABORT_MSG_IF(m_dropFrom == DROP_LAST && !m_dropsLast,
+                    m_name << ": DropFrom = Last needs a scheduler that knows which packet it "
+                              "would send last (DrrQueueDisc's); use Head or Tail");
+    NS_ABORT_MSG_IF(m_dropFrom != DROP_LAST && !m_dropsLongest,
+                    m_name << ": its scheduler drops only the packet it would send last");
     m_weights = FlowWeightRules(m_weightRules, std::string(m_name) + " WeightRules");
     // One internal queue holds every flow's packets; the shared buffer (MaxSize) is the limit.
     m_queues = CreateObject<SlotQueue>();
@@ -191,16 +185,39 @@ PerFlowQueueDisc::CheckConfig()
     return true;
 }
 
+uint32_t
+PerFlowQueueDisc::GetSmallestBuffer(std::string& what) const
+{
+    const uint32_t mtu = GetDeviceMtu();
+    what = "one MTU (" + std::to_string(mtu) + " B)";
+    return mtu;
+}
+
+uint32_t
+PerFlowQueueDisc::GetDeviceMtu() const
+{
+    if (Ptr<NetDeviceQueueInterface> ndqi = GetNetDeviceQueueInterface())
+    {
+        if (Ptr<NetDevice> device = ndqi->GetObject<NetDevice>())
+        {
+            return device->GetMtu();
+        }
+    }
+    return 1500;
+}
+
 void
 PerFlowQueueDisc::InitializeParams()
 {
     NS_LOG_FUNCTION(this);
     m_queues->Reset();
     m_activeFlows.Set(0);
-    NS_LOG_INFO(m_name << ": " << m_buckets << " buckets, buffer " << GetMaxSize() << ", "
-                       << m_weights.GetN() << " weight rules, "
-                       << (m_mask == FlowIdentifier::FIVE_TUPLE ? "five-tuple" : "address-pair")
-                       << " flows, drop from " << (m_dropFrom == DROP_HEAD ? "head" : "tail"));
+    NS_LOG_INFO(
+        m_name << ": " << m_buckets << " buckets, buffer " << GetMaxSize() << ", "
+               << m_weights.GetN() << " weight rules, "
+               << (m_mask == FlowIdentifier::FIVE_TUPLE ? "five-tuple" : "address-pair")
+               << " flows, drop from "
+               << (m_dropFrom == DROP_HEAD ? "head" : (m_dropFrom == DROP_TAIL ? "tail" : "last")));
 }
 
 } // namespace ns3

@@ -18,35 +18,43 @@
 #include "ns3/traced-value.h"
 
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace ns3
 {
 
 /**
  * \ingroup qdisc-lab
- * \brief What ns-2's DRR puts around its scheduler, shared by DrrQueueDisc, AliquemQueueDisc and
- * SrrQueueDisc: flows hashed into buckets, one shared buffer with buffer stealing from the
- * longest queue, per-flow weights, per-bucket counters and traces.
+ * \brief The per-flow family's ns-3 half, shared by DrrQueueDisc, AliquemQueueDisc, SrrQueueDisc
+ * and VerticalDimensioningQueueDisc: flows hashed into buckets, per-flow weights, one shared
+ * buffer with a drop policy, per-bucket counters and traces.
  *
  * Classification: installed PacketFilters first (as in FqCoDel), else a hash of the fields the
  * Mask selects, modulo Buckets; non-IP packets share one extra bucket, number Buckets. Weights:
  * a flow that was idle gets the weight of its first packet's WeightRules (DefaultWeight if none
- * matches) for as long as it stays backlogged. Buffer stealing: while the shared buffer (MaxSize)
- * is over its limit, one packet is dropped from the flow with the largest bytes / weight, from its
- * head (ns-2) or tail (DropFrom), counted under OVERLIMIT_DROP and in the flow's FlowStats.
+ * matches) for as long as it stays backlogged. Buffer: while the shared buffer (MaxSize) is over
+ * its limit, one packet is dropped, counted under the queue disc's overlimit reason
+ * (OVERLIMIT_DROP; VD's OVERFLOW_DROP) and in its flow's FlowStats; which one is the DropFrom
+ * policy: the head (ns-2) or tail of the longest flow by bytes / weight (McKenney's buffer
+ * stealing), or the packet the scheduler would send last (Vertical Dimensioning's drop(), for
+ * schedulers that know it), an arrival that would be that packet being dropped before enqueue.
  *
- * This class registers the attributes and trace sources these have in common, checks them, and
- * classifies packets; PerFlowQueueDiscOf adds the per-packet steps that use the scheduler. A
- * subclass adds its scheduler's own attributes (Quantum, ...) and its dequeue: the algorithm.
+ * This class registers the attributes and trace sources they have in common, checks them, and
+ * classifies packets; PerFlowQueueDiscOf adds the per-packet steps (enqueue, the drop policy,
+ * dequeue), which call the scheduler. A subclass adds its scheduler's own attributes (Quantum,
+ * ...) and, if it needs them, hooks on those steps (PerFlowQueueDiscOf).
  */
 class PerFlowQueueDisc : public QueueDisc
 {
   public:
-    /// Which end of the longest queue buffer stealing drops from.
+    /// Which packet the buffer drops while it is over its limit (the DropFrom attribute).
     enum DropFrom
     {
-        DROP_HEAD, //!< the oldest packet (ns-2)
-        DROP_TAIL, //!< the newest packet
+        DROP_HEAD, //!< the oldest packet of the longest flow (ns-2's DRR)
+        DROP_TAIL, //!< the newest packet of the longest flow
+        DROP_LAST, //!< the packet the scheduler would send last (VD's drop()); an arrival that
+                   //!< would be that packet is dropped before enqueue
     };
 
     /// Counters of one bucket (flow queue).
@@ -56,8 +64,45 @@ class PerFlowQueueDisc : public QueueDisc
         uint64_t enqueuedBytes = 0;   //!< bytes enqueued
         uint64_t sentPackets = 0;     //!< packets dequeued for transmission
         uint64_t sentBytes = 0;       //!< bytes dequeued for transmission
-        uint64_t droppedPackets = 0;  //!< packets dropped by buffer stealing
-        uint64_t droppedBytes = 0;    //!< bytes dropped by buffer stealing
+        uint64_t droppedPackets = 0;  //!< packets dropped by the buffer
+        uint64_t droppedBytes = 0;    //!< bytes dropped by the buffer
+    };
+
+    /// What the state of a per-flow queue disc costs in memory (GetStateSize).
+    using StateSize = FlowStateSize;
+
+    /**
+     * Signature of the FlowEnqueue, FlowDequeue and FlowDrop trace sources.
+     * \param bucket the packet's bucket (flow)
+     * \param item the packet
+     */
+    using FlowItemTracedCallback = void (*)(uint32_t bucket, Ptr<const QueueDiscItem> item);
+
+    /**
+     * Signature of the Deficit trace source of DrrQueueDisc, AliquemQueueDisc and SrrQueueDisc.
+     * \param bucket the bucket (flow) that sent
+     * \param deficit its deficit counter afterwards, in bytes
+     */
+    using DeficitTracedCallback = void (*)(uint32_t bucket, uint64_t deficit);
+
+    /**
+     * What a queue disc of the family sets on the attributes and trace sources it shares: the
+     * defaults are DrrQueueDisc's (ns-2's).
+     */
+    struct SharedAttributes
+    {
+        /// MaxSize's help: the buffer's meaning and limits
+        const char* maxSizeHelp =
+            "The shared buffer pool (ns-2 DRR's blimit_), in bytes ('25000B') or packets "
+            "('100p'). Bytes: at least one MTU (the device's, else 1500 B); packets: at least 1. "
+            "Default: ns-2 DRR's 25000 B.";
+        uint32_t buckets = 10;                               //!< Buckets' default
+        const char* bucketsHelp = "Default: ns-2 DRR's 10."; //!< what ends Buckets' help
+        bool dropFrom = true; //!< whether DropFrom is an attribute (else the queue disc's own)
+        /// The class that names the trace sources' callback signatures
+        const char* callbackScope = "ns3::PerFlowQueueDisc";
+        /// The Deficit trace source's help
+        const char* deficitHelp = "A flow's deficit counter after it sent a packet: bucket, bytes";
     };
 
     /**
@@ -67,22 +112,12 @@ class PerFlowQueueDisc : public QueueDisc
     static TypeId GetTypeId();
 
     /**
-     * \brief Register the attributes and trace sources every per-flow queue disc shares
-     * (MaxSize, Buckets, Mask, Perturbation, DropFrom, WeightRules, DefaultWeight; ActiveFlows,
-     * FlowEnqueue, FlowDequeue, FlowDrop, Deficit) on a subclass's own TypeId.
-     *
-     * They are registered on each subclass rather than on ns3::PerFlowQueueDisc because
-     * Config::SetDefault and --ns3::X::Attr on the command line look only at X's own
-     * attributes: "ns3::DrrQueueDisc::Buckets" must keep working.
-     * \param tid the subclass's TypeId, its parent set to ns3::PerFlowQueueDisc
-     * \return \p tid with the shared attributes and trace sources
-     */
-    static TypeId AddSharedAttributes(TypeId tid);
-
-    /**
      * \param name the subclass's name, which starts its error messages ("DrrQueueDisc")
+     * \param dropsLongest whether its scheduler can drop from the longest flow (DropFrom Head,
+     *        Tail)
+     * \param dropsLast whether its scheduler knows which packet it sends last (DropFrom Last)
      */
-    explicit PerFlowQueueDisc(const char* name);
+    PerFlowQueueDisc(const char* name, bool dropsLongest, bool dropsLast);
     ~PerFlowQueueDisc() override;
 
     /**
@@ -91,17 +126,39 @@ class PerFlowQueueDisc : public QueueDisc
      */
     uint32_t GetBucket(Ptr<QueueDiscItem> item);
 
+    /**
+     * What its state costs in memory, as the benchmark reports it (QueueDiscCatalog's
+     * ReadFlowState reads every per-flow queue disc through this).
+     * \return the bytes of state per active flow and per bucket, and the peak active flows
+     */
+    virtual StateSize GetStateSize() const = 0;
+
     /// Drop reasons
     static constexpr const char* OVERLIMIT_DROP =
         "Overlimit drop"; //!< shared buffer full: stolen from the longest flow
 
   protected:
+    /**
+     * \brief Register the attributes and trace sources every per-flow queue disc shares
+     * (MaxSize, Buckets, Mask, Perturbation, DropFrom, WeightRules, DefaultWeight; ActiveFlows,
+     * FlowEnqueue, FlowDequeue, FlowDrop) on a subclass's own TypeId; PerFlowQueueDiscOf's
+     * AddSharedAttributes adds Deficit.
+     *
+     * They are registered on each subclass rather than on ns3::PerFlowQueueDisc because
+     * Config::SetDefault and --ns3::X::Attr on the command line look only at X's own
+     * attributes: "ns3::DrrQueueDisc::Buckets" must keep working.
+     * \param tid the subclass's TypeId, its parent set to ns3::PerFlowQueueDisc
+     * \param shared what the subclass sets on them
+     * \return \p tid with the shared attributes and trace sources
+     */
+    static TypeId AddCommonAttributes(TypeId tid, const SharedAttributes& shared);
+
     void DoDispose() override;
 
     /**
      * The checks every per-flow queue disc makes (no classes, no internal queue added, Buckets,
-     * DefaultWeight, MaxSize, WeightRules); then it creates the internal queue. A subclass
-     * checks its own attributes and calls this.
+     * DefaultWeight, MaxSize, DropFrom, WeightRules); then it creates the internal queue. A
+     * subclass checks its own attributes and calls this.
      * \return true
      */
     bool CheckConfig() override;
@@ -110,11 +167,27 @@ class PerFlowQueueDisc : public QueueDisc
     void InitializeParams() override;
 
     /**
-     * \param item a packet
-     * \param key set to the packet's flow key
-     * \return the packet's bucket
+     * The smallest MaxSize in bytes (CheckConfig): one MTU, the device's or 1500 B.
+     * \param what set to what it is, for the message ("one MTU (1500 B)")
+     * \return it
      */
-    uint32_t Classify(const Ptr<QueueDiscItem>& item, FlowKey& key);
+    virtual uint32_t GetSmallestBuffer(std::string& what) const;
+
+    /// \return the device's MTU, 1500 B without a device
+    uint32_t GetDeviceMtu() const;
+
+    /**
+     * \param item a packet
+     * \param key its flow key (FlowIdentifier::Extract)
+     * \return its bucket: installed packet filters first, else the hash of its key
+     */
+    uint32_t Classify(const Ptr<QueueDiscItem>& item, const FlowKey& key)
+    {
+        // Inline, as FlowIdentifier::Bucket: every packet comes here.
+        const int32_t filterClass =
+            GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
+        return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
+    }
 
     /// \return the subclass's name, for its messages
     const char* GetName() const
@@ -126,7 +199,7 @@ class PerFlowQueueDisc : public QueueDisc
     uint32_t m_buckets;          //!< number of buckets (ns-2 buckets_)
     FlowIdentifier::Mask m_mask; //!< flow identification (ns-2 mask_)
     uint32_t m_perturbation;     //!< hash perturbation
-    DropFrom m_dropFrom;         //!< end of the longest queue to steal from
+    DropFrom m_dropFrom;         //!< which packet the buffer drops
     std::string m_weightRules;   //!< weight rules, as text
     double m_defaultWeight;      //!< weight of flows no rule matches
 
@@ -134,74 +207,153 @@ class PerFlowQueueDisc : public QueueDisc
     double m_uniformWeight;              //!< every flow's weight when there are no rules, else 0
     Ptr<SlotQueue> m_queues;             //!< every bucket's packets: the one internal queue
     TracedValue<uint32_t> m_activeFlows; //!< number of backlogged flows
+    const char* m_overlimitReason;       //!< drop reason of the buffer's drops (OVERLIMIT_DROP)
 
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowEnqueueTrace; //!< bucket, packet
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDequeueTrace; //!< bucket, packet
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDropTrace;    //!< bucket, packet
-    TracedCallback<uint32_t, uint64_t> m_deficitTrace; //!< bucket, deficit after it sent
 
   private:
-    const char* m_name; //!< the subclass's name
+    const char* m_name;  //!< the subclass's name
+    bool m_dropsLongest; //!< whether its scheduler can drop from the longest flow
+    bool m_dropsLast;    //!< whether its scheduler knows which packet it sends last
 };
+
+namespace perflow
+{
+
+/// Whether Scheduler::Arrive may refuse a packet (it says so with REFUSES_ARRIVALS = true).
+template <typename S, typename = void>
+struct RefusesArrivals : std::false_type
+{
+};
+
+/// \copydoc RefusesArrivals
+template <typename S>
+struct RefusesArrivals<S, std::void_t<decltype(S::REFUSES_ARRIVALS)>>
+    : std::bool_constant<S::REFUSES_ARRIVALS>
+{
+};
+
+/// Whether the scheduler drops from the longest flow: Packet Drop(bool fromHead).
+template <typename S, typename = void>
+struct DropsLongest : std::false_type
+{
+};
+
+/// \copydoc DropsLongest
+template <typename S>
+struct DropsLongest<S, std::void_t<decltype(std::declval<S&>().Drop(true))>> : std::true_type
+{
+};
+
+/// Whether the scheduler drops the packet it would send last: Packet DropLast().
+template <typename S, typename = void>
+struct DropsLast : std::false_type
+{
+};
+
+/// \copydoc DropsLast
+template <typename S>
+struct DropsLast<S, std::void_t<decltype(std::declval<S&>().DropLast())>> : std::true_type
+{
+};
+
+/// Whether the scheduler keeps its own buffer limit: bool OverLimit() const.
+template <typename S, typename = void>
+struct KeepsLimit : std::false_type
+{
+};
+
+/// \copydoc KeepsLimit
+template <typename S>
+struct KeepsLimit<S, std::void_t<decltype(std::declval<const S&>().OverLimit())>> : std::true_type
+{
+};
+
+} // namespace perflow
 
 /**
  * \ingroup qdisc-lab
  * \brief A PerFlowQueueDisc with its scheduler: the per-packet steps every one of them takes
- * (enqueue with buffer stealing, the bookkeeping of a sent packet) and the per-bucket getters,
- * written once for the three schedulers, without a virtual call per packet.
+ * (enqueue, the drop policy, dequeue) and the per-bucket getters, written once, without a
+ * virtual call per packet.
  *
- * The subclass implements DoDequeue: its scheduler's step, then Sent.
+ * What it calls on the Scheduler (DrrScheduler, AliquemScheduler, SrrScheduler, VdScheduler):
+ * `Slot Arrive(flow, size, weight)`, `Packet Dequeue()` (Packet has flow, slot, size and
+ * deficit), `const auto& GetFlows()` (the per-flow state: Empty, GetActiveFlows,
+ * IsBacklogged, GetBytes, GetPackets, GetDeficit, GetCounters, GetFlowCount) and
+ * `FlowStateSize GetStateSize()`; for the buffer, `Packet Drop(bool fromHead)` (the longest
+ * flow's head or tail) or `Packet DropLast()` (the packet it would send last) or both. A
+ * scheduler whose Arrive may refuse a packet sets `REFUSES_ARRIVALS` and returns `REFUSED`; one
+ * that keeps its own limit has `bool OverLimit()`.
  *
- * \tparam Scheduler DrrScheduler, AliquemScheduler or SrrScheduler (Arrive, Dequeue, Drop, and
- *         the per-flow getters; its packets are FlowPackets, its counters FlowCounters)
+ * Leaf, the queue disc deriving from it, may hide these hooks with its own (they are called
+ * as Leaf's, statically; they must be accessible here, e.g. through a friend declaration):
+ * `Queued(flow, key, item)` after a packet joined its flow, `Served(packet)` after one was
+ * sent (both log by default), and, if the scheduler refuses packets, `const char*
+ * Refused(flow, key, size)`, which returns the drop reason.
+ *
+ * \tparam Scheduler the scheduler
+ * \tparam Leaf the queue disc deriving from it
  */
-template <typename Scheduler>
+template <typename Scheduler, typename Leaf>
 class PerFlowQueueDiscOf : public PerFlowQueueDisc
 {
   public:
-    /// \param name the subclass's name, which starts its error messages
+    /// A packet that left: sent, or dropped by the buffer.
+    using Packet = typename Scheduler::Packet;
+    /// A flow's deficit counter as the scheduler keeps it.
+    using Deficit = decltype(Packet::deficit);
+
+    /**
+     * \param name the subclass's name, which starts its error messages
+     */
     explicit PerFlowQueueDiscOf(const char* name)
-        : PerFlowQueueDisc(name),
+        : PerFlowQueueDisc(name,
+                           perflow::DropsLongest<Scheduler>::value,
+                           perflow::DropsLast<Scheduler>::value),
           NS_LOG_TEMPLATE_DEFINE(name)
     {
     }
 
     /**
      * \param bucket a bucket, 0 .. Buckets (the last one holds non-IP packets)
-     * \return its counters since the simulation started
+     * \return its counters since the simulation started; enqueuedPackets counts every arrival,
+     *         also those dropped on arrival
      */
     FlowStats GetFlowStats(uint32_t bucket) const
     {
-        NS_ABORT_MSG_UNLESS(bucket < m_scheduler.GetFlowCount(),
+        const auto& flows = m_scheduler.GetFlows();
+        NS_ABORT_MSG_UNLESS(bucket < flows.GetFlowCount(),
                             GetName() << ": bucket " << bucket << " out of range [0, "
-                                      << m_scheduler.GetFlowCount() << ")");
-        const FlowCounters counters = m_scheduler.GetCounters(bucket);
+                                      << flows.GetFlowCount() << ")");
+        const FlowCounters counters = flows.GetCounters(bucket);
         FlowStats stats;
         stats.sentPackets = counters.sentPackets;
         stats.sentBytes = counters.sentBytes;
         stats.droppedPackets = counters.droppedPackets;
         stats.droppedBytes = counters.droppedBytes;
-        // Every packet enqueued was sent, dropped, or is still queued (every arrival is admitted).
+        // Every arrival was sent, dropped (on arrival or later), or is still queued.
         stats.enqueuedPackets =
-            counters.sentPackets + counters.droppedPackets + m_scheduler.GetPackets(bucket);
-        stats.enqueuedBytes =
-            counters.sentBytes + counters.droppedBytes + m_scheduler.GetBytes(bucket);
+            counters.sentPackets + counters.droppedPackets + flows.GetPackets(bucket);
+        stats.enqueuedBytes = counters.sentBytes + counters.droppedBytes + flows.GetBytes(bucket);
         return stats;
     }
 
     /// \return the number of backlogged flows
     uint32_t GetActiveFlows() const
     {
-        return m_scheduler.GetActiveFlows();
+        return m_scheduler.GetFlows().GetActiveFlows();
     }
 
     /**
      * \param bucket a bucket
-     * \return its deficit counter in bytes
+     * \return its deficit counter in bytes, as its scheduler keeps it (0 when idle)
      */
-    uint64_t GetDeficit(uint32_t bucket) const
+    Deficit GetDeficit(uint32_t bucket) const
     {
-        return m_scheduler.GetDeficit(bucket);
+        return m_scheduler.GetFlows().GetDeficit(bucket);
     }
 
     /**
@@ -210,40 +362,177 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
      */
     uint64_t GetFlowBytes(uint32_t bucket) const
     {
-        return m_scheduler.GetBytes(bucket);
+        return m_scheduler.GetFlows().GetBytes(bucket);
     }
 
-    /**
-     * \return the bytes allocated for state that exists only while a flow has packets queued
-     *         (at its peak; the packets and their per-packet records not included)
-     */
-    uint64_t GetActiveFlowStateBytes() const
+    StateSize GetStateSize() const override
     {
-        return m_scheduler.GetHeapBytes();
-    }
-
-    /// \return the bytes allocated for state kept per bucket, whether active or not
-    uint64_t GetBucketStateBytes() const
-    {
-        return m_scheduler.GetFlowRecordBytes();
-    }
-
-    /// \return the largest number of flows that had packets queued at once
-    uint32_t GetPeakActiveFlows() const
-    {
-        return m_scheduler.GetPeakActiveFlows();
+        return m_scheduler.GetStateSize();
     }
 
   protected:
     /**
-     * The bookkeeping of a packet the scheduler sent: take it from the internal queue, trace.
-     * \param p the packet, as the scheduler's Dequeue returned it
-     * \return the packet
+     * PerFlowQueueDisc::AddCommonAttributes and the Deficit trace source, with the deficit's
+     * type.
+     * \param tid the subclass's TypeId, its parent set to ns3::PerFlowQueueDisc
+     * \param shared what the subclass sets on them
+     * \return \p tid with the shared attributes and trace sources
      */
-    Ptr<QueueDiscItem> Sent(const FlowPacket& p)
+    static TypeId AddSharedAttributes(TypeId tid,
+                                      const SharedAttributes& shared = SharedAttributes())
     {
+        return AddCommonAttributes(tid, shared)
+            .AddTraceSource("Deficit",
+                            shared.deficitHelp,
+                            MakeTraceSourceAccessor(&PerFlowQueueDiscOf::m_deficitTrace),
+                            std::string(shared.callbackScope) + "::DeficitTracedCallback");
+    }
+
+    /**
+     * Hook: a packet joined its flow (Leaf may hide it; this one logs).
+     * \param flow its bucket
+     * \param key its flow key
+     * \param item the packet
+     */
+    void Queued(uint32_t flow, const FlowKey& key, const Ptr<QueueDiscItem>& /* item */)
+    {
+        NS_LOG_DEBUG("bucket " << flow << " (" << key.ToString()
+                               << "): " << m_scheduler.GetFlows().GetPackets(flow) << " packets, "
+                               << m_scheduler.GetFlows().GetBytes(flow) << " B");
+    }
+
+    /**
+     * Hook: the scheduler sent a packet (Leaf may hide it; this one logs).
+     * \param p the packet, as the scheduler's Dequeue returned it
+     */
+    void Served(const Packet& p)
+    {
+        NS_LOG_DEBUG("bucket " << p.flow << " sends " << p.size << " B, deficit now " << p.deficit);
+    }
+
+    Scheduler m_scheduler; //!< the scheduler's state
+
+    /// The subclass's log component (by the name given to the constructor), for the messages of
+    /// these steps; in the subclass's members it names the same component as its own g_log.
+    NS_LOG_TEMPLATE_DECLARE;
+
+  private:
+    /// \return the queue disc deriving from this, for its hooks
+    Leaf* GetLeaf()
+    {
+        return static_cast<Leaf*>(this);
+    }
+
+    bool DoEnqueue(Ptr<QueueDiscItem> item) override
+    {
+        // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
+        const FlowKey key = FlowIdentifier::Extract(*item);
+        const uint32_t f = Classify(item, key);
+        double weight = m_uniformWeight; // every flow's, without rules
+        if (weight == 0)
+        {
+            weight = m_scheduler.GetFlows().IsBacklogged(f) ? 1.0 : m_weights.WeightOf(key);
+        }
+        const uint32_t size = item->GetSize();
+
+        // 2. The scheduler queues it (or refuses it: VD, for a round beyond its last).
+        const uint32_t slot = m_scheduler.Arrive(f, size, weight);
+        if constexpr (perflow::RefusesArrivals<Scheduler>::value)
+        {
+            if (slot == Scheduler::REFUSED)
+            {
+                return Refuse(f, item, GetLeaf()->Refused(f, key, size));
+            }
+        }
+        // DropFrom = Last, for a scheduler without a limit of its own (VD refuses in Arrive):
+        // VD's Fig. 2 inserts, then drops the packet sent last while over the limit; when the
+        // first one is the arrival itself, it is dropped before enqueue.
+        Packet stolen;
+        bool steal = false;
+        if constexpr (perflow::DropsLast<Scheduler>::value &&
+                      !perflow::KeepsLimit<Scheduler>::value)
+        {
+            if (m_dropFrom == DROP_LAST)
+            {
+                steal = StealLast(size, stolen);
+                if (steal && stolen.slot == slot)
+                {
+                    NS_LOG_DEBUG("buffer full: bucket " << f << "'s " << size
+                                                        << " B would be sent last; dropped");
+                    return Refuse(f, item, m_overlimitReason);
+                }
+            }
+        }
+        m_queues->Put(slot, item, size);
+        m_activeFlows.Set(m_scheduler.GetFlows().GetActiveFlows());
+        GetLeaf()->Queued(f, key, item);
+        if (!m_flowEnqueueTrace.IsEmpty())
+        {
+            m_flowEnqueueTrace(f, item);
+        }
+
+        // 3. While the shared buffer is over its limit, the drop policy (DropFrom) drops.
+        if constexpr (perflow::KeepsLimit<Scheduler>::value)
+        {
+            while (m_scheduler.OverLimit())
+            {
+                DropStolen(item, slot, Steal());
+            }
+        }
+        else
+        {
+            if (steal)
+            {
+                DropStolen(item, slot, stolen);
+            }
+            const QueueSize limit = GetMaxSize();
+            const bool inPackets = limit.GetUnit() == QueueSizeUnit::PACKETS;
+            const uint32_t maxSize = limit.GetValue();
+            while ((inPackets ? GetNPackets() : GetNBytes()) > maxSize)
+            {
+                DropStolen(item, slot, Steal());
+            }
+        }
+        return true;
+    }
+
+    /**
+     * DropFrom = Last: if the buffer is over its limit with the arrival (not yet in the internal
+     * queue), the scheduler drops the packet it would send last.
+     * \param size the arrival's size
+     * \param last set to that packet
+     * \return whether it dropped one
+     */
+    bool StealLast(uint32_t size, Packet& last)
+    {
+        if (!OverLimitWith(size))
+        {
+            return false;
+        }
+        last = m_scheduler.DropLast();
+        return true;
+    }
+
+    Ptr<QueueDiscItem> DoDequeue() override
+    {
+        if (m_scheduler.GetFlows().Empty())
+        {
+            return nullptr;
+        }
+        return Serve();
+    }
+
+    /**
+     * The scheduler's step (which flow sends, and its packet) and its bookkeeping. (A function
+     * of its own, with one return, so that the packet is returned without a copy.)
+     * \return the packet sent
+     */
+    Ptr<QueueDiscItem> Serve()
+    {
+        const Packet p = m_scheduler.Dequeue();
         Ptr<QueueDiscItem> item = m_queues->Take(p.slot, p.size);
-        m_activeFlows.Set(m_scheduler.GetActiveFlows());
+        GetLeaf()->Served(p);
+        m_activeFlows.Set(m_scheduler.GetFlows().GetActiveFlows());
         if (!m_flowDequeueTrace.IsEmpty())
         {
             m_flowDequeueTrace(p.flow, item);
@@ -255,55 +544,45 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
         return item;
     }
 
-    Scheduler m_scheduler; //!< the scheduler's state
-
-    /// The subclass's log component (by the name given to the constructor), for the messages of
-    /// these steps; in the subclass's members it names the same component as its own g_log.
-    NS_LOG_TEMPLATE_DECLARE;
-
-  private:
-    bool DoEnqueue(Ptr<QueueDiscItem> item) override
+    /**
+     * \param size the size of a packet not yet in the internal queue
+     * \return whether the buffer would be over its limit with it
+     */
+    bool OverLimitWith(uint32_t size) const
     {
-        // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
-        FlowKey key;
-        const uint32_t f = Classify(item, key);
-        double weight = m_uniformWeight; // every flow's, without rules
-        if (weight == 0)
-        {
-            weight = m_scheduler.IsBacklogged(f) ? 1.0 : m_weights.WeightOf(key);
-        }
-        const uint32_t size = item->GetSize();
-
-        // 2. Queue it; an idle flow joins the scheduler's lists with that weight.
-        const uint32_t slot = m_scheduler.Arrive(f, size, weight);
-        m_queues->Put(slot, item, size);
-        m_activeFlows.Set(m_scheduler.GetActiveFlows());
-        if (!m_flowEnqueueTrace.IsEmpty())
-        {
-            m_flowEnqueueTrace(f, item);
-        }
-        NS_LOG_DEBUG("bucket " << f << " (" << key.ToString() << "): " << m_scheduler.GetPackets(f)
-                               << " packets, " << m_scheduler.GetBytes(f) << " B");
-
-        // 3. Buffer stealing: while the shared buffer is over its limit, drop from the longest.
         const QueueSize limit = GetMaxSize();
-        const bool inPackets = limit.GetUnit() == QueueSizeUnit::PACKETS;
-        const uint32_t maxSize = limit.GetValue();
-        while ((inPackets ? GetNPackets() : GetNBytes()) > maxSize)
+        return limit.GetUnit() == QueueSizeUnit::PACKETS
+                   ? uint64_t{GetNPackets()} + 1 > limit.GetValue()
+                   : uint64_t{GetNBytes()} + size > limit.GetValue();
+    }
+
+    /// \return the packet the drop policy (DropFrom) takes from the scheduler
+    Packet Steal()
+    {
+        if constexpr (perflow::DropsLast<Scheduler>::value &&
+                      perflow::DropsLongest<Scheduler>::value)
         {
-            StealFromLongest(item, slot);
+            return m_dropFrom == DROP_LAST ? m_scheduler.DropLast()
+                                           : m_scheduler.Drop(m_dropFrom == DROP_HEAD);
         }
-        return true;
+        else if constexpr (perflow::DropsLast<Scheduler>::value)
+        {
+            return m_scheduler.DropLast();
+        }
+        else
+        {
+            return m_scheduler.Drop(m_dropFrom == DROP_HEAD);
+        }
     }
 
     /**
-     * \brief Drop one packet of the longest flow (buffer stealing).
+     * \brief Drop a packet the scheduler gave up, after dequeue (buffer stealing).
      * \param arrival the packet being enqueued
      * \param arrivalSlot its slot in the internal queue
+     * \param p the packet dropped, as the scheduler's Drop or DropLast returned it
      */
-    void StealFromLongest(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot)
+    void DropStolen(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot, const Packet& p)
     {
-        const FlowPacket p = m_scheduler.Drop(m_dropFrom == DROP_HEAD);
         if (p.slot == arrivalSlot)
         {
             // The arrival itself: QueueDisc::Enqueue stamps items only after DoEnqueue returns,
@@ -313,17 +592,35 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
             arrival->SetTimeStamp(Simulator::Now());
         }
         Ptr<QueueDiscItem> item = m_queues->Take(p.slot, p.size);
-        NS_LOG_DEBUG("buffer full: drop "
-                     << p.size << " B from the " << (m_dropFrom == DROP_HEAD ? "head" : "tail")
-                     << " of bucket " << p.flow << " (" << m_scheduler.GetBytes(p.flow)
-                     << " B left)");
-        m_activeFlows.Set(m_scheduler.GetActiveFlows());
+        NS_LOG_DEBUG("buffer over " << GetMaxSize() << ": drop " << p.size << " B of bucket "
+                                    << p.flow << " (" << m_scheduler.GetFlows().GetBytes(p.flow)
+                                    << " B left)");
+        m_activeFlows.Set(m_scheduler.GetFlows().GetActiveFlows());
         if (!m_flowDropTrace.IsEmpty())
         {
             m_flowDropTrace(p.flow, item);
         }
-        DropAfterDequeue(item, OVERLIMIT_DROP);
+        DropAfterDequeue(item, m_overlimitReason);
     }
+
+    /**
+     * \brief Drop an arrival before enqueue (the scheduler has counted it).
+     * \param flow its bucket
+     * \param item the packet
+     * \param reason the drop reason
+     * \return false
+     */
+    bool Refuse(uint32_t flow, const Ptr<QueueDiscItem>& item, const char* reason)
+    {
+        if (!m_flowDropTrace.IsEmpty())
+        {
+            m_flowDropTrace(flow, item);
+        }
+        DropBeforeEnqueue(item, reason);
+        return false;
+    }
+
+    TracedCallback<uint32_t, Deficit> m_deficitTrace; //!< bucket, deficit after it sent
 };
 
 } // namespace ns3

@@ -40,7 +40,7 @@ SrrQueueDisc::GetTypeId()
 }
 
 SrrQueueDisc::SrrQueueDisc()
-    : PerFlowQueueDiscOf<SrrScheduler>("SrrQueueDisc"),
+    : PerFlowQueueDiscOf<SrrScheduler, SrrQueueDisc>("SrrQueueDisc"),
       m_quantum(1000),
       m_position(0)
 {
@@ -62,23 +62,6 @@ uint32_t
 SrrQueueDisc::GetWeight(uint32_t bucket) const
 {
     return m_scheduler.GetWeight(bucket);
-}
-
-Ptr<QueueDiscItem>
-SrrQueueDisc::DoDequeue()
-{
-    if (m_scheduler.Empty())
-    {
-        return nullptr;
-    }
-    // SRR: the flow being visited sends its head packet if it fits its deficit; else the next
-    // flow of the column, or of the next Weight Spread Sequence term's, is visited
-    // (SrrScheduler::Dequeue).
-    const SrrScheduler::Packet p = m_scheduler.Dequeue();
-    m_position = m_scheduler.GetPosition();
-    NS_LOG_DEBUG("WSS position " << m_scheduler.GetPosition() << ": bucket " << p.flow << " sends "
-                                 << p.size << " B, deficit now " << p.deficit);
-    return Sent(p);
 }
 
 bool

@@ -32,7 +32,7 @@ namespace ns3
  * head packets while they fit. A flow of weight w is visited w times per pass over the sequence,
  * spread over it rather than back to back.
  */
-class SrrQueueDisc : public PerFlowQueueDiscOf<SrrScheduler>
+class SrrQueueDisc : public PerFlowQueueDiscOf<SrrScheduler, SrrQueueDisc>
 {
   public:
     /**
@@ -54,7 +54,20 @@ class SrrQueueDisc : public PerFlowQueueDiscOf<SrrScheduler>
     uint32_t GetWeight(uint32_t bucket) const;
 
   private:
-    Ptr<QueueDiscItem> DoDequeue() override;
+    friend class PerFlowQueueDiscOf<SrrScheduler, SrrQueueDisc>;
+
+    /**
+     * After a packet was sent: the Position trace.
+     * \param p the packet
+     */
+    void Served(const Packet& p)
+    {
+        // SRR: the flow being visited sent its head packet (SrrScheduler::Dequeue).
+        m_position = m_scheduler.GetPosition();
+        NS_LOG_DEBUG("WSS position " << m_scheduler.GetPosition() << ": bucket " << p.flow
+                                     << " sends " << p.size << " B, deficit now " << p.deficit);
+    }
+
     bool CheckConfig() override;
     void InitializeParams() override;
 

@@ -232,22 +232,15 @@ SrrScheduler::Drop(bool fromHead)
     return Left(m_flows.DropFromLongest(fromHead));
 }
 
-SrrScheduler::FlowId
-SrrScheduler::Longest() const
+FlowStateSize
+SrrScheduler::GetStateSize() const
 {
-    NS_ABORT_MSG_IF(m_flows.Empty(), "SrrScheduler: Longest with no flow backlogged");
-    return m_flows.Longest();
-}
-
-std::size_t
-SrrScheduler::GetFlowRecordBytes() const
-{
-    std::size_t bytes = m_flows.GetFlowRecordBytes();
+    FlowStateSize size = m_flows.GetStateSize();
     for (const Column& column : m_columns)
     {
-        bytes += column.entries.capacity() * sizeof(Entry);
+        size.bucketBytes += column.entries.capacity() * sizeof(Entry);
     }
-    return bytes;
+    return size;
 }
 
 } // namespace ns3

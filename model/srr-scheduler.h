@@ -107,41 +107,31 @@ class SrrScheduler
     Slot Arrive(FlowId f, uint32_t bytes, double weight = 1.0);
 
     /**
-     * SRR's dequeue (see the class description). Must not be Empty().
+     * SRR's dequeue (see the class description). GetFlows() must not be Empty().
      * \return the packet sent
      */
     Packet Dequeue();
 
     /**
-     * Buffer stealing: drop one packet of the longest flow (Longest()). Must not be Empty().
+     * Buffer stealing: drop one packet of the longest flow (GetFlows().Longest()); some flow
+     * must be backlogged.
      * \param fromHead whether to drop its head (oldest) packet, else its tail (newest)
      * \return the packet dropped
      */
     Packet Drop(bool fromHead);
 
-    /// \return the backlogged flow with the largest bytes / weight; must not be Empty()
-    FlowId Longest() const;
-
-    /// \return whether no flow is backlogged
-    bool Empty() const
-    {
-        return m_flows.Empty();
-    }
-
-    /// \return the number of backlogged flows
-    uint32_t GetActiveFlows() const
-    {
-        return m_flows.GetActiveFlows();
-    }
-
     /**
-     * \param f a flow
-     * \return whether it has packets queued
+     * The per-flow state, read-only: each flow's backlog, deficit and counters, the backlogged
+     * flows and the longest (FlowQueues' const members).
+     * \return the flows
      */
-    bool IsBacklogged(FlowId f) const
+    const auto& GetFlows() const
     {
-        return m_flows.IsBacklogged(f);
+        return m_flows;
     }
+
+    /// \return the memory of the flows' state, the Weight Matrix's entries included
+    FlowStateSize GetStateSize() const;
 
     /// \return the current position in the sequence of order ORDER (0 before the first term)
     uint64_t GetPosition() const
@@ -155,17 +145,9 @@ class SrrScheduler
         return m_passes;
     }
 
-    /// \return the largest order (bits) of a backlogged flow's integer weight; 0 when Empty()
+    /// \return the largest order (bits) of a backlogged flow's integer weight; 0 when no flow is
+    /// backlogged
     uint32_t GetOrder() const;
-
-    /**
-     * \param f a flow
-     * \return its deficit counter in bytes (0 when idle)
-     */
-    uint64_t GetDeficit(FlowId f) const
-    {
-        return m_flows[f].deficit;
-    }
 
     /**
      * \param f a flow
@@ -174,54 +156,6 @@ class SrrScheduler
     uint32_t GetWeight(FlowId f) const
     {
         return m_flows[f].weight;
-    }
-
-    /**
-     * \param f a flow
-     * \return its backlog in bytes
-     */
-    uint64_t GetBytes(FlowId f) const
-    {
-        return m_flows.GetBytes(f);
-    }
-
-    /**
-     * \param f a flow
-     * \return its backlog in packets
-     */
-    uint32_t GetPackets(FlowId f) const
-    {
-        return m_flows.GetPackets(f);
-    }
-
-    /**
-     * \param f a flow
-     * \return its sent and dropped counters since Reset
-     */
-    Counters GetCounters(FlowId f) const
-    {
-        return m_flows[f].counters;
-    }
-
-    /// \return the number of flows
-    uint32_t GetFlowCount() const
-    {
-        return m_flows.GetFlowCount();
-    }
-
-    /// \return the largest number of flows that were backlogged at once since Reset
-    uint32_t GetPeakActiveFlows() const
-    {
-        return m_flows.GetPeakActiveFlows();
-    }
-
-    /// \return the bytes allocated for the records of every flow and their matrix entries
-    std::size_t GetFlowRecordBytes() const;
-
-    /// \return the bytes allocated for backlogged flows' heap entries (at its peak size)
-    std::size_t GetHeapBytes() const
-    {
-        return m_flows.GetHeapBytes();
     }
 
   private:

@@ -5,15 +5,14 @@
 #ifndef VERTICAL_DIMENSIONING_QUEUE_DISC_H
 #define VERTICAL_DIMENSIONING_QUEUE_DISC_H
 
-#include "drr-queue-disc.h"
-#include "flow-identifier.h"
-#include "flow-weight-rules.h"
+#include "flow-queues.h"
+#include "per-flow-queue-disc.h"
 #include "vd-rounds.h"
 
-#include "ns3/queue-disc.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
 
+#include <cstdint>
 #include <string>
 
 namespace ns3
@@ -21,40 +20,255 @@ namespace ns3
 
 /**
  * \ingroup qdisc-lab
+ * \brief VdRounds as a scheduler of the per-flow family (what PerFlowQueueDiscOf calls): Fig. 2's
+ * enqueue, dequeue and drop, the per-flow state and the per-bucket counters; no simulator.
+ *
+ * Its buffer policy is VD's own: DropLast (the tail packet of the last non-empty round), with
+ * Arrive refusing a packet that would be that packet at once, or that would need a round M or
+ * more rounds ahead. The per-bucket sent and dropped counters (of every bucket that ever sent
+ * or lost a packet, in a VdFlowTable; refused arrivals count as dropped) are optional.
+ */
+class VdScheduler
+{
+  public:
+    /// Flow index type (a bucket).
+    using FlowId = uint32_t;
+    /// A queued packet's slot.
+    using Slot = uint32_t;
+    /// A packet that left, sent (Dequeue) or dropped (DropLast).
+    using Packet = VdRounds::Packet;
+
+    /// Arrive may refuse a packet (PerFlowQueueDiscOf then drops it before enqueue).
+    static constexpr bool REFUSES_ARRIVALS = true;
+    /// What Arrive returns for a refused packet (GetVerdict says why).
+    static constexpr Slot REFUSED = UINT32_MAX;
+
+    /**
+     * Forget everything and size the scheduler.
+     * \param flows number of flows (buckets, ids 0 .. flows-1)
+     * \param rounds M
+     * \param maxPacketSize L_M in bytes
+     * \param bufferSize B, in bytes or packets
+     * \param unit what B counts
+     * \param returning what a flow that empties and returns in the same round gets
+     * \param bucketCounters whether to keep per-bucket sent and dropped counters
+     */
+    void Reset(uint32_t flows,
+               uint32_t rounds,
+               uint32_t maxPacketSize,
+               uint64_t bufferSize,
+               VdRounds::Unit unit,
+               VdRounds::Returning returning,
+               bool bucketCounters)
+    {
+        m_vd.Reset(rounds, maxPacketSize, bufferSize, unit, returning);
+        m_counters.Clear();
+        m_bucketCounters = bucketCounters;
+        m_flowCount = flows;
+        m_verdict = VdRounds::QUEUED;
+        m_placement = 0;
+    }
+
+    /**
+     * Fig. 2's enqueue, lines (1)-(14).
+     * \param f the packet's flow
+     * \param size its size in bytes
+     * \param weight the flow's weight (> 0), used if the flow is new
+     * \return its slot, or REFUSED (counted as dropped; GetVerdict says why)
+     */
+    Slot Arrive(FlowId f, uint32_t size, double weight)
+    {
+        Slot slot = REFUSED;
+        m_verdict = m_vd.Enqueue(f, size, weight, &m_placement, &slot);
+        if (m_verdict != VdRounds::QUEUED)
+        {
+            CountDrop(f, size);
+            return REFUSED;
+        }
+        return slot;
+    }
+
+    /// \return what the last Arrive did: QUEUED, or why it refused the packet
+    VdRounds::Verdict GetVerdict() const
+    {
+        return m_verdict;
+    }
+
+    /// \return the round Equation (3) placed the last queued packet in
+    uint64_t GetPlacement() const
+    {
+        return m_placement;
+    }
+
+    /**
+     * Fig. 2's dequeue: the head packet of the current round. Must not be Empty().
+     * \return it
+     */
+    Packet Dequeue()
+    {
+        const Packet p = m_vd.Dequeue();
+        if (m_bucketCounters)
+        {
+            FlowCounters& counters = m_counters.FindOrInsert(p.flow);
+            counters.sentPackets++;
+            counters.sentBytes += p.size;
+        }
+        return p;
+    }
+
+    /**
+     * Fig. 2's drop(): the tail packet of the last non-empty round, the packet VD would send
+     * last. Must not be Empty().
+     * \return it
+     */
+    Packet DropLast()
+    {
+        const Packet p = m_vd.Drop();
+        CountDrop(p.flow, p.size);
+        return p;
+    }
+
+    /// \return whether more than B is queued (Fig. 2 enqueue, line (15))
+    bool OverLimit() const
+    {
+        return m_vd.OverLimit();
+    }
+
+    /**
+     * The per-flow state, read-only (the members below).
+     * \return this
+     */
+    const VdScheduler& GetFlows() const
+    {
+        return *this;
+    }
+
+    /// \return whether no packet is queued
+    bool Empty() const
+    {
+        return m_vd.Empty();
+    }
+
+    /// \return the number of active flows (with packets queued)
+    uint32_t GetActiveFlows() const
+    {
+        return m_vd.GetActiveFlows();
+    }
+
+    /**
+     * \param f a flow
+     * \return whether it has packets queued
+     */
+    bool IsBacklogged(FlowId f) const
+    {
+        return m_vd.IsActive(f);
+    }
+
+    /**
+     * \param f a flow
+     * \return its bytes_i
+     */
+    uint64_t GetBytes(FlowId f) const
+    {
+        return m_vd.GetFlowBytes(f);
+    }
+
+    /**
+     * \param f a flow
+     * \return its packets queued
+     */
+    uint32_t GetPackets(FlowId f) const
+    {
+        return m_vd.GetFlowPackets(f);
+    }
+
+    /**
+     * \param f a flow
+     * \return its deficit_i as Fig. 2 keeps it (negative once it sent in round_i; 0 when it has
+     *         nothing queued)
+     */
+    int64_t GetDeficit(FlowId f) const
+    {
+        return m_vd.GetDeficit(f);
+    }
+
+    /**
+     * \param f a flow
+     * \return its sent and dropped counters (zero if it never had a packet); needs
+     *         bucketCounters
+     */
+    FlowCounters GetCounters(FlowId f) const;
+
+    /// \return the number of flows (buckets)
+    uint32_t GetFlowCount() const
+    {
+        return m_flowCount;
+    }
+
+    /// \return the memory of the flows' state: VdRounds' per active flow, the counters per bucket
+    FlowStateSize GetStateSize() const;
+
+    /// \return VdRounds, the algorithm's state (current, last, each flow's round_i, quantum)
+    const VdRounds& GetVdRounds() const
+    {
+        return m_vd;
+    }
+
+  private:
+    /**
+     * Count a packet dropped or refused.
+     * \param f its flow
+     * \param size its size
+     */
+    void CountDrop(FlowId f, uint32_t size)
+    {
+        if (m_bucketCounters)
+        {
+            FlowCounters& counters = m_counters.FindOrInsert(f);
+            counters.droppedPackets++;
+            counters.droppedBytes += size;
+        }
+    }
+
+    VdRounds m_vd;                        //!< the algorithm's state
+    VdFlowTable<FlowCounters> m_counters; //!< sent and dropped counters of the buckets that had
+                                          //!< packets leave
+    bool m_bucketCounters = true;         //!< whether m_counters is kept
+    uint32_t m_flowCount = 0;             //!< number of flows (buckets)
+    VdRounds::Verdict m_verdict = VdRounds::QUEUED; //!< what the last Arrive did
+    uint64_t m_placement = 0; //!< the round the last queued packet was placed in
+};
+
+/**
+ * \ingroup qdisc-lab
  * \brief Vertical Dimensioning (Bakiras, Wang, Papadias and Hamdi): DRR's rounds without per-flow
  * queues. One FIFO per round; each packet joins, on arrival, the round in which DRR would send it.
  *
- * Enqueue (Fig. 2): the packet's flow i is its bucket, found as DrrQueueDisc finds it (packet
- * filters, else FlowIdentifier's hash of the Mask's fields modulo Buckets; non-IP packets share
- * bucket Buckets), and a new flow takes the weight w_i the WeightRules give its first packet.
- * Equation (3) places the packet in round current + ceil((bytes_i - deficit_i + size) /
- * (w_i L_M)) - 1, whose FIFO is q[round mod M]. While more than B (MaxSize, bytes or packets) is
- * queued, the tail packet of the last non-empty round is dropped (OVERFLOW_DROP): in O(1), and it
- * is the newest packet of its flow, so no other packet's round changes. IPv4 and IPv6 alike;
- * packets larger than w_i L_M wait for ceil(size / (w_i L_M)) rounds' quanta, as in DRR.
+ * A member of the per-flow family (PerFlowQueueDiscOf over VdScheduler): the packet's flow i is
+ * its bucket, found as DrrQueueDisc finds it (packet filters, else FlowIdentifier's hash of the
+ * Mask's fields modulo Buckets; non-IP packets share bucket Buckets), and a new flow takes the
+ * weight w_i the WeightRules give its first packet; the shared attributes, trace sources,
+ * per-bucket getters and enqueue and dequeue steps are PerFlowQueueDisc's. Its own are the
+ * rounds and the buffer's drop policy, VD's (PerFlowQueueDisc's DropFrom = Last, fixed):
+ *
+ * Enqueue (Fig. 2): Equation (3) places the packet in round current + ceil((bytes_i - deficit_i
+ * + size) / (w_i L_M)) - 1, whose FIFO is q[round mod M]. While more than B (MaxSize, bytes or
+ * packets) is queued, the tail packet of the last non-empty round is dropped (OVERFLOW_DROP): in
+ * O(1), and it is the newest packet of its flow, so no other packet's round changes. IPv4 and
+ * IPv6 alike; packets larger than w_i L_M wait for ceil(size / (w_i L_M)) rounds' quanta, as in
+ * DRR.
  *
  * Dequeue: the head of q[current]; when q[current] empties, current moves to the next round.
  * A flow with nothing queued has no state: its next packet starts it afresh (deficit 0, round
  * current), as DRR resets the deficit of a flow that empties.
  *
- * The algorithm is VdRounds (no simulator, unit-tested); this class keeps the packets in one
- * internal queue (so QueueDisc's accounting sees them), a SlotQueue that finds each packet by
- * the slot VdRounds gave it, and adds ns-3's classification, drop reasons, statistics and
- * traces.
+ * The algorithm is VdRounds (no simulator, unit-tested); the packets are in the family's one
+ * internal queue, a SlotQueue that finds each packet by the slot VdRounds gave it.
  */
-class VerticalDimensioningQueueDisc : public QueueDisc
+class VerticalDimensioningQueueDisc
+    : public PerFlowQueueDiscOf<VdScheduler, VerticalDimensioningQueueDisc>
 {
   public:
-    /// Counters of one bucket: the same as DrrQueueDisc's.
-    using FlowStats = DrrQueueDisc::FlowStats;
-
-    /**
-     * Signature of the FlowEnqueue, FlowDequeue and FlowDrop trace sources.
-     * \param bucket the packet's bucket (flow)
-     * \param item the packet
-     */
-    using FlowItemTracedCallback = void (*)(uint32_t bucket, Ptr<const QueueDiscItem> item);
-
     /**
      * Signature of the Placement trace source.
      * \param bucket the packet's bucket (flow)
@@ -80,36 +294,6 @@ class VerticalDimensioningQueueDisc : public QueueDisc
 
     VerticalDimensioningQueueDisc();
     ~VerticalDimensioningQueueDisc() override;
-
-    /**
-     * \param bucket a bucket, 0 .. Buckets (the last one holds non-IP packets)
-     * \return its counters since the simulation started (zero if it never had a packet);
-     *         enqueuedPackets counts every arrival, also those dropped on arrival. Needs
-     *         BucketCounters (the default).
-     */
-    FlowStats GetFlowStats(uint32_t bucket) const;
-
-    /**
-     * \param item a packet
-     * \return the bucket (flow) it belongs to (packet filters, else the hash)
-     */
-    uint32_t GetBucket(Ptr<QueueDiscItem> item);
-
-    /// \return the number of active flows (buckets with packets queued)
-    uint32_t GetActiveFlows() const;
-
-    /**
-     * \param bucket a bucket
-     * \return its bytes_i, the bytes it has queued
-     */
-    uint64_t GetFlowBytes(uint32_t bucket) const;
-
-    /**
-     * \param bucket a bucket
-     * \return its deficit_i in bytes as Fig. 2 keeps it (negative once it sent in round_i;
-     *         0 when it has nothing queued)
-     */
-    int64_t GetDeficit(uint32_t bucket) const;
 
     /**
      * \param bucket a bucket
@@ -138,18 +322,6 @@ class VerticalDimensioningQueueDisc : public QueueDisc
     /// \return L_M in bytes, in use
     uint32_t GetMaxPacketSize() const;
 
-    /**
-     * \return the bytes allocated for state that exists only while a flow has packets queued
-     *         (at its peak; the packets and their per-packet records not included)
-     */
-    uint64_t GetActiveFlowStateBytes() const;
-
-    /// \return the bytes allocated for state kept per bucket, whether active or not
-    uint64_t GetBucketStateBytes() const;
-
-    /// \return the largest number of flows that had packets queued at once
-    uint32_t GetPeakActiveFlows() const;
-
     /// Drop reasons
     static constexpr const char* OVERFLOW_DROP =
         "Overflow drop"; //!< buffer over B: the tail packet of the last non-empty round
@@ -157,68 +329,80 @@ class VerticalDimensioningQueueDisc : public QueueDisc
         "Beyond the last round"; //!< needs a round M or more rounds ahead (a weight below the one
                                  //!< Rounds was sized for; in packets, a packet over L_M)
 
-  protected:
-    void DoDispose() override;
-
   private:
-    bool DoEnqueue(Ptr<QueueDiscItem> item) override;
-    Ptr<QueueDiscItem> DoDequeue() override;
-    bool CheckConfig() override;
-    void InitializeParams() override;
+    friend class PerFlowQueueDiscOf<VdScheduler, VerticalDimensioningQueueDisc>;
 
     /**
-     * \param item a packet
-     * \param key set to the packet's flow key
-     * \return the packet's bucket
-     */
-    uint32_t Classify(const Ptr<QueueDiscItem>& item, FlowKey& key);
-
-    /// \return the device's MTU, 1500 B without a device
-    uint32_t DeviceMtu() const;
-
-    /**
-     * \brief Fig. 2's drop(): drop the tail packet of the last non-empty round.
-     * \param arrival the packet being enqueued
-     * \param arrivalSlot its slot in the internal queue
-     */
-    void DropTail(const Ptr<QueueDiscItem>& arrival, uint32_t arrivalSlot);
-
-    /**
-     * Count and trace a packet dropped by VdRounds::Drop or refused by VdRounds::Enqueue.
-     * \param bucket its bucket
-     * \param size its size in bytes
+     * After a packet was placed: the Placement trace.
+     * \param i its flow
+     * \param key its flow key
      * \param item the packet
      */
-    void CountDrop(uint32_t bucket, uint32_t size, Ptr<const QueueDiscItem> item);
+    void Queued(uint32_t i, const FlowKey& key, const Ptr<QueueDiscItem>& item)
+    {
+        const VdRounds& vd = m_scheduler.GetVdRounds();
+        const uint64_t round = m_scheduler.GetPlacement();
+        if (!m_placementTrace.IsEmpty())
+        {
+            m_placementTrace(i, round, item);
+        }
+        NS_LOG_DEBUG("bucket " << i << " (" << key.ToString() << "), quantum " << vd.GetQuantum(i)
+                               << " B: " << item->GetSize() << " B into round " << round << " (q["
+                               << vd.SlotOf(round) << "]), current " << vd.GetCurrent()
+                               << ", bytes_i " << vd.GetFlowBytes(i) << ", deficit_i "
+                               << vd.GetDeficit(i));
+    }
 
-    // Attributes
+    /**
+     * After a packet was sent: the CurrentRound trace.
+     * \param p the packet
+     */
+    void Served(const Packet& p)
+    {
+        m_currentRound.Set(m_scheduler.GetVdRounds().GetCurrent());
+        NS_LOG_DEBUG("round " << p.round << ": bucket " << p.flow << " sends " << p.size
+                              << " B, deficit_i " << p.deficit << ", current now "
+                              << m_scheduler.GetVdRounds().GetCurrent());
+    }
+
+    /**
+     * Why VdScheduler::Arrive refused a packet.
+     * \param i its flow
+     * \param key its flow key
+     * \param size its size
+     * \return the drop reason
+     */
+    const char* Refused(uint32_t i, const FlowKey& key, uint32_t size)
+    {
+        if (m_scheduler.GetVerdict() == VdRounds::OVER_LIMIT)
+        {
+            // It would be the tail of the last non-empty round of an overflowing buffer: (15)-(16)
+            // would drop it at once.
+            NS_LOG_DEBUG("bucket " << i << " (" << key.ToString() << "): " << size
+                                   << " B would overflow from the last round; dropped");
+            return OVERFLOW_DROP;
+        }
+        NS_LOG_DEBUG("bucket " << i << " (" << key.ToString() << "): " << size
+                               << " B would need a round beyond current + " << m_m - 1
+                               << "; dropped");
+        return BEYOND_LAST_ROUND_DROP;
+    }
+
+    bool CheckConfig() override;
+    void InitializeParams() override;
+    uint32_t GetSmallestBuffer(std::string& what) const override;
+
+    // Attributes (the family's are PerFlowQueueDisc's)
     uint32_t m_maxPacketSizeAttr;    //!< MaxPacketSize: L_M, 0 for the device MTU
     uint32_t m_roundsAttr;           //!< Rounds: M, 0 for the smallest that cannot wrap
-    uint32_t m_buckets;              //!< Buckets: number of buckets (flows)
-    FlowIdentifier::Mask m_mask;     //!< Mask: flow identification
-    uint32_t m_perturbation;         //!< Perturbation: hash perturbation
-    std::string m_weightRules;       //!< WeightRules: weight rules, as text
-    double m_defaultWeight;          //!< DefaultWeight: weight of flows no rule matches
     bool m_bucketCounters;           //!< BucketCounters: keep per-bucket counters
     VdRounds::Returning m_returning; //!< ReturningFlows: what a flow that empties and returns gets
 
-    uint32_t m_lm;             //!< L_M in use, bytes
-    uint32_t m_m;              //!< M in use
-    FlowWeightRules m_weights; //!< parsed weight rules
-    double m_uniformWeight;    //!< every flow's weight when there are no rules, else 0
-    VdRounds m_vd;             //!< the algorithm's state
-    Ptr<SlotQueue> m_q;        //!< the packets, each under the slot VdRounds gave it
-    VdFlowTable<DrrScheduler::Counters> m_flowCounters; //!< sent and dropped counters of the
-                                                        //!< buckets that had packets leave
-    TracedValue<uint64_t> m_currentRound;               //!< the round being served
-    TracedValue<uint32_t> m_activeFlows;                //!< number of active flows
-
-    TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowEnqueueTrace; //!< bucket, packet
-    TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDequeueTrace; //!< bucket, packet
-    TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDropTrace;    //!< bucket, packet
+    uint32_t m_lm;                        //!< L_M in use, bytes
+    uint32_t m_m;                         //!< M in use
+    TracedValue<uint64_t> m_currentRound; //!< the round being served
     TracedCallback<uint32_t, uint64_t, Ptr<const QueueDiscItem>>
-        m_placementTrace;                             //!< bucket, round, packet
-    TracedCallback<uint32_t, int64_t> m_deficitTrace; //!< bucket, deficit after it sent
+        m_placementTrace; //!< bucket, round, packet
 };
 
 } // namespace ns3

@@ -511,6 +511,12 @@ class DrrQueueDiscTestSuite : public TestSuite
             {{"MaxSize", "12000B"}, {"Buckets", "16"}, {"Quantum", "1500"}},
             {{"MaxSize", "20p"}, {"Buckets", "5"}, {"Quantum", "300"}, {"DropFrom", "Tail"}},
             {{"MaxSize", "9000B"}, {"Buckets", "64"}, {"WeightRules", "src=10.0.0.7 weight=3"}},
+            // VD's drop policy: the packet sent last, arrivals that would be it refused
+            {{"MaxSize", "12000B"}, {"Buckets", "16"}, {"Quantum", "600"}, {"DropFrom", "Last"}},
+            {{"MaxSize", "15p"},
+             {"Buckets", "64"},
+             {"DropFrom", "Last"},
+             {"WeightRules", "src=10.0.0.7 weight=3"}},
         }));
         AddTestCase(new DrrStolenSojournTestCase());
     }

@@ -605,7 +605,7 @@ class VdWithoutBucketCountersTestCase : public TestCase
         auto counted = MakeVd({{"MaxSize", "20p"}, {"MaxPacketSize", "1000"}});
         auto uncounted =
             MakeVd({{"MaxSize", "20p"}, {"MaxPacketSize", "1000"}, {"BucketCounters", "false"}});
-        const uint64_t emptyTable = uncounted->GetBucketStateBytes();
+        const uint64_t emptyTable = uncounted->GetStateSize().bucketBytes;
         std::mt19937 rng(11);
         std::vector<uint64_t> sent[2];
         for (int step = 0; step < 20000; ++step)
@@ -632,8 +632,8 @@ class VdWithoutBucketCountersTestCase : public TestCase
                               counted->GetStats().nTotalDroppedPackets,
                               "the same drops");
         NS_TEST_ASSERT_MSG_GT(counted->GetStats().nTotalDroppedPackets, 1000, "many drops");
-        NS_TEST_ASSERT_MSG_EQ(uncounted->GetBucketStateBytes(), emptyTable, "no counters");
-        NS_TEST_ASSERT_MSG_GT(counted->GetBucketStateBytes(), emptyTable, "counters grew");
+        NS_TEST_ASSERT_MSG_EQ(uncounted->GetStateSize().bucketBytes, emptyTable, "no counters");
+        NS_TEST_ASSERT_MSG_GT(counted->GetStateSize().bucketBytes, emptyTable, "counters grew");
         counted->Dispose();
         uncounted->Dispose();
     }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """wscript (waf-era ns-3) must build exactly what CMakeLists.txt builds.
 
-CMakeLists.txt is the source of truth. Each wscript is executed against a recording stand-in
+CMakeLists.txt is the source of truth (the wscript reads its lists from it). Each wscript is executed against a recording stand-in
 for waf's build context, so the comparison sees what waf would see, not a textual guess.
 """
 import re
@@ -46,10 +46,13 @@ class FakeEnv(dict):
 
 
 class FakeNode:
-    """A waf node of the build directory (path.get_bld().make_node(name).abspath())."""
+    """A waf node: the wscript's folder (bld.path: find_node(name).read(), ant_glob(pattern),
+    node.path_from(bld.path)), read from `root`, and the build directory's nodes
+    (path.get_bld().make_node(name).abspath())."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, root: Path | None = None):
         self.path = path
+        self.root = root
 
     def get_bld(self) -> "FakeNode":
         return FakeNode(self.path.replace("/src/", "/build/", 1))
@@ -59,6 +62,13 @@ class FakeNode:
 
     def abspath(self) -> str:
         return self.path
+
+    def find_node(self, name: str) -> SimpleNamespace:
+        return SimpleNamespace(read=lambda: (self.root / name).read_text())
+
+    def ant_glob(self, pattern: str) -> list[SimpleNamespace]:
+        return [SimpleNamespace(path_from=lambda base, p=p: str(p.relative_to(self.root)))
+                for p in self.root.glob(pattern)]
 
 
 class FakeBuildContext:
@@ -70,7 +80,7 @@ class FakeBuildContext:
         self.env = FakeEnv(ENABLE_EXAMPLES=examples, ENABLE_TESTS=tests, QDISC_LAB_GTEST=gtest)
         self.srcnode = SimpleNamespace(
             find_node=lambda name: SimpleNamespace(read=lambda: "3.35\n"))
-        self.path = FakeNode("/ns-3.35/src/contrib/qdisc-lab")
+        self.path = FakeNode("/ns-3.35/src/contrib/qdisc-lab", root)
         self.modules: list[Recorder] = []
         self.test_libraries: list[Recorder] = []
         self.headers: list[Recorder] = []
@@ -164,10 +174,13 @@ def test_examples(waf):
 
 
 def cmake_unit_tests() -> list[str]:
-    """test/unit/CMakeLists.txt's sources of the qdisc-lab-gtest program."""
+    """test/unit/CMakeLists.txt's sources of the qdisc-lab-gtest program: its glob, expanded."""
     text = re.sub(r"#[^\n]*", "", (REPO / "test" / "unit" / "CMakeLists.txt").read_text())
-    (sources,) = re.findall(r"add_executable\(qdisc-lab-gtest\s+(.*?)\)", text, re.S)
-    return sorted(sources.split())
+    (pattern,) = re.findall(
+        r"file\(GLOB qdisc_lab_gtest_sources CONFIGURE_DEPENDS \$\{CMAKE_CURRENT_SOURCE_DIR\}/(\S+)\)",
+        text)
+    assert re.search(r"add_executable\(qdisc-lab-gtest \$\{qdisc_lab_gtest_sources\}\)", text)
+    return sorted(p.name for p in (REPO / "test" / "unit").glob(pattern))
 
 
 def test_unit_tests_program(waf):
@@ -176,6 +189,7 @@ def test_unit_tests_program(waf):
     (gtest,) = [program for program in waf.programs if program.name == "qdisc-lab-gtest"]
     assert sorted(as_list(gtest.source)) == [f"test/unit/{name}" for name in cmake_unit_tests()]
     assert gtest.dependencies == ["qdisc-lab"] and gtest.uselib == "QDISC_LAB_GTEST"
+    # No source in test/unit that the glob leaves out.
     assert cmake_unit_tests() == sorted(p.name for p in (REPO / "test" / "unit").glob("*.cc"))
     (tests,) = waf.test_libraries
     assert tests.defines == [
@@ -247,9 +261,11 @@ def test_every_source_file_is_listed(cmake):
 
 
 def test_the_checker_sees_a_disagreement(cmake, tmp_path):
-    """The comparison is not vacuous: a wscript missing a source differs from CMake."""
-    text = (REPO / "wscript").read_text().replace("'helper/metrics-report.cc',", "")
-    (tmp_path / "wscript").write_text(text)
+    """The comparison is not vacuous: the wscript builds what the CMakeLists.txt beside it lists,
+    so one missing a source differs from ours."""
+    text = (REPO / "CMakeLists.txt").read_text().replace("helper/metrics-report.cc\n", "")
+    (tmp_path / "CMakeLists.txt").write_text(text)
+    (tmp_path / "wscript").write_text((REPO / "wscript").read_text())
     bld = FakeBuildContext(tmp_path, examples=False)
     run_wscript(tmp_path / "wscript", bld)
     assert sorted(as_list(bld.modules[0].source)) != sorted(cmake["SOURCE_FILES"])

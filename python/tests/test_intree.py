@@ -222,6 +222,12 @@ def test_a_waf_tree_needs_configure_until_its_stamp_matches(tmp_path):
     (tree / "build" / intree.STAMP_NAME).write_text(json.dumps(intree._stamp_data(tree, args)))
     assert not intree.needs_configure(tree, args)
     assert intree.needs_configure(tree, [*args, "--enable-mpi"])
+    # The module's wscript (its configure() looks for GoogleTest): a new one, configure again.
+    wscript = tree / "contrib" / "qdisc-lab" / "wscript"
+    wscript.write_text("def configure(conf):\n    pass\n")
+    assert intree.needs_configure(tree, args)
+    (tree / "build" / intree.STAMP_NAME).write_text(json.dumps(intree._stamp_data(tree, args)))
+    assert not intree.needs_configure(tree, args)
 
 
 def test_the_waf_release_is_a_fixture_checked_before_it_is_unpacked(tmp_path, monkeypatch):

@@ -89,12 +89,18 @@ def test_registry_and_campaign():
     full = load_campaign(reproduction.campaign)
     quick = load_campaign(reproduction.campaign, quick=True)
     assert full.program == "vertical-dimensioning-evaluation" and full.ns3 == "optimized"
-    # 1 ms: 4 x 3 + 4 x 6 + 2 settings; 5 ms: 4 x 2 + 4 x 4.
-    assert list(full.seeds) == list(range(1, 11)) and len(full.runs()) == (38 + 24) * 10
+    # The paper's four in every paper grid (and the schedulers added beside them, the same in
+    # each); 1 ms: n x 3 + n x 6 + 2 settings; 5 ms: n x 2 + n x 4.
+    schedulers = {grid.name: grid.factors["queueDisc"] for grid in full.grids}
+    paper = schedulers["fig4"]
+    assert {"VD", "DRR", "SRR", "Aliquem"} <= set(paper)
+    assert schedulers["fig5"] == schedulers["fig4-5ms"] == schedulers["fig5-5ms"] == paper
+    n = len(paper)
+    assert list(full.seeds) == list(range(1, 11))
+    assert len(full.runs()) == (n * 3 + n * 6 + 2 + n * 2 + n * 4) * 10
     assert len(quick.runs()) == 48 and list(quick.seeds) == [1, 2, 3]
     for run in full.runs():
         assert run.params["simTime"] == 60
-        assert run.params["queueDisc"] in vd.SCHEDULER_STYLES
         assert (run.params["reference"] == "tcp") == run.grid.startswith("fig5")
         assert run.params.get("accessDelay") == run.params.get("coreDelay")
         assert run.grid.endswith("-5ms") == (run.params.get("coreDelay") == "5ms")

@@ -48,8 +48,9 @@ TEST(AliquemScheduler, HandWorkedOrderRoundsAndDeficits)
     h.Arrive(A, 1000);
     h.Arrive(A, 100);
     EXPECT_EQ(h.scheduler.GetQuantum(A), 500u) << "phi = Quantum / q";
-    EXPECT_EQ(h.scheduler.GetDeficit(D), 500u);
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 1000u) << "the quanta of the two rounds A waits";
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(D), 500u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 1000u)
+        << "the quanta of the two rounds A waits";
     EXPECT_EQ(h.scheduler.GetRoundsAhead(D), 1u);
     EXPECT_EQ(h.scheduler.GetRoundsAhead(A), 2u);
 
@@ -64,15 +65,15 @@ TEST(AliquemScheduler, HandWorkedOrderRoundsAndDeficits)
     {
         const auto sent = h.Send();
         EXPECT_EQ(sent, order[i]) << "packet " << i;
-        EXPECT_EQ(h.scheduler.GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
+        EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
         EXPECT_EQ(h.scheduler.GetRound(), roundOf[i]) << "packet " << i;
         if (i == 2)
         {
             EXPECT_EQ(h.scheduler.GetRoundsAhead(A), 1u) << "100 B more: one round ahead";
-            EXPECT_EQ(h.scheduler.GetDeficit(A), 500u);
+            EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 500u);
         }
     }
-    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
     EXPECT_EQ(h.scheduler.GetCutSchedules(), 0u);
 
     // The same arrivals under DRR with quantum 500.
@@ -85,7 +86,7 @@ TEST(AliquemScheduler, HandWorkedOrderRoundsAndDeficits)
     drr.Arrive(A, 1000);
     drr.Arrive(A, 100);
     std::vector<uint32_t> drrOrder;
-    while (!drr.Empty())
+    while (!drr.GetFlows().Empty())
     {
         drrOrder.push_back(drr.Dequeue().flow);
     }
@@ -101,7 +102,7 @@ TEST(AliquemScheduler, LargePacketWaitsItsRoundsInOneList)
     h.Arrive(B, 200);
     h.Arrive(B, 200);
     EXPECT_EQ(h.scheduler.GetRoundsAhead(A), 5u);
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 1000u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 1000u);
     EXPECT_EQ(h.Send(), std::make_pair(B, 200u));
     EXPECT_EQ(h.scheduler.GetRound(), 1u);
     EXPECT_EQ(h.Send(), std::make_pair(B, 200u));
@@ -125,7 +126,7 @@ TEST(AliquemScheduler, QuantumBelowLargestPacketOverQIsCutAndStillServed)
     // Visits at rounds 2, 4, .., 18 with DC 100 .. 900, k cut from 20, 18, .., 4 to 2; at
     // DC 900 k = 2; sent in round 20.
     EXPECT_EQ(h.scheduler.GetCutSchedules(), 9u);
-    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
 }
 
 // With q = 1 (two lists), Aliquem is DRR: on random traffic with weights, ties and buffer
@@ -166,7 +167,7 @@ TEST(AliquemScheduler, WithQOneEqualsDrrOnRandomTraffic)
                     ++steals;
                 }
             }
-            else if (!drr.Empty())
+            else if (!drr.GetFlows().Empty())
             {
                 const auto a = aliquem.Dequeue();
                 const auto d = drr.Dequeue();
@@ -176,7 +177,7 @@ TEST(AliquemScheduler, WithQOneEqualsDrrOnRandomTraffic)
                 ASSERT_EQ(a.deficit, d.deficit) << "step " << step;
                 --queued;
             }
-            ASSERT_EQ(aliquem.GetActiveFlows(), drr.GetActiveFlows());
+            ASSERT_EQ(aliquem.GetFlows().GetActiveFlows(), drr.GetFlows().GetActiveFlows());
         }
         EXPECT_GT(steals, 5000U) << "seed " << seed;
     }
@@ -233,25 +234,25 @@ TEST(AliquemScheduler, StealsFromTheLongestWeightedQueue)
     h.Arrive(C, 1000, 4.0);
     h.Arrive(C, 1000, 4.0);
     h.Arrive(C, 1000, 4.0); // 3000 / 4 = 750
-    EXPECT_EQ(h.scheduler.Longest(), B);
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), B);
     EXPECT_EQ(h.Steal(false), B); // B: 1000 / 2 = 500
-    EXPECT_EQ(h.scheduler.Longest(), A);
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), A);
     EXPECT_EQ(h.Steal(true), A);
-    EXPECT_FALSE(h.scheduler.IsBacklogged(A));
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 0u);
-    EXPECT_EQ(h.scheduler.GetCounters(A).droppedPackets, 1u);
-    EXPECT_EQ(h.scheduler.GetCounters(A).droppedBytes, 900u);
-    EXPECT_EQ(h.scheduler.GetCounters(B).droppedPackets, 1u);
+    EXPECT_FALSE(h.scheduler.GetFlows().IsBacklogged(A));
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 0u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(A).droppedPackets, 1u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(A).droppedBytes, 900u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(B).droppedPackets, 1u);
     h.Arrive(A, 200);
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 200u) << "a fresh busy period";
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 200u) << "a fresh busy period";
     EXPECT_EQ(h.scheduler.GetRoundsAhead(A), 1u);
     uint64_t sent = 0;
-    while (!h.scheduler.Empty())
+    while (!h.scheduler.GetFlows().Empty())
     {
         sent += h.Send().second;
     }
     EXPECT_EQ(sent, 1000u + 3000u + 200u);
-    EXPECT_EQ(h.scheduler.GetCounters(C).sentPackets, 3u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(C).sentPackets, 3u);
 }
 
 TEST(AliquemSchedulerDeathTest, RejectsBadParametersAndPhantomDepartures)

@@ -46,7 +46,7 @@ TEST(DrrScheduler, HandWorkedOrderAndDeficits)
     h.Arrive(B, 500);
     h.Arrive(B, 500);
     h.Arrive(C, 1000);
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 500u) << "a new flow holds its first quantum";
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 500u) << "a new flow holds its first quantum";
 
     const std::vector<std::pair<uint32_t, uint32_t>> order =
         {{A, 200}, {B, 500}, {A, 750}, {B, 500}, {C, 1000}, {A, 100}};
@@ -55,10 +55,10 @@ TEST(DrrScheduler, HandWorkedOrderAndDeficits)
     {
         const auto sent = h.Send();
         EXPECT_EQ(sent, order[i]) << "packet " << i;
-        EXPECT_EQ(h.scheduler.GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
+        EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
     }
-    EXPECT_TRUE(h.scheduler.Empty());
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 0u);
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 0u);
 }
 
 TEST(DrrScheduler, IdleFlowLeavesAndRejoinsAtTheTail)
@@ -67,7 +67,7 @@ TEST(DrrScheduler, IdleFlowLeavesAndRejoinsAtTheTail)
     h.Arrive(A, 100);
     h.Arrive(B, 100);
     EXPECT_EQ(h.Send(), std::make_pair(A, 100u));
-    EXPECT_EQ(h.scheduler.GetActiveFlows(), 1u) << "A emptied and left the ActiveList";
+    EXPECT_EQ(h.scheduler.GetFlows().GetActiveFlows(), 1u) << "A emptied and left the ActiveList";
     h.Arrive(A, 100);
     h.Arrive(C, 100);
     EXPECT_EQ(h.Send().first, B);
@@ -87,13 +87,13 @@ TEST(DrrScheduler, FlowEmptiedByStealingReentersWithAFreshQuantum)
     h.Arrive(C, 500);
     h.Arrive(C, 500);
     EXPECT_EQ(h.Send(), std::make_pair(A, 300u));
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 200u);
-    EXPECT_EQ(h.scheduler.Longest(), A) << "1200 B beats 1000 B";
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 200u);
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), A) << "1200 B beats 1000 B";
     EXPECT_EQ(h.StealHead(), A);
-    EXPECT_EQ(h.scheduler.GetPackets(A), 0u);
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 0u) << "emptied by stealing: deficit reset";
+    EXPECT_EQ(h.scheduler.GetFlows().GetPackets(A), 0u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 0u) << "emptied by stealing: deficit reset";
     h.Arrive(A, 400);
-    EXPECT_EQ(h.scheduler.GetDeficit(A), 500u) << "re-entry with a full quantum";
+    EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(A), 500u) << "re-entry with a full quantum";
     const std::vector<uint32_t> order = {B, C, A, B, C};
     for (uint32_t expected : order)
     {
@@ -108,11 +108,11 @@ TEST(DrrScheduler, LongestIsByBytesOverWeight)
     h.Arrive(B, 1500, 2.0); // 3000 B / 2 = 1500 once the second packet is in
     h.Arrive(B, 1500);
     h.Arrive(C, 900, 0.5); // 1800
-    EXPECT_EQ(h.scheduler.Longest(), A);
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), A);
     h.Arrive(C, 200); // 2200 / 0.5... = 1100 B / 0.5 = 2200
-    EXPECT_EQ(h.scheduler.Longest(), C);
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), C);
     EXPECT_EQ(h.StealHead(), C);
-    EXPECT_EQ(h.scheduler.Longest(), A) << "C has 200 B / 0.5 = 400 left";
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), A) << "C has 200 B / 0.5 = 400 left";
     EXPECT_EQ(h.scheduler.GetQuantum(B), 2000u);
     EXPECT_EQ(h.scheduler.GetQuantum(C), 500u);
 }
@@ -173,7 +173,7 @@ WorstNormalizedDifference(const std::vector<double>& weights, uint32_t quantum, 
             const uint32_t f = flow(rng);
             h.Arrive(f, size(rng), weights[f]);
         }
-        if (!h.scheduler.Empty())
+        if (!h.scheduler.GetFlows().Empty())
         {
             const auto [f, bytes] = h.Send();
             normalized[f] += bytes / weights[f];
@@ -406,7 +406,7 @@ TEST(DrrScheduler, SameChoicesAsTheReferenceOnRandomTraffic)
                 ++queued;
                 if (queued > 40) // a shared buffer of 40 packets: steal
                 {
-                    ASSERT_EQ(h.scheduler.Longest(), ref.Longest()) << "step " << step;
+                    ASSERT_EQ(h.scheduler.GetFlows().Longest(), ref.Longest()) << "step " << step;
                     const bool head = rng() % 4 != 0;
                     const uint32_t victim = head ? h.StealHead() : h.StealTail();
                     ASSERT_EQ(victim, ref.Drop(head).first) << "step " << step;
@@ -420,21 +420,148 @@ TEST(DrrScheduler, SameChoicesAsTheReferenceOnRandomTraffic)
                 const auto [rf, rsize, rdeficit] = ref.Dequeue();
                 ASSERT_EQ(f, rf) << "step " << step;
                 ASSERT_EQ(size, rsize) << "step " << step;
-                ASSERT_EQ(h.scheduler.GetDeficit(f), rdeficit) << "step " << step;
+                ASSERT_EQ(h.scheduler.GetFlows().GetDeficit(f), rdeficit) << "step " << step;
                 --queued;
             }
-            ASSERT_EQ(h.scheduler.GetActiveFlows(), ref.Active());
+            ASSERT_EQ(h.scheduler.GetFlows().GetActiveFlows(), ref.Active());
             if (step % 101 == 0)
             {
                 for (uint32_t f = 0; f < flows; ++f)
                 {
-                    ASSERT_EQ(h.scheduler.GetBytes(f), ref.Bytes(f));
-                    ASSERT_EQ(h.scheduler.GetPackets(f), ref.Packets(f));
-                    ASSERT_EQ(h.scheduler.GetDeficit(f), ref.Deficit(f));
+                    ASSERT_EQ(h.scheduler.GetFlows().GetBytes(f), ref.Bytes(f));
+                    ASSERT_EQ(h.scheduler.GetFlows().GetPackets(f), ref.Packets(f));
+                    ASSERT_EQ(h.scheduler.GetFlows().GetDeficit(f), ref.Deficit(f));
                 }
             }
         }
         EXPECT_GT(steals, 10000U) << "seed " << seed << ": the buffer was full often";
+    }
+}
+
+/**
+ * \param scheduler a scheduler
+ * \return the packet it would send last: what a copy of it sends last when drained
+ */
+ns3::FlowPacket
+SentLast(const DrrScheduler& scheduler)
+{
+    DrrScheduler copy = scheduler;
+    ns3::FlowPacket last{};
+    while (!copy.GetFlows().Empty())
+    {
+        last = copy.Dequeue();
+    }
+    return last;
+}
+
+// Hand-worked (quantum 1000): A = [1000, 1000, 1000] empties at its 3rd visit, B = [1000,
+// 1000] at its 2nd, C = [500] at its 1st: A's third packet is sent last. Of flows that empty at
+// the same visit, the one behind in ActiveList sends last.
+TEST(DrrScheduler, DropLastHandWorked)
+{
+    Harness h(3, 1000, true);
+    for (int i = 0; i < 3; ++i)
+    {
+        h.Arrive(A, 1000);
+    }
+    h.Arrive(B, 1000);
+    h.Arrive(B, 1000);
+    h.Arrive(C, 500);
+    EXPECT_EQ(h.scheduler.GetLast(), A);
+    const ns3::FlowPacket dropped = h.StealLast();
+    EXPECT_EQ(dropped.flow, A);
+    EXPECT_EQ(dropped.size, 1000u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(A).droppedPackets, 1u);
+    EXPECT_EQ(h.scheduler.GetLast(), B) << "A and B both empty at their 2nd visit; B is behind";
+    EXPECT_EQ(h.Send(), std::make_pair(A, 1000u));
+    EXPECT_EQ(h.scheduler.GetLast(), B) << "A, still at the head, needs one visit more, as B";
+    EXPECT_EQ(h.Send(), std::make_pair(B, 1000u)) << "A moved to the tail";
+    EXPECT_EQ(h.scheduler.GetLast(), B) << "A's next visit empties it; B needs one more";
+    h.Arrive(A, 1000);
+    h.Arrive(A, 1000);
+    EXPECT_EQ(h.scheduler.GetLast(), A) << "A needs 3 visits now";
+    EXPECT_EQ(h.StealLast().flow, A);
+    EXPECT_EQ(h.scheduler.GetLast(), A) << "2 visits each; A, behind C, behind B";
+    const std::vector<std::pair<uint32_t, uint32_t>> order = {{C, 500},
+                                                              {A, 1000},
+                                                              {B, 1000},
+                                                              {A, 1000}};
+    for (const auto& expected : order)
+    {
+        EXPECT_EQ(h.Send(), expected);
+    }
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
+}
+
+// On random traffic (weights, packets above and below the quantum, sends and steals from the
+// longest interleaved), GetLast names the flow whose packet a drained copy of the scheduler
+// sends last, and DropLast takes that packet; and tracking it changes nothing else: an
+// untracked twin sends and steals the same.
+TEST(DrrScheduler, DropLastTakesThePacketSentLastOnRandomTraffic)
+{
+    for (const uint32_t seed : {1U, 2U, 3U})
+    {
+        const uint32_t flows = 6 + 4 * seed;
+        const uint32_t quantum = seed == 2 ? 400 : 1000;
+        const std::vector<uint32_t> sizes = {64, 300, 1000, 1000, 1500};
+        const std::vector<double> weights = {1, 2, 0.5, 3};
+        // Tracked and untracked, on the same steps; then DropLast against the drained copy.
+        for (const bool dropLast : {false, true})
+        {
+            std::mt19937 rng(seed);
+            Harness h(flows, quantum, true);
+            Harness twin(flows, quantum);
+            uint32_t queued = 0;
+            uint64_t checks = 0;
+            for (int step = 0; step < 20000; ++step)
+            {
+                const uint32_t r = rng() % 100;
+                if (r < 50 || queued == 0)
+                {
+                    const uint32_t f = rng() % flows;
+                    const uint32_t size = sizes[rng() % sizes.size()];
+                    const double weight = weights[f % weights.size()];
+                    h.Arrive(f, size, weight);
+                    twin.Arrive(f, size, weight);
+                    ++queued;
+                    continue;
+                }
+                if (r < 75)
+                {
+                    const auto sent = h.Send();
+                    if (!dropLast)
+                    {
+                        ASSERT_EQ(sent, twin.Send()) << "step " << step;
+                    }
+                    --queued;
+                    continue;
+                }
+                const bool full = queued > 30;
+                if (r < 85 && !full)
+                {
+                    continue;
+                }
+                if (r < 85 && !dropLast)
+                {
+                    // A full buffer: steal from the longest, both.
+                    const bool head = r % 2 == 0;
+                    ASSERT_EQ(head ? h.StealHead() : h.StealTail(),
+                              head ? twin.StealHead() : twin.StealTail())
+                        << "step " << step;
+                    --queued;
+                    continue;
+                }
+                const ns3::FlowPacket last = SentLast(h.scheduler);
+                ASSERT_EQ(h.scheduler.GetLast(), last.flow) << "step " << step;
+                ++checks;
+                if (dropLast && (full || r % 2 == 0))
+                {
+                    ASSERT_EQ(h.StealLast().slot, last.slot) << "step " << step;
+                    --queued;
+                }
+            }
+            EXPECT_GT(checks, 2000U) << "seed " << seed;
+        }
     }
 }
 
@@ -448,16 +575,17 @@ TEST(DrrScheduler, CountsSentAndDroppedPerFlow)
     EXPECT_EQ(h.Send(), std::make_pair(A, 100u));
     EXPECT_EQ(h.StealTail(), A);
     EXPECT_EQ(h.StealHead(), A);
-    const DrrScheduler::Counters a = h.scheduler.GetCounters(A);
+    const DrrScheduler::Counters a = h.scheduler.GetFlows().GetCounters(A);
     EXPECT_EQ(a.sentPackets, 1u);
     EXPECT_EQ(a.sentBytes, 100u);
     EXPECT_EQ(a.droppedPackets, 2u);
     EXPECT_EQ(a.droppedBytes, 500u);
-    EXPECT_EQ(h.scheduler.GetCounters(B).sentPackets, 0u);
-    EXPECT_EQ(h.scheduler.GetSlotCapacity(), 4u) << "one slot per packet queued at the peak";
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(B).sentPackets, 0u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetSlotCapacity(), 4u)
+        << "one slot per packet queued at the peak";
     h.Arrive(B, 10);
     h.Arrive(B, 10);
-    EXPECT_EQ(h.scheduler.GetSlotCapacity(), 4u) << "freed slots are reused";
+    EXPECT_EQ(h.scheduler.GetFlows().GetSlotCapacity(), 4u) << "freed slots are reused";
     EXPECT_EQ(DrrScheduler::FlowStateBytes(), 64u) << "one cache line per flow";
 }
 
@@ -466,9 +594,9 @@ TEST(DrrScheduler, ResetForgetsEverything)
     Harness h(2, 100);
     h.Arrive(A, 50);
     h.scheduler.Reset(2, 100);
-    EXPECT_TRUE(h.scheduler.Empty());
-    EXPECT_EQ(h.scheduler.GetPackets(A), 0u);
-    EXPECT_EQ(h.scheduler.GetFlowCount(), 2u);
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
+    EXPECT_EQ(h.scheduler.GetFlows().GetPackets(A), 0u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetFlowCount(), 2u);
 }
 
 TEST(DrrSchedulerDeathTest, RejectsZeroQuantumAndPhantomDepartures)

@@ -166,6 +166,18 @@ class SchedulerHarness
         return p.flow;
     }
 
+    /**
+     * Drop the packet the scheduler would send last (DropLast): its flow's tail.
+     * \return the packet
+     */
+    FlowPacket StealLast()
+    {
+        const FlowPacket p = scheduler.DropLast();
+        Check(p, queues[p.flow].back());
+        queues[p.flow].pop_back();
+        return p;
+    }
+
     /// \return the flow buffer stealing dropped the head packet of
     uint32_t StealHead()
     {
@@ -187,7 +199,7 @@ class SchedulerHarness
     {
         EXPECT_EQ(p.slot, expected.first) << "flow " << p.flow;
         EXPECT_EQ(p.size, expected.second) << "flow " << p.flow;
-        EXPECT_EQ(p.deficit, scheduler.GetDeficit(p.flow));
+        EXPECT_EQ(p.deficit, scheduler.GetFlows().GetDeficit(p.flow));
     }
 
     Scheduler scheduler;                                           //!< the scheduler

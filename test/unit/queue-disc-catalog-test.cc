@@ -106,7 +106,9 @@ TEST(QueueDiscCatalogTest, EveryEntryIsACreatableQueueDiscWithValidAttributes)
                                        {"DefaultWeight", "1"}}),
                       "");
         }
-        EXPECT_EQ(entry.Has(QueueDiscCatalogEntry::FLOW_STATE), entry.readFlowState != nullptr)
+        // Flow state is read through PerFlowQueueDisc::GetStateSize: exactly its subclasses.
+        EXPECT_EQ(entry.Has(QueueDiscCatalogEntry::FLOW_STATE),
+                  tid.IsChildOf(PerFlowQueueDisc::GetTypeId()))
             << entry.name;
     }
 }

@@ -195,9 +195,9 @@ TEST(SrrScheduler, DeficitsCarryOverVisits)
     {
         const auto sent = h.Send();
         EXPECT_EQ(sent, order[i]) << "packet " << i;
-        EXPECT_EQ(h.scheduler.GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
+        EXPECT_EQ(h.scheduler.GetFlows().GetDeficit(sent.first), deficitAfter[i]) << "packet " << i;
     }
-    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
     EXPECT_EQ(h.scheduler.GetOrder(), 0u);
 }
 
@@ -292,20 +292,20 @@ TEST(SrrScheduler, FlowsComingAndGoingUnderStealing)
             h.Arrive(f, 40 + rng() % 1461, weights[f % weights.size()]);
             if (++queued > 40)
             {
-                const uint32_t longest = h.scheduler.Longest();
+                const uint32_t longest = h.scheduler.GetFlows().Longest();
                 ASSERT_EQ(h.Steal(rng() % 4 != 0), longest);
                 --queued;
                 ++steals;
             }
         }
-        else if (!h.scheduler.Empty())
+        else if (!h.scheduler.GetFlows().Empty())
         {
             h.Send();
             --queued;
         }
         ASSERT_LE(h.scheduler.GetOrder(), 5u);
     }
-    while (!h.scheduler.Empty())
+    while (!h.scheduler.GetFlows().Empty())
     {
         h.Send();
         --queued;
@@ -324,13 +324,13 @@ TEST(SrrScheduler, StealsFromTheLongestWeightedQueueAndNewFlowsJoinTheBottom)
     h.Arrive(0, 900, 1.0);
     h.Arrive(1, 1000, 2.0);
     h.Arrive(1, 1000, 2.0);
-    EXPECT_EQ(h.scheduler.Longest(), 1u); // 1000 vs 900
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), 1u); // 1000 vs 900
     EXPECT_EQ(h.Steal(true), 1u);
-    EXPECT_EQ(h.scheduler.Longest(), 0u); // 900 vs 500
+    EXPECT_EQ(h.scheduler.GetFlows().Longest(), 0u); // 900 vs 500
     EXPECT_EQ(h.Steal(true), 0u);
-    EXPECT_FALSE(h.scheduler.IsBacklogged(0));
-    EXPECT_EQ(h.scheduler.GetCounters(0).droppedBytes, 900u);
-    EXPECT_EQ(h.scheduler.GetCounters(1).droppedPackets, 1u);
+    EXPECT_FALSE(h.scheduler.GetFlows().IsBacklogged(0));
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(0).droppedBytes, 900u);
+    EXPECT_EQ(h.scheduler.GetFlows().GetCounters(1).droppedPackets, 1u);
     // Weight 1 flows 2 then 0 (re-joining): column 0 is {2, 0}; flow 1 (weight 2) is column 1.
     h.Arrive(2, 1000, 1.0);
     h.Arrive(0, 1000, 1.0);
@@ -339,7 +339,7 @@ TEST(SrrScheduler, StealsFromTheLongestWeightedQueueAndNewFlowsJoinTheBottom)
     EXPECT_EQ(h.Send().first, 2u); // bit 0, top
     EXPECT_EQ(h.Send().first, 0u); // bit 0, bottom
     EXPECT_EQ(h.Send().first, 1u); // bit 1
-    EXPECT_TRUE(h.scheduler.Empty());
+    EXPECT_TRUE(h.scheduler.GetFlows().Empty());
 }
 
 TEST(SrrSchedulerDeathTest, RejectsBadParametersAndPhantomDepartures)

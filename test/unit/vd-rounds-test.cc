@@ -559,7 +559,7 @@ TEST(VdRounds, FlowsThatEmptyAndReturnWithinARoundKeepItOpen)
     drr.Arrive(X, 100);
     drr.Arrive(Y, 100);
     uint32_t drrA = 0;
-    for (int n = 0; n < 300 && !drr.Empty(); ++n)
+    for (int n = 0; n < 300 && !drr.GetFlows().Empty(); ++n)
     {
         const uint32_t f = drr.Dequeue().flow;
         drrA += f == A;

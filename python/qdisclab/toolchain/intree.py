@@ -634,9 +634,15 @@ class BuildSystem:
 
 def _stamp_data(ns3dir: Path, args: Sequence[str]) -> dict:
     module_cmake = ns3dir / "contrib" / MODULE_NAME / "CMakeLists.txt"
+    # Waf runs the module's wscript configure() (GoogleTest found or not) only at ./waf
+    # configure, and does not configure again when it changes: a new wscript is a new stamp.
+    # (CMake configures again by itself when a CMakeLists.txt changes.)
+    wscript = ns3dir / "contrib" / MODULE_NAME / "wscript"
+    waf_module = BuildSystem.of(ns3dir).waf and wscript.is_file()
     return {
         "args": list(args),
         "module_present": module_cmake.is_file(),
+        "module_wscript": hashlib.sha256(wscript.read_bytes()).hexdigest() if waf_module else None,
         "ccache": shutil.which("ccache"),
         "ns3_version": ns3_version_of(ns3dir),
     }

@@ -1,0 +1,291 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PER_FLOW_FAMILY_TESTS_H
+#define PER_FLOW_FAMILY_TESTS_H
+
+// The checks every member of the per-flow family (PerFlowQueueDiscOf) passes, as a GoogleTest
+// typed test suite: a test file specializes PerFlowMember for its queue disc and instantiates
+// the suite,
+//
+//   INSTANTIATE_TYPED_TEST_SUITE_P(Xyz, PerFlowFamilyTest, ::testing::Types<XyzQueueDisc>);
+//
+// (per-flow-queue-disc-test.cc does it for DRR, SRR, Aliquem and VD).
+
+#include "../qdisc-lab-test-packets.h"
+
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/per-flow-queue-disc.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+namespace qdisclab
+{
+namespace test
+{
+
+/// The shared buffer of PerFlowFamilyTest's model test, in bytes.
+constexpr uint64_t FAMILY_BUFFER = 8000;
+
+/// A packet as the family's tests compare them: bucket, size, and (sent) the deficit afterwards.
+using SeenPacket = std::tuple<uint32_t, uint32_t, int64_t>;
+
+/**
+ * What the family's tests need of a member; specialize it for each queue disc, with
+ *   static Attributes Own(): its own attributes (its quantum, ...);
+ *   static auto Model(const Ptr<QD>& qd, uint32_t flows): its scheduler, configured as the queue
+ *     disc's, driven directly (StealingModel for McKenney's stealing; VD has its own), with
+ *     bool Arrive(flow, size, weight) (false: refused), bool OverLimit(), SeenPacket Drop(),
+ *     bool Empty(), SeenPacket Dequeue(), for a buffer of FAMILY_BUFFER bytes.
+ * \tparam QD the queue disc
+ */
+template <typename QD>
+struct PerFlowMember;
+
+/**
+ * A scheduler of the family driven directly, with McKenney's buffer stealing from the head of
+ * the longest flow: what its queue disc should do with DropFrom = Head.
+ * \tparam S the scheduler
+ */
+template <typename S>
+struct StealingModel
+{
+    S s;               //!< the scheduler
+    uint64_t bytes{0}; //!< bytes queued
+
+    /// \param f flow \param size bytes \param weight weight \return true: it is queued
+    bool Arrive(uint32_t f, uint32_t size, double weight)
+    {
+        s.Arrive(f, size, weight);
+        bytes += size;
+        return true;
+    }
+
+    /// \return whether the buffer is over its limit
+    bool OverLimit() const
+    {
+        return bytes > FAMILY_BUFFER;
+    }
+
+    /// \return the packet stolen
+    SeenPacket Drop()
+    {
+        const auto p = s.Drop(true);
+        bytes -= p.size;
+        return {p.flow, p.size, 0};
+    }
+
+    /// \return whether nothing is queued
+    bool Empty() const
+    {
+        return s.GetFlows().Empty();
+    }
+
+    /// \return the packet sent
+    SeenPacket Dequeue()
+    {
+        const auto p = s.Dequeue();
+        bytes -= p.size;
+        return {p.flow, p.size, static_cast<int64_t>(p.deficit)};
+    }
+};
+
+/// The family's checks, for one queue disc.
+template <typename QD>
+class PerFlowFamilyTest : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Config::Reset();
+    }
+
+    /**
+     * \param more attributes beyond the member's own
+     * \return the queue disc, initialized
+     */
+    static Ptr<QD> Make(const Attributes& more)
+    {
+        Attributes attributes = PerFlowMember<QD>::Own();
+        attributes.insert(attributes.end(), more.begin(), more.end());
+        return MakeQueueDisc<QD>(attributes);
+    }
+
+    /// Sinks of the queue disc's traces.
+    struct Sinks
+    {
+        Ptr<QD> qd;                      //!< the queue disc
+        std::vector<SeenPacket> dropped; //!< packets dropped, before or after enqueue
+        int64_t deficit = -1;            //!< the last Deficit trace's value
+        uint32_t deficitFlow = 0;        //!< the last Deficit trace's bucket
+
+        /// \param item a packet dropped
+        void Drop(Ptr<const QueueDiscItem> item)
+        {
+            dropped.emplace_back(qd->GetBucket(ConstCast<QueueDiscItem>(item)), item->GetSize(), 0);
+        }
+
+        /// \param flow bucket \param value its deficit
+        void Deficit(uint32_t flow, typename QD::Deficit value)
+        {
+            deficitFlow = flow;
+            deficit = static_cast<int64_t>(value);
+        }
+    };
+};
+
+TYPED_TEST_SUITE_P(PerFlowFamilyTest);
+
+// On random traffic from eight weighted hosts through a full buffer, the queue disc sends the
+// packet its scheduler, driven directly, sends (bucket, size, deficit), and drops what the
+// scheduler's drop policy drops: PerFlowQueueDiscOf's steps add nothing and skip nothing.
+TYPED_TEST_P(PerFlowFamilyTest, SendsAndDropsWhatItsSchedulerChooses)
+{
+    using Sinks = typename TestFixture::Sinks;
+    auto qd = TestFixture::Make({{"MaxSize", std::to_string(FAMILY_BUFFER) + "B"},
+                                 {"Buckets", "64"},
+                                 {"WeightRules", "src=10.0.0.2 weight=2; src=10.0.0.3 weight=3"}});
+    auto model = PerFlowMember<TypeParam>::Model(qd, 65);
+    Sinks sinks{qd};
+    qd->TraceConnectWithoutContext("Drop", MakeCallback(&Sinks::Drop, &sinks));
+    qd->TraceConnectWithoutContext("Deficit", MakeCallback(&Sinks::Deficit, &sinks));
+
+    std::mt19937 rng(7);
+    std::set<uint32_t> buckets;
+    uint64_t sent = 0;
+    for (int step = 0; step < 6000; ++step)
+    {
+        if (rng() % 100 < 60 || model.Empty())
+        {
+            const uint32_t host = 1 + rng() % 8;
+            const uint32_t size = 100 + rng() % 1401;
+            Ptr<QueueDiscItem> item = FromHost(host, size);
+            const uint32_t f = qd->GetBucket(item);
+            buckets.insert(f);
+            const double weight = host == 2 ? 2 : (host == 3 ? 3 : 1);
+            std::vector<SeenPacket> expected;
+            if (!model.Arrive(f, size, weight))
+            {
+                expected.emplace_back(f, size, 0);
+            }
+            while (model.OverLimit())
+            {
+                expected.push_back(model.Drop());
+            }
+            sinks.dropped.clear();
+            qd->Enqueue(item);
+            ASSERT_EQ(sinks.dropped, expected) << "step " << step;
+        }
+        else
+        {
+            const SeenPacket expected = model.Dequeue();
+            Ptr<QueueDiscItem> item = qd->Dequeue();
+            ASSERT_TRUE(item) << "step " << step;
+            const SeenPacket got{qd->GetBucket(item), item->GetSize(), sinks.deficit};
+            ASSERT_EQ(got, expected) << "step " << step;
+            ASSERT_EQ(sinks.deficitFlow, std::get<0>(expected));
+            ++sent;
+        }
+    }
+    EXPECT_GE(buckets.size(), 6U) << "most hosts have buckets of their own";
+    EXPECT_GT(qd->GetStats().nTotalDroppedPackets, 200U) << "the buffer was full often";
+    EXPECT_GT(sent, 1000U);
+    qd->Dispose();
+}
+
+// Per-bucket counters and traces agree with random traffic (IPv4 flows colliding in few
+// buckets, IPv6, non-IP; bursts that fill the buffer) and add up to QueueDisc's statistics, in
+// bytes and in packets (CheckFlowCountersOnRandomTraffic).
+TYPED_TEST_P(PerFlowFamilyTest, CountersAgreeWithTheTraffic)
+{
+    uint32_t seed = 0;
+    for (const Attributes& config :
+         {Attributes{{"MaxSize", "12000B"}, {"Buckets", "16"}},
+          Attributes{{"MaxSize", "20p"},
+                     {"Buckets", "5"},
+                     {"WeightRules", "src=10.0.0.7 weight=3; src=2001:db8::/32 weight=2"}}})
+    {
+        auto qd = TestFixture::Make(config);
+        EXPECT_EQ(CheckFlowCountersOnRandomTraffic(qd, ++seed), "") << "config " << seed;
+        qd->Dispose();
+    }
+}
+
+// Non-IP packets have their own bucket, number Buckets, and are served like any flow.
+TYPED_TEST_P(PerFlowFamilyTest, NonIpPacketsHaveTheExtraBucket)
+{
+    auto qd = TestFixture::Make({{"Buckets", "8"}});
+    Ptr<QueueDiscItem> arp = Create<NonIpItem>(60);
+    EXPECT_EQ(qd->GetBucket(arp), 8U);
+    qd->Enqueue(arp);
+    EXPECT_EQ(qd->GetActiveFlows(), 1U);
+    EXPECT_EQ(Uid(qd->Dequeue()), Uid(arp));
+    EXPECT_EQ(qd->GetFlowStats(8).sentPackets, 1U);
+    EXPECT_EQ(qd->GetFlowStats(8).enqueuedBytes, 60U);
+    qd->Dispose();
+}
+
+// The attributes the family shares are each queue disc's own: Config::SetDefault
+// ("ns3::DrrQueueDisc::Buckets", ...) and --ns3::DrrQueueDisc::Buckets=... on a command line
+// look only at the named TypeId's own attributes, as they do for every ns-3 queue disc; and
+// the shared trace sources are there.
+TYPED_TEST_P(PerFlowFamilyTest, SharedAttributesAreItsOwn)
+{
+    const TypeId tid = TypeParam::GetTypeId();
+    const std::string name = tid.GetName();
+    EXPECT_TRUE(tid.IsChildOf(PerFlowQueueDisc::GetTypeId()));
+    ASSERT_TRUE(Config::SetDefaultFailSafe(name + "::Buckets", UintegerValue(7)));
+    ASSERT_TRUE(Config::SetDefaultFailSafe(name + "::DefaultWeight", DoubleValue(2.5)));
+    ASSERT_TRUE(Config::SetDefaultFailSafe(name + "::MaxSize", StringValue("40p")));
+    TypeId::AttributeInformation info;
+    const bool dropFrom = tid.LookupAttributeByName("DropFrom", &info);
+    if (dropFrom)
+    {
+        ASSERT_TRUE(Config::SetDefaultFailSafe(name + "::DropFrom", StringValue("Tail")));
+    }
+    auto qd = CreateObject<TypeParam>();
+    UintegerValue buckets;
+    qd->GetAttribute("Buckets", buckets);
+    EXPECT_EQ(buckets.Get(), 7U);
+    DoubleValue weight;
+    qd->GetAttribute("DefaultWeight", weight);
+    EXPECT_EQ(weight.Get(), 2.5);
+    EXPECT_EQ(qd->GetMaxSize(), QueueSize("40p"));
+    if (dropFrom)
+    {
+        StringValue value; // EnumValue is a template from ns-3.41 on; its string form is not
+        qd->GetAttribute("DropFrom", value);
+        EXPECT_EQ(value.Get(), "Tail");
+    }
+    for (const char* trace : {"ActiveFlows", "FlowEnqueue", "FlowDequeue", "FlowDrop", "Deficit"})
+    {
+        EXPECT_TRUE(tid.LookupTraceSourceByName(trace)) << trace;
+    }
+    // The base holds none of its own, so a default set under its name cannot reach the others.
+    EXPECT_EQ(PerFlowQueueDisc::GetTypeId().GetAttributeN(), 0U);
+    EXPECT_FALSE(Config::SetDefaultFailSafe("ns3::PerFlowQueueDisc::Buckets", UintegerValue(3)));
+}
+
+REGISTER_TYPED_TEST_SUITE_P(PerFlowFamilyTest,
+                            SendsAndDropsWhatItsSchedulerChooses,
+                            CountersAgreeWithTheTraffic,
+                            NonIpPacketsHaveTheExtraBucket,
+                            SharedAttributesAreItsOwn);
+
+} // namespace test
+} // namespace qdisclab
+} // namespace ns3
+
+#endif /* PER_FLOW_FAMILY_TESTS_H */

@@ -1,0 +1,336 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// PerFlowQueueDisc's per-packet steps, written once for the family: the family's checks
+// (per-flow-family-tests.h) for DRR, SRR, Aliquem and VD; DropFrom = Last, Vertical
+// Dimensioning's drop() as a policy of the family, gives DrrQueueDisc VD's drops.
+
+#include "per-flow-family-tests.h"
+
+#include "ns3/aliquem-queue-disc.h"
+#include "ns3/aliquem-scheduler.h"
+#include "ns3/drr-queue-disc.h"
+#include "ns3/drr-scheduler.h"
+#include "ns3/srr-queue-disc.h"
+#include "ns3/srr-scheduler.h"
+#include "ns3/vd-rounds.h"
+#include "ns3/vertical-dimensioning-queue-disc.h"
+
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace ns3;
+using qdisclab::test::Attributes;
+using qdisclab::test::FAMILY_BUFFER;
+using qdisclab::test::FromHost;
+using qdisclab::test::MakeQueueDisc;
+using qdisclab::test::SeenPacket;
+using qdisclab::test::StealingModel;
+
+namespace ns3
+{
+namespace qdisclab
+{
+namespace test
+{
+
+/// DrrQueueDisc: quantum 500 B.
+template <>
+struct PerFlowMember<DrrQueueDisc>
+{
+    /// \return the queue disc's own attributes
+    static Attributes Own()
+    {
+        return {{"Quantum", "500"}};
+    }
+
+    /// \param flows number of flows \return its scheduler, driven directly
+    static StealingModel<DrrScheduler> Model(const Ptr<DrrQueueDisc>&, uint32_t flows)
+    {
+        StealingModel<DrrScheduler> m;
+        m.s.Reset(flows, 500);
+        return m;
+    }
+};
+
+/// SrrQueueDisc: quantum 500 B.
+template <>
+struct PerFlowMember<SrrQueueDisc>
+{
+    /// \return the queue disc's own attributes
+    static Attributes Own()
+    {
+        return {{"Quantum", "500"}};
+    }
+
+    /// \param flows number of flows \return its scheduler, driven directly
+    static StealingModel<SrrScheduler> Model(const Ptr<SrrQueueDisc>&, uint32_t flows)
+    {
+        StealingModel<SrrScheduler> m;
+        m.s.Reset(flows, 500);
+        return m;
+    }
+};
+
+/// AliquemQueueDisc: quantum 1000 B, q = 4.
+template <>
+struct PerFlowMember<AliquemQueueDisc>
+{
+    /// \return the queue disc's own attributes
+    static Attributes Own()
+    {
+        return {{"Quantum", "1000"}, {"ScalingFactor", "4"}};
+    }
+
+    /// \param flows number of flows \return its scheduler, driven directly
+    static StealingModel<AliquemScheduler> Model(const Ptr<AliquemQueueDisc>&, uint32_t flows)
+    {
+        StealingModel<AliquemScheduler> m;
+        m.s.Reset(flows, 1000, 4);
+        return m;
+    }
+};
+
+/// VdRounds driven directly, with Fig. 2's drop(): what VerticalDimensioningQueueDisc does.
+struct VdModel
+{
+    VdRounds s; //!< the scheduler
+
+    /// \param f flow \param size bytes \param weight weight \return whether it was queued
+    bool Arrive(uint32_t f, uint32_t size, double weight)
+    {
+        uint64_t round = 0;
+        return s.Enqueue(f, size, weight, &round) == VdRounds::QUEUED;
+    }
+
+    /// \return whether the buffer is over its limit
+    bool OverLimit() const
+    {
+        return s.OverLimit();
+    }
+
+    /// \return the packet dropped: the tail of the last round
+    SeenPacket Drop()
+    {
+        const VdRounds::Packet p = s.Drop();
+        return {p.flow, p.size, 0};
+    }
+
+    /// \return whether nothing is queued
+    bool Empty() const
+    {
+        return s.Empty();
+    }
+
+    /// \return the packet sent
+    SeenPacket Dequeue()
+    {
+        const VdRounds::Packet p = s.Dequeue();
+        return {p.flow, p.size, p.deficit};
+    }
+};
+
+/// VerticalDimensioningQueueDisc: L_M 500 B.
+template <>
+struct PerFlowMember<VerticalDimensioningQueueDisc>
+{
+    /// \return the queue disc's own attributes
+    static Attributes Own()
+    {
+        return {{"MaxPacketSize", "500"}};
+    }
+
+    /// \param qd the queue disc (its M) \return VdRounds, driven directly
+    static VdModel Model(const Ptr<VerticalDimensioningQueueDisc>& qd, uint32_t)
+    {
+        VdModel m;
+        m.s.Reset(qd->GetRounds(), 500, FAMILY_BUFFER);
+        return m;
+    }
+};
+
+/// The family's members, each checked by PerFlowFamilyTest.
+using PerFlowMembers =
+    ::testing::Types<DrrQueueDisc, SrrQueueDisc, AliquemQueueDisc, VerticalDimensioningQueueDisc>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Members, PerFlowFamilyTest, PerFlowMembers);
+
+} // namespace test
+} // namespace qdisclab
+} // namespace ns3
+
+// The family's drop policy is chosen per queue disc: McKenney's from the head (the default) or
+// tail of the longest flow, or (DrrQueueDisc) the packet sent last; a scheduler that does not
+// know that packet refuses Last, by name.
+TEST(PerFlowQueueDiscDeathTest, DropFromLastNeedsASchedulerThatKnowsItsLastPacket)
+{
+    EXPECT_DEATH(MakeQueueDisc<SrrQueueDisc>({{"DropFrom", "Last"}}),
+                 "SrrQueueDisc: DropFrom = Last needs a scheduler that knows which packet it "
+                 "would send last");
+    EXPECT_DEATH(MakeQueueDisc<AliquemQueueDisc>({{"DropFrom", "Last"}}),
+                 "AliquemQueueDisc: DropFrom = Last needs");
+    auto drr = MakeQueueDisc<DrrQueueDisc>({{"DropFrom", "Last"}});
+    StringValue dropFrom;
+    drr->GetAttribute("DropFrom", dropFrom);
+    EXPECT_EQ(dropFrom.Get(), "Last");
+    drr->Dispose();
+    TypeId::AttributeInformation info;
+    EXPECT_FALSE(
+        VerticalDimensioningQueueDisc::GetTypeId().LookupAttributeByName("DropFrom", &info))
+        << "VD's policy is its own";
+}
+
+namespace
+{
+
+/// What a queue disc did with a scripted sequence.
+struct Outcome
+{
+    std::vector<std::string> enqueued; //!< per arrival: "queued" or "dropped"
+    std::vector<uint64_t> dropped;     //!< UIDs of the packets dropped, in order
+    std::vector<uint64_t> sent;        //!< UIDs of the packets sent, in order
+    uint64_t droppedBeforeEnqueue = 0; //!< QueueDisc's count
+    uint64_t droppedAfterDequeue = 0;  //!< QueueDisc's count
+    std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> buckets; //!< enqueued, sent, dropped
+};
+
+/// Sink of the Drop trace.
+void
+RecordDrop(std::vector<uint64_t>* uids, Ptr<const QueueDiscItem> item)
+{
+    uids->push_back(qdisclab::test::Uid(item));
+}
+
+/**
+ * Run a script through a queue disc: letters A-D are packets of hosts 1-4 (their sizes in
+ * \p sizes), '.' a dequeue.
+ * \param qd the queue disc
+ * \param script the steps
+ * \param sizes each arrival's size, in order
+ * \param uids set to each arrival's UID, in order
+ * \return what it did
+ */
+template <typename QD>
+Outcome
+RunScript(Ptr<QD> qd,
+          const std::string& script,
+          const std::vector<uint32_t>& sizes,
+          std::vector<uint64_t>* uids)
+{
+    Outcome out;
+    qd->TraceConnectWithoutContext("Drop", MakeBoundCallback(&RecordDrop, &out.dropped));
+    std::set<uint32_t> buckets;
+    std::size_t arrival = 0;
+    uids->clear();
+    for (const char step : script)
+    {
+        if (step == '.')
+        {
+            out.sent.push_back(qdisclab::test::Uid(qd->Dequeue()));
+            continue;
+        }
+        Ptr<QueueDiscItem> item = FromHost(1 + (step - 'A'), sizes.at(arrival++));
+        uids->push_back(qdisclab::test::Uid(item));
+        buckets.insert(qd->GetBucket(item));
+        out.enqueued.emplace_back(qd->Enqueue(item) ? "queued" : "dropped");
+    }
+    while (Ptr<QueueDiscItem> item = qd->Dequeue())
+    {
+        out.sent.push_back(qdisclab::test::Uid(item));
+    }
+    out.droppedBeforeEnqueue = qd->GetStats().nTotalDroppedPacketsBeforeEnqueue;
+    out.droppedAfterDequeue = qd->GetStats().nTotalDroppedPacketsAfterDequeue;
+    for (const uint32_t b : buckets)
+    {
+        const auto stats = qd->GetFlowStats(b);
+        out.buckets.emplace_back(stats.enqueuedPackets, stats.sentPackets, stats.droppedPackets);
+    }
+    return out;
+}
+
+} // namespace
+
+// Vertical Dimensioning's drop() as the family's policy: DrrQueueDisc with DropFrom = Last and
+// VD, quantum = L_M = 1000 B, a 6000 B buffer, on a script whose flows join at the ends of
+// rounds (so that VD's rounds are DRR's): the same arrivals dropped on arrival, the same packets
+// stolen, the same order of service, the same counters. By hand: A4 would be sent in A's 4th
+// round, after everything else, so it is dropped on arrival; D1, arriving to a full buffer, takes
+// A3 (A's 3rd round, the last); after the first round, A6 is stolen by C4 and B5 is dropped on
+// arrival alike.
+TEST(PerFlowQueueDisc, DropFromLastOnDrrDropsAsVerticalDimensioning)
+{
+    const std::string script = "ABACAB" // A1 B1 A2 C1 A3 B2: 5500 B
+                               "A"      // A4: 4 rounds -> dropped on arrival
+                               "D"      // D1 takes A3, the tail of round 2
+                               "...."   // round 0: A1 B1 C1 D1
+                               "CABAC"  // C3 A5 B4 A6 C4: C4 takes A6
+                               "B";     // B5: round 3 -> dropped on arrival
+    const std::vector<uint32_t> sizes =
+        {1000, 1000, 1000, 500, 1000, 1000, 1000, 1000, 500, 1000, 1000, 1000, 1000, 1000};
+    const Attributes shared = {{"MaxSize", "6000B"}, {"Buckets", "1024"}};
+    Attributes drrAttributes = shared;
+    drrAttributes.insert(drrAttributes.end(), {{"Quantum", "1000"}, {"DropFrom", "Last"}});
+    Attributes vdAttributes = shared;
+    vdAttributes.emplace_back("MaxPacketSize", "1000");
+
+    std::vector<uint64_t> drrUids;
+    std::vector<uint64_t> vdUids;
+    auto drr = MakeQueueDisc<DrrQueueDisc>(drrAttributes);
+    auto vd = MakeQueueDisc<VerticalDimensioningQueueDisc>(vdAttributes);
+    const Outcome d = RunScript(drr, script, sizes, &drrUids);
+    const Outcome v = RunScript(vd, script, sizes, &vdUids);
+    ASSERT_EQ(d.buckets.size(), 4U) << "four hosts, four buckets";
+
+    // Arrival k of the script (0-based), as an index into the UIDs.
+    auto uidsOf = [](const std::vector<uint64_t>& uids, const std::vector<std::size_t>& arrivals) {
+        std::vector<uint64_t> out;
+        for (const std::size_t k : arrivals)
+        {
+            out.push_back(uids[k]);
+        }
+        return out;
+    };
+    // Arrivals: 0 A1, 1 B1, 2 A2, 3 C1, 4 A3, 5 B2, 6 A4, 7 D1, 8 C3, 9 A5, 10 B4, 11 A6, 12 C4,
+    // 13 B5.
+    for (const auto& [o, uids] : {std::make_pair(&d, &drrUids), std::make_pair(&v, &vdUids)})
+    {
+        EXPECT_EQ(o->dropped, uidsOf(*uids, {6, 4, 11, 13}));
+        EXPECT_EQ(o->sent, uidsOf(*uids, {0, 1, 3, 7, 2, 5, 8, 9, 10, 12}));
+        EXPECT_EQ(o->droppedBeforeEnqueue, 2U) << "A4 and B5";
+        EXPECT_EQ(o->droppedAfterDequeue, 2U) << "A3 and A6";
+    }
+    EXPECT_EQ(d.enqueued, v.enqueued);
+    EXPECT_EQ(d.buckets, v.buckets);
+    EXPECT_EQ(drr->GetStats().GetNDroppedPackets(DrrQueueDisc::OVERLIMIT_DROP), 4U);
+    EXPECT_EQ(vd->GetStats().GetNDroppedPackets(VerticalDimensioningQueueDisc::OVERFLOW_DROP), 4U);
+    drr->Dispose();
+    vd->Dispose();
+}
+
+// Where they differ: within a round VD drops the newest packet (its FIFO's tail), DRR the packet
+// of the flow behind in its ActiveList. A1 B1 B2 A2 fill 4000 B; C1 (100 B) overflows: both
+// A and B end in round 1, VD's round 1 is [B2, A2] and loses A2, DRR's ActiveList is A, B and
+// loses B2.
+TEST(PerFlowQueueDisc, DropFromLastBreaksTiesByActiveListOrderNotArrival)
+{
+    const Attributes shared = {{"MaxSize", "4000B"}, {"Buckets", "1024"}};
+    Attributes drrAttributes = shared;
+    drrAttributes.insert(drrAttributes.end(), {{"Quantum", "1000"}, {"DropFrom", "Last"}});
+    Attributes vdAttributes = shared;
+    vdAttributes.emplace_back("MaxPacketSize", "1000");
+    std::vector<uint64_t> drrUids;
+    std::vector<uint64_t> vdUids;
+    const std::vector<uint32_t> sizes = {1000, 1000, 1000, 1000, 100};
+    auto drr = MakeQueueDisc<DrrQueueDisc>(drrAttributes);
+    auto vd = MakeQueueDisc<VerticalDimensioningQueueDisc>(vdAttributes);
+    const Outcome d = RunScript(drr, "ABBAC", sizes, &drrUids);
+    const Outcome v = RunScript(vd, "ABBAC", sizes, &vdUids);
+    EXPECT_EQ(d.dropped, std::vector<uint64_t>{drrUids[2]}) << "B2";
+    EXPECT_EQ(v.dropped, std::vector<uint64_t>{vdUids[3]}) << "A2";
+    drr->Dispose();
+    vd->Dispose();
+}
