@@ -43,18 +43,20 @@ RunPoint(int argc, char* argv[])
     std::string queueDisc = "DropTail";
     uint32_t window = 32000;
     uint32_t queueSize = 16000;
-    DumbbellParams links("1Mbps", "20ms", "10Mbps", "1ms");
+    // The scenario the calibration chose (doc/reproductions/red-vs-droptail.rst, "Calibration
+    // result"): 8 TCP senders, UDP on 3 s / off 1 s, 100 Mb/s access links.
+    DumbbellParams links("1Mbps", "20ms", "100Mbps", "1ms");
     double minTh = 0.32;
     double maxTh = 0.64;
     bool wait = true;
     bool gentle = true;
     double meanPktSize = 500;
-    uint32_t nTcp = 2;
+    uint32_t nTcp = 8;
     uint32_t segmentSize = 512;
     bool sack = true;
     std::string udpRate = "500kbps";
     uint32_t udpPacketSize = 1024;
-    double udpOn = 1;
+    double udpOn = 3;
     double udpOff = 1;
     double simTime = 30;
     double warmup = 2;

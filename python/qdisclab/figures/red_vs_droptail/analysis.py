@@ -343,9 +343,10 @@ def tied_with_best(rows: list[PairRow]) -> tuple[PairRow, list[PairRow]]:
 
 # ----------------------------------------------------------------- calibration and variants
 
-#: The example's defaults for the scenario parameters the variants change (see
-#: ``red-vs-droptail --help``): a run that does not set one has this value.
-DEFAULTS = {"nTcp": 2, "udpOn": 1.0, "udpOff": 1.0, "accessRate": "10Mbps",
+#: The example's defaults for the scenario parameters the variants change (the calibrated
+#: scenario; ``red-vs-droptail --schema``, checked by a test): a run that does not set one has
+#: this value. The variant grids name every one of them.
+DEFAULTS = {"nTcp": 8, "udpOn": 3.0, "udpOff": 1.0, "accessRate": "100Mbps",
             "accessDelay": "1ms", "sack": True}
 #: The calibration grid's UDP (on, off) times and access links, in the choice rule's order.
 UDP_ORDER = ((1.0, 1.0), (0.5, 0.5), (2.0, 2.0), (1.0, 3.0), (3.0, 1.0))
@@ -462,7 +463,7 @@ class Variants:
     #: access links).
     sensitivity: dict[int, Study] = field(default_factory=dict)
     #: Grids seeds-*: the calibrated scenario at 1 Mb/s, 20 ms, Wait = Gentle = true, seeds
-    #: 1-3 (from the sensitivity grid) and 4-10, as one Study and split by seeds.
+    #: 1-10, as one Study and split by seeds (1-3 and the rest).
     seeds_scenario: Scenario | None = None
     seeds_all: Study | None = None
     seeds_first: Study | None = None
@@ -481,21 +482,22 @@ def load_variants(db_path: Path | None) -> Variants | None:
     rows = calibration_rows(runs)
     chosen, rule = choose_scenario(rows)
     result = Variants(rows, chosen, rule)
+    # A run two grids list is stored once, under the first grid's name (a sensitivity run at
+    # window 2000 may be a calibration run): each grid's study is every run of its scenario.
     by_scenario: dict[Scenario, list[RunRecord]] = defaultdict(list)
-    sensitivity: dict[int, list[RunRecord]] = defaultdict(list)
+    sensitivity: set[Scenario] = set()
     for run in runs:
         grid = run.grid or ""
-        if grid.startswith("calibration"):
-            continue
         scenario = Scenario.of(run.params)
         by_scenario[scenario].append(run)
         if grid.startswith("sensitivity"):
-            sensitivity[scenario.n_tcp].append(run)
+            sensitivity.add(scenario)
         elif grid.startswith("seeds"):
             result.seeds_scenario = scenario
-        elif grid.startswith("sack"):
+        elif grid.startswith("sack") and not scenario.sack:
             result.sack_scenario = scenario
-    result.sensitivity = {n: Study(group) for n, group in sorted(sensitivity.items())}
+    result.sensitivity = {s.n_tcp: Study(by_scenario[s])
+                          for s in sorted(sensitivity, key=Scenario.rank)}
     if result.seeds_scenario is not None:
         base = [run for run in by_scenario[result.seeds_scenario]
                 if (run.params.get("bottleneckRate"), run.params.get("bottleneckDelay"))
@@ -509,7 +511,7 @@ def load_variants(db_path: Path | None) -> Variants | None:
         off = by_scenario[result.sack_scenario]
         seeds = {run.seed for run in off}
         result.sack_off = Study(off)
-        # The same cells with SACK: the sensitivity grid's, on the same seeds.
+        # The same cells with SACK (the sack grid's, on the same seeds).
         result.sack_on = Study(
             run for run in by_scenario[on] if run.seed in seeds
             and (run.params.get("bottleneckRate"), run.params.get("bottleneckDelay"))
