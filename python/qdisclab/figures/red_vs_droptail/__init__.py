@@ -129,8 +129,8 @@ from qdisclab.figures.red_vs_droptail.plots import (
 
 #: The entry point, and the names the tests and other modules use.
 __all__ = [
-    "ACCESS_ORDER", "BASE_LINK", "Counts", "DEFAULTS", "DROPTAIL_AHEAD", "IDENTICAL", "LINKS", "PAIRS",
-    "PAPER_TABLE1", "QUEUES", "RED_AHEAD", "S16_QUIET", "Scenario", "Study", "TIED", "TT",
+    "ACCESS_ORDER", "BASE_LINK", "Counts", "DEFAULTS", "DROPTAIL_AHEAD", "IDENTICAL", "LINKS",
+    "PAIRS", "PAPER_TABLE1", "QUEUES", "RED_AHEAD", "S16_QUIET", "Scenario", "Study", "TIED", "TT",
     "UDP_ORDER", "WINDOWS", "calibration_rows", "choose_scenario", "count_verdict", "load_variants",
     "make_figures", "variant_causes",
 ]

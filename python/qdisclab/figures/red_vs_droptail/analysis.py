@@ -459,8 +459,8 @@ class Variants:
     calibration: list[CalibrationRow]
     chosen: CalibrationRow | None
     rule: str
-    #: Grids sensitivity-*: per number of TCP senders, its Study (seeds 1-3, present UDP and
-    #: access links).
+    #: Grids sensitivity-*: per number of TCP senders, its Study (seeds 1-3, UDP 1 s / 1 s,
+    #: 10 Mb/s / 1 ms access links).
     sensitivity: dict[int, Study] = field(default_factory=dict)
     #: Grids seeds-*: the calibrated scenario at 1 Mb/s, 20 ms, Wait = Gentle = true, seeds
     #: 1-10, as one Study and split by seeds (1-3 and the rest).
