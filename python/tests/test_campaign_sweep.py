@@ -22,7 +22,7 @@ from rich.console import Console
 
 import fakeprog
 from qdisclab.campaign.engine import sweep
-from qdisclab.campaign.spec import loads_campaign
+from qdisclab.campaign.spec import CampaignError, loads_campaign
 from qdisclab.campaign.store import ResultStore
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
@@ -315,3 +315,56 @@ def test_sweep_command_line(fake, tmp_path):
     assert second.returncode == 1
     data = json.loads(json.dumps(list(csv.DictReader(open(tmp_path / "cli.csv")))))
     assert sorted(row["status"] for row in data) == ["failed", "failed", "ok", "ok"]
+
+
+PARTS_CAMPAIGN = """
+program = "fake-program"
+metrics = ["value_mbps"]
+seeds = [1]
+[[grid]]
+name = "low"
+factors = { x = [1, 2] }
+[[grid]]
+name = "high"
+factors = { x = [2, 3, 4] }
+"""
+
+
+def test_a_campaign_swept_by_parts_is_stored_as_the_whole(fake, tmp_path):
+    """``grids`` runs only the named sub-grids' runs; each keeps the grid name the whole
+    campaign gives it (x = 2 is low's, though high makes it too); the rest follows later and
+    the database ends as one whole sweep's."""
+    program, log = fake
+    campaign = loads_campaign(PARTS_CAMPAIGN)
+    assert [(r.grid, r.params["x"]) for r in campaign.runs(["high"])] == \
+        [("low", 2), ("high", 3), ("high", 4)]
+    db = tmp_path / "parts.sqlite"
+    first = sweep(campaign, program, db, jobs=2, grids=["high"], console=quiet())
+    assert (first.planned, first.ok) == (3, 3)
+    assert sorted(s.split(" --output")[0] for s in starts(log)) == \
+        ["--x=2 --RngRun=1", "--x=3 --RngRun=1", "--x=4 --RngRun=1"]
+    rest = sweep(campaign, program, db, jobs=2, console=quiet())
+    assert (rest.planned, rest.skipped_done, rest.ok) == (4, 3, 1)
+    assert len(starts(log)) == 4
+    with ResultStore(db) as store:
+        stored = sorted((r.grid, r.params["x"]) for r in store.runs())
+    assert stored == [("high", 3), ("high", 4), ("low", 1), ("low", 2)]
+    whole = tmp_path / "whole.sqlite"
+    sweep(campaign, program, whole, jobs=2, console=quiet())
+    with ResultStore(whole) as store:
+        assert sorted((r.grid, r.params["x"]) for r in store.runs()) == stored
+
+
+def test_an_unknown_sub_grid_is_named_with_the_campaigns_sub_grids(fake, tmp_path):
+    program, log = fake
+    campaign = loads_campaign(PARTS_CAMPAIGN)
+    with pytest.raises(CampaignError, match=r"no sub-grid 'middle' \(its sub-grids: low, high\)"):
+        sweep(campaign, program, tmp_path / "x.sqlite", grids=["middle"], console=quiet())
+    assert starts(log) == []
+    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR), "COLUMNS": "200"}
+    toml = tmp_path / "parts.toml"
+    toml.write_text('name = "parts"' + PARTS_CAMPAIGN)
+    cli = subprocess.run([sys.executable, "-m", "qdisclab", "sweep", str(toml), "--binary",
+                          str(program), "--db", str(tmp_path / "cli.sqlite"), "--grid", "low",
+                          "--grid", "nope"], env=env, capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 1 and "no sub-grid 'nope'" in cli.stderr, cli.stderr

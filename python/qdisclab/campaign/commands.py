@@ -40,8 +40,10 @@ def run_sweep(
     flavor: str | None,
     binary: Path | None,
     points_per_process: int | None = None,
+    grids: tuple[str, ...] = (),
 ):
-    """Load, sweep and summarize a campaign; return the :class:`SweepResult`."""
+    """Load, sweep and summarize a campaign (only the sub-grids ``grids``, when given);
+    return the :class:`SweepResult`."""
     from qdisclab.toolchain.build import runtime_env
     from qdisclab.campaign.engine import (
         overhead_line,
@@ -67,6 +69,7 @@ def run_sweep(
             env=runtime_env(flavor) or None,
             points_per_process=points_per_process,
             flavor=flavor,
+            grids=grids or None,
         )
     except CampaignError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -101,8 +104,13 @@ def run_sweep(
     " points_per_process; 1: a process per run).",
 )
 @ns3_option(ALL_FLAVORS, default=None)
+@click.option(
+    "--grid", "grids", metavar="NAME", multiple=True,
+    help="Run only this sub-grid's runs (repeatable); the database keeps the whole campaign,"
+    " so a later sweep without --grid runs the rest.",
+)
 def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary,
-              points_per_process, flavor):
+              points_per_process, flavor, grids):
     """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
 
     Interrupt it at any time (Ctrl-C, SIGTERM): finished runs are kept, and
@@ -113,7 +121,7 @@ def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary
     result = run_sweep(
         campaign, quick=quick, jobs=jobs, cluster=cluster, db=db,
         retry_failed=retry_failed, flavor=flavor, binary=binary,
-        points_per_process=points_per_process,
+        points_per_process=points_per_process, grids=grids,
     )
     if csv_path is not None:
         _export(result.db_path, csv_path)

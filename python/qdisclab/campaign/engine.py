@@ -509,6 +509,7 @@ def sweep(
     env: Mapping[str, str] | None = None,
     points_per_process: int | None = None,
     flavor: str | None = None,
+    grids: Sequence[str] | None = None,
     console: Console = CONSOLE,
 ) -> SweepResult:
     """Run every run of ``campaign`` the database at ``db_path`` does not hold yet.
@@ -518,7 +519,9 @@ def sweep(
     SIGTERM or SIGHUP stop the sweep (killing the runs in flight, cancelling what
     is queued) and return with ``interrupted`` and ``stop_signal`` set.
     ``points_per_process`` overrides the campaign's. ``flavor`` (the ns-3 flavour
-    ``binary`` was built against) is recorded with the sweep. Raises
+    ``binary`` was built against) is recorded with the sweep. ``grids`` runs only the runs
+    those sub-grids make (:meth:`Campaign.runs`); the database still records the whole
+    campaign. Raises
     :class:`~qdisclab.campaign.store.StoreError` when another sweep writes the
     database, or it is damaged or full (after stopping the runs).
     """
@@ -526,7 +529,7 @@ def sweep(
     schema = program_schema(campaign, binary)
     db_path = Path(db_path or default_db_path(campaign))
     jobs = jobs or os.cpu_count() or 1
-    runs = campaign.runs()
+    runs = campaign.runs(grids)
     result = SweepResult(campaign.name, campaign.mode, db_path, planned=len(runs))
 
     with exclusive_writer(db_path), ResultStore(db_path) as store, _stop_signals_interrupt():

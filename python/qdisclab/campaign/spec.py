@@ -229,22 +229,36 @@ class Campaign:
         """Whether some run keeps files (a ``keep`` with patterns)."""
         return any(grid.keep for grid in self.grids)
 
-    def runs(self) -> list[Run]:
+    def runs(self, grids: Sequence[str] | None = None) -> list[Run]:
         """The campaign's runs: seeds outermost, then sub-grids in order, without duplicates
-        (a run two sub-grids share keeps the files either keeps)."""
+        (a run two sub-grids share keeps the files either keeps).
+
+        ``grids`` keeps only the runs the named sub-grids make; each run keeps the grid name
+        and files it has in the whole campaign, so a part is stored as the whole would store
+        it. Raises :class:`CampaignError` naming an unknown sub-grid."""
+        if grids is not None:
+            names = [grid.name for grid in self.grids]
+            unknown = [name for name in grids if name not in names]
+            if unknown:
+                raise CampaignError(
+                    f"campaign {self.name!r} has no sub-grid {', '.join(map(repr, unknown))}"
+                    f" (its sub-grids: {', '.join(names)})")
         runs: dict[str, Run] = {}
+        chosen: set[str] = set()
         for seed in self.all_seeds():
             for grid in self.grids:
                 if seed not in (self.seeds if grid.seeds is None else grid.seeds):
                     continue
                 for params in grid.combinations():
                     key = run_key(self.program, params, seed)
+                    if grids is None or grid.name in grids:
+                        chosen.add(key)
                     if key not in runs:
                         runs[key] = Run(key, self.program, params, seed, grid.name, grid.keep)
                     elif grid.keep:
                         keep = tuple(dict.fromkeys([*runs[key].keep, *grid.keep]))
                         runs[key] = replace(runs[key], keep=keep)
-        return list(runs.values())
+        return [run for run in runs.values() if run.key in chosen]
 
 
 # --------------------------------------------------------------------------- parsing

@@ -352,7 +352,7 @@ def variant_causes(primary: Analysis, variants: dict[str, Analysis], ran: bool) 
     for claim in primary.claims:
         if claim.verdict not in VERDICTS_NEEDING_CAUSE:
             continue
-        parts = []
+        parts, unrun = [], []
         for variant in VARIANTS:
             analysis = variants.get(variant.name)
             other = next((c for c in analysis.claims if c.id == claim.id), None) \
@@ -361,10 +361,18 @@ def variant_causes(primary: Analysis, variants: dict[str, Analysis], ran: bool) 
                 head = other.ours.split("; ")[0]  # its result, without the details
                 parts.append(f"variant {variant.name} ({variant.what}): {head} →"
                              f" {other.verdict}")
+            elif variant.covers(claim.id):
+                unrun.append(variant.name)
+        if parts and unrun:
+            parts.append(f"not run for this claim: {', '.join(unrun)}")
+        covering = [variant for variant in VARIANTS if variant.covers(claim.id)]
         if parts:
             claim.cause = "; ".join(parts)
+        elif covering:
+            missing = ", ".join(f"{variant.prefix}*" for variant in covering)
+            claim.cause = ("variant not run (campaigns/rio-assured-service-variants.toml: "
+                           + (f"no runs of {missing} for this claim)" if ran else
+                              "SACK, 320 kbit buckets, RI+O's IN+OUT)"))
         else:
-            claim.cause = ("variant not run (campaigns/rio-assured-service-variants.toml: SACK,"
-                           " 320 kbit buckets, RI+O's IN+OUT)" if not ran else
-                           "no variant of campaigns/rio-assured-service-variants.toml covers"
+            claim.cause = ("no variant of campaigns/rio-assured-service-variants.toml covers"
                            " this claim")
