@@ -19,7 +19,6 @@ differences between two settings are exact.
   never / 0.3 (2 Mb/s).
 """
 
-import dataclasses
 import math
 from pathlib import Path
 
@@ -359,60 +358,6 @@ def test_tie_range_and_the_choice_of_criterion():
               for q in ras.SCHEMES}
     criterion, note = ras.choose_criterion(curves)
     assert criterion.key == "a" and note.startswith("no candidate")
-
-
-VARIANTS_CAMPAIGN = CAMPAIGN.with_name("rio-assured-service-variants.toml")
-#: The variant grids the synthetic variants database holds: Table 1's three and Fig. 2 with
-#: 320 kbit buckets (as a partly run variants campaign is, swept with --grid).
-VARIANT_GRIDS = ("sack-table1-rio", "sack-table1-riplus", "table1-riplus-total",
-                 "bucket320-fig2")
-
-
-def variant_metrics(run) -> dict:
-    """The primary's synthetic metrics of the same setting, except that with 320 kbit buckets
-    RIO meets the 2.5 Mb/s profile up to 6 BE flows (the paper's Fig. 2(b)), not 2."""
-    grid = run.grid
-    for prefix in ("sack-", "bucket320-"):
-        grid = grid.removeprefix(prefix)
-    metrics = synthetic_metrics(dataclasses.replace(run, grid=grid))
-    if run.grid == "bucket320-fig2":
-        s = ras.setup_of(RunRecord(run.key, "c", run.program, grid, run.params, run.seed, "ok",
-                                   None, None, None, None, None, None, None, None, None, 1,
-                                   None, None))
-        if (s.subscription, s.queue) == (0.5, "Rio"):
-            mean = curve_mean(s, s.n_be, 6) + offset(grid, run.seed) * D
-            metrics.update(as0_mbps=mean, as_mbps=mean, as_min_mbps=mean - 0.05)
-    return metrics
-
-
-def test_variants_give_the_causes_they_ran(tmp_path):
-    """A partly run variants database (beside the primary's, where ``sweep`` puts it): each
-    claim needing a cause quotes the variants that ran for it, names the covering variants
-    that did not, and a claim no variant ran for says so."""
-    root = tmp_path / "results"
-    write_campaign_db(root / "rio-assured-service-variants" / "campaign.sqlite",
-                      VARIANTS_CAMPAIGN, variant_metrics,
-                      skip=lambda run: run.grid not in VARIANT_GRIDS)
-    _, figures, _ = draw_results(root, "rio-assured-service", make_db, quick=False)
-    fig2b = claim(figures, "§3, Fig. 2(b)")
-    assert fig2b.verdict == "partly"  # the primary's: RIO up to 2 BE flows
-    assert fig2b.cause.startswith("variant bucket320 (320 kbit token buckets in Figs. 2-3"
-                                  " (primary: 160)): RIO meets the profile up to 6 BE flows,"
-                                  " RI+O meets the profile up to 16 BE flows")
-    assert "→ agree; not run for this claim: sack" in fig2b.cause
-    fig3c = claim(figures, "§3, Fig. 3(c)")
-    assert fig3c.verdict == "partly"
-    assert fig3c.cause == ("variant not run (campaigns/rio-assured-service-variants.toml: no"
-                           " runs of sack-*, bucket320-* for this claim)")
-    ids = {a.id for a in figures.artifacts}
-    assert {"variant-sack", "variant-bucket320", "variant-riplus-total"} <= ids
-    (bucket,) = [a for a in figures.artifacts if a.id == "variant-bucket320"]
-    rows = read_csv(bucket.csv)
-    assert {r["claim"] for r in rows} == {"C5", "C6", "C7"}  # Fig. 2's; Fig. 3 not run
-    (sack,) = [a for a in figures.artifacts if a.id == "variant-sack"]
-    # SACK ran Table 1 only, with the primary's numbers: its Table 1 claims, all agreeing.
-    assert {(r["claim"], r["variant_verdict"]) for r in read_csv(sack.csv)} == \
-        {(f"C{i}", "agree") for i in (1, 2, 3, 4, 12, 13)}
 
 
 def test_quick_campaign_figures_and_report(tmp_path):

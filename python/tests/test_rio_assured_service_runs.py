@@ -76,6 +76,45 @@ def test_variant_causes_and_artifacts(with_variants):
     assert by_claim["C2"]["variant_ours"].startswith("per-class maxima")
 
 
+#: The grids of a partly run variants campaign (swept a part at a time with ``--grid``):
+#: Table 1's three and Fig. 2 with 320 kbit buckets, which here gives Fig. 2(b)'s RIO the
+#: paper's limit (6 BE flows; the primary's is 2).
+PART_GRIDS = ("sack-table1-rio", "sack-table1-riplus", "table1-riplus-total", "bucket320-fig2")
+
+
+def part_metrics(run) -> dict:
+    if run.grid == "bucket320-fig2":
+        return variant_metrics(type(run)(run.key, run.program, run.params, run.seed,
+                                         "sack-fig2"))
+    return variant_metrics(run)
+
+
+def test_causes_of_a_partly_run_variants_campaign(tmp_path):
+    """Each claim needing a cause quotes the variants that ran for it and names the covering
+    ones that did not; a claim no variant ran for says so, naming the grids it needs."""
+    root = tmp_path / "results"
+    write_campaign_db(root / "rio-assured-service-variants" / "campaign.sqlite",
+                      CAMPAIGNS / "rio-assured-service-variants.toml", part_metrics,
+                      skip=lambda run: run.grid not in PART_GRIDS)
+    _, figures, _ = draw_results(root, "rio-assured-service", make_db, quick=False)
+    fig2b = next(c for c in figures.claims if c.id == "C6")
+    assert fig2b.verdict == "partly"  # the primary's: RIO up to 2 BE flows
+    assert fig2b.cause == ("variant bucket320 (320 kbit token buckets in Figs. 2-3 (primary:"
+                           " 160)): RIO meets the profile up to 6 BE flows, RI+O meets the"
+                           " profile up to 16 BE flows (criterion a) → agree; not run for this"
+                           " claim: sack")
+    fig3c = next(c for c in figures.claims if c.id == "C10")
+    assert fig3c.verdict == "partly"
+    assert fig3c.cause == ("variant not run (campaigns/rio-assured-service-variants.toml: no"
+                           " runs of sack-*, bucket320-* for this claim)")
+    (bucket,) = [a for a in figures.artifacts if a.id == "variant-bucket320"]
+    assert {r["claim"] for r in read_csv(bucket.csv)} == {"C5", "C6", "C7"}  # Fig. 3 not run
+    (sack,) = [a for a in figures.artifacts if a.id == "variant-sack"]
+    # SACK ran Table 1 only, with the primary's numbers: its Table 1 claims, all agreeing.
+    assert {(r["claim"], r["variant_verdict"]) for r in read_csv(sack.csv)} == \
+        {(f"C{i}", "agree") for i in (1, 2, 3, 4, 12, 13)}
+
+
 def write_sensitivity(path: Path) -> None:
     def metrics(run) -> dict:
         p = run.params
