@@ -18,6 +18,7 @@ import pytest
 
 from qdisclab.campaign.store import RunRecord
 from qdisclab.figures import rio_assured_service as ras
+from qdisclab.figures.rio_assured_service import claims as claims_module
 from synthetic_campaign import draw_results, read_csv, write_campaign_db
 from test_rio_assured_service import make_db, synthetic_metrics
 
@@ -113,6 +114,19 @@ def test_causes_of_a_partly_run_variants_campaign(tmp_path):
     # SACK ran Table 1 only, with the primary's numbers: its Table 1 claims, all agreeing.
     assert {(r["claim"], r["variant_verdict"]) for r in read_csv(sack.csv)} == \
         {(f"C{i}", "agree") for i in (1, 2, 3, 4, 12, 13)}
+
+
+def test_a_cause_quotes_a_variants_result_up_to_its_details():
+    """The result is cut at the first "; " outside parentheses, so C4's "(best RIO = our
+    per-class maxima; with ...)" stays whole."""
+    head = claims_module._head
+    assert head("10 of 36 within ±10 % (best RIO = our per-class maxima; with our single best"
+                " RIO setting instead: 9); largest gap: 0.6 vs 0.276") == \
+        "10 of 36 within ±10 % (best RIO = our per-class maxima; with our single best RIO" \
+        " setting instead: 9)"
+    assert head("RIO meets the profile up to 6 BE flows (criterion a); beyond") == \
+        "RIO meets the profile up to 6 BE flows (criterion a)"
+    assert head("no details") == "no details"
 
 
 def write_sensitivity(path: Path) -> None:

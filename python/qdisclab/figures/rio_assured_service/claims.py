@@ -346,6 +346,16 @@ class Analysis:
         return cls(view, curves2, curves3, criterion, choice, claims)
 
 
+def _head(text: str) -> str:
+    """``text`` up to its first "; " outside parentheses (a claim's result without details)."""
+    depth = 0
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and text.startswith("; ", i):
+            return text[:i]
+    return text
+
+
 def variant_causes(primary: Analysis, variants: dict[str, Analysis], ran: bool) -> None:
     """Give every "partly" or "disagree" claim of ``primary`` its cause: what each variant
     that changes one thing measured for the same claim."""
@@ -358,7 +368,7 @@ def variant_causes(primary: Analysis, variants: dict[str, Analysis], ran: bool) 
             other = next((c for c in analysis.claims if c.id == claim.id), None) \
                 if analysis and variant.covers(claim.id) else None
             if other is not None and other.verdict != "not evaluated":
-                head = other.ours.split("; ")[0]  # its result, without the details
+                head = _head(other.ours)  # its result, without the details
                 parts.append(f"variant {variant.name} ({variant.what}): {head} →"
                              f" {other.verdict}")
             elif variant.covers(claim.id):
