@@ -4,7 +4,6 @@ the tie rule (best pair chosen on seeds 1-3, judged on the others; identical, ah
 the "RED >= DropTail" count verdicts, the calibration statements S16 / S20 and the choice
 rule, on runs constructed so that every outcome is known."""
 
-import math
 from pathlib import Path
 
 import pytest
@@ -169,7 +168,8 @@ def test_calibration_statements_and_the_choice_rule():
     assert chosen is two and "closest to 0.5" in rule
     assert rvd.choose_scenario([one, fast]) == (None, "no swept scenario meets S16: the present"
                                              " scenario stays")
-    assert math.isnan(rvd.calibration_rows(runs[:2])[0].ratio_small)
+    # A scenario whose runs do not measure both statements (here two runs) is no row.
+    assert rvd.calibration_rows(runs[:2]) == []
 
 
 def test_scenario_reads_the_examples_defaults():
@@ -314,6 +314,30 @@ def test_variants_campaign_calibrates_and_shows_causes(variants):
     for claim in figures.claims:
         if claim.verdict in ("partly", "disagree"):
             assert claim.cause, claim.id
+
+
+def test_variants_with_only_the_seeds_grids(tmp_path):
+    """The seeds grids swept alone (``sweep --grid seeds-droptail --grid seeds-red``): the runs
+    they share with the calibration grids are stored under a calibration grid's name, but they
+    measure neither S16 nor S20 (no 0.5 Mb/s runs), so there is no calibration row, figure or
+    choice; the seeds' causes (C5, C6, C12) are given and the others are not."""
+    root = tmp_path / "results"
+    db = root / "red-vs-droptail-variants" / "campaign.sqlite"
+    write_campaign_db(db, VARIANTS, variant_metrics, ns3_version="3.44",
+                      skip=lambda run: not run.grid.startswith("seeds"))
+    found = rvd.load_variants(db)
+    assert found.calibration == [] and found.chosen is None
+    assert found.seeds_scenario is not None and not found.sensitivity
+    causes = rvd.variant_causes(found)
+    assert set(causes) == {"C5", "C6", "C12"}
+    assert "seeds 4-10: maximum 0.32/0.64" in causes["C12"]
+    make_report_db(root / "red-vs-droptail" / "campaign-quick.sqlite", quick=True)
+    figures = rvd.make_figures(root / "red-vs-droptail" / "campaign-quick.sqlite",
+                               root / "red-vs-droptail" / "quick")
+    assert [a.id for a in figures.artifacts if a.id.startswith(("variant", "sensitivity"))] \
+        == ["variant-seeds"]
+    assert any("its grids have not run" in note for note in figures.notes)
+    assert not any("scenario(s) swept" in note for note in figures.notes)
 
 
 def test_without_the_variants_campaign_causes_say_so(tmp_path):

@@ -280,6 +280,10 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
 
 def variant_notes(found: Variants) -> list[str]:
     """The calibration's outcome, for the notes."""
+    if not found.calibration:
+        return ["Calibration (red-vs-droptail-variants): its grids have not run (no scenario"
+                " with the runs S16 and S20 read); the scenario is the one chosen before"
+                " (doc/reproductions/red-vs-droptail.rst, \u201cCalibration result\u201d)."]
     s16 = sum(row.meets_s16 for row in found.calibration)
     s20 = sum(row.meets_s20 for row in found.calibration)
     return [f"Calibration (red-vs-droptail-variants): {len(found.calibration)} scenario(s)"

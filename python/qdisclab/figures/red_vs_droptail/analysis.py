@@ -415,7 +415,11 @@ def _red_drops(run: RunRecord) -> float:
 
 
 def calibration_rows(runs: Iterable[RunRecord]) -> list[CalibrationRow]:
-    """The calibration grids' scenarios, in the choice rule's order."""
+    """The calibration grids' scenarios, in the choice rule's order: those whose runs measure
+    both statements (RED's drops at every queue S16 reads, DropTail's halving ratio at windows
+    2000 and 64000). A scenario with only some of them (the runs another grid shares with the
+    calibration grids, which are stored under the calibration grid's name, when the
+    calibration itself has not run) is no calibration row."""
     by_scenario: dict[Scenario, list[RunRecord]] = defaultdict(list)
     for run in runs:
         if (run.grid or "").startswith("calibration"):
@@ -431,6 +435,9 @@ def calibration_rows(runs: Iterable[RunRecord]) -> list[CalibrationRow]:
                 drops[int(p["queueSize"])].append(_red_drops(run))
         ratios = halving_ratios(Study(r for r in group if r.params["queueDisc"] == "DropTail"))
         small, large = (ratios.get(w, math.nan) for w in (2000, 64000))
+        if math.isnan(small) or math.isnan(large) or not all(
+                drops.get(q) for q in (S16_DROPS, *S16_QUIET)):
+            continue
         rows.append(CalibrationRow(
             scenario,
             tuple(q for q in S16_QUIET if drops.get(q) and not any(drops[q])),
