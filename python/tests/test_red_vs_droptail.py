@@ -249,6 +249,13 @@ def variants(tmp_path_factory):
     return root
 
 
+@pytest.fixture(scope="module")
+def variant_figures(variants):
+    """The quick final campaign's figures drawn with the variants database beside it."""
+    out = variants / "red-vs-droptail" / "quick"
+    return out, rvd.make_figures(variants / "red-vs-droptail" / "campaign-quick.sqlite", out)
+
+
 def chosen_scenario() -> rvd.Scenario:
     """What the constructed data make the choice rule pick among the calibration grid's
     scenarios: the first with three or more senders, in the rule's order."""
@@ -257,7 +264,7 @@ def chosen_scenario() -> rvd.Scenario:
     return min((s for s in scenarios if s.n_tcp >= 3), key=rvd.Scenario.rank)
 
 
-def test_variants_campaign_calibrates_and_shows_causes(variants):
+def test_variants_campaign_calibrates_and_shows_causes(variants, variant_figures):
     found = rvd.load_variants(variants / "red-vs-droptail-variants" / "campaign.sqlite")
     chosen = chosen_scenario()
     assert found.chosen.scenario == chosen and found.rule == "meets S16 and S20"
@@ -267,11 +274,11 @@ def test_variants_campaign_calibrates_and_shows_causes(variants):
     senders = sorted({rvd.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
                       if run.grid.startswith("sensitivity")})
     assert list(found.sensitivity) == senders
-    out = variants / "red-vs-droptail" / "quick"
-    figures = rvd.make_figures(variants / "red-vs-droptail" / "campaign-quick.sqlite", out)
+    out, figures = variant_figures
     ids = [a.id for a in figures.artifacts]
-    assert ids[-4:] == ["variant-calibration", "sensitivity", "variant-seeds", "variant-sack"]
-    for stem in ids[-4:]:
+    assert ids[-5:] == ["variant-calibration", "sensitivity", "variant-seeds", "variant-senders",
+                        "variant-sack"]
+    for stem in ids[-5:]:
         for suffix in (".png", ".pdf", ".csv"):
             assert (out / f"{stem}{suffix}").stat().st_size > 0
     rows = read_csv(out / "sensitivity.csv")
@@ -296,7 +303,7 @@ def test_variants_campaign_calibrates_and_shows_causes(variants):
     assert {r["comparison_other_seeds"] for r in seeds if r["window"] == "2000"} == \
         {"identical"}
     causes = rvd.variant_causes(found)
-    assert set(causes) == {"C1", "C2", "C4", "C8", "C10", "C5", "C6", "C12"}
+    assert set(causes) == {"C1", "C2", "C4", "C8", "C10", "C5", "C6", "C12", "C13", "C14"}
     for n in senders:
         ahead = min(3 * n, 20)
         low = f"{5 + ahead}-25" if ahead < 20 else "25"  # without ties the range is one count
@@ -314,6 +321,36 @@ def test_variants_campaign_calibrates_and_shows_causes(variants):
     for claim in figures.claims:
         if claim.verdict in ("partly", "disagree"):
             assert claim.cause, claim.id
+
+
+def test_senders_grids_judge_c13_and_c14_per_number_of_senders(variants, variant_figures):
+    """The senders grids (nTcp = 2 and 4; nTcp = 8 is the seeds grids' runs, seeds 1-6 of them)
+    re-judge C13 and C14 at each load. In the constructed data every pair after 0.32/0.64 is
+    1/512 Mb/s below the one before. With four or eight senders every window-32000 cell has RED
+    ahead by a constant, so the seeds differ by +-1/1024 only and TCP falls below the previous
+    pair's interval at each of those 4 steps; with two senders four of the five cells carry a
+    +-1/64 noise, whose interval hides the steps. UDP is constant, and window 2000 is below
+    8000 at every queue size whatever the senders."""
+    found = rvd.load_variants(variants / "red-vs-droptail-variants" / "campaign.sqlite")
+    assert list(found.senders) == [2, 4, 8]
+    for n, study in found.senders.items():
+        assert (study.choice_seeds, study.judge_seeds) == ([1, 2, 3], [4, 5, 6]), n
+    causes = rvd.variant_causes(found)
+    assert causes["C13"].startswith("senders-* (1 Mb/s, 20 ms, UDP and access links of the"
+                                    " calibrated scenario, seeds 1-6;")
+    assert "nTcp=2: TCP falls 0 of 9 steps, UDP spread 0% (agree)" in causes["C13"]
+    for n in (4, 8):
+        assert f"nTcp={n}: TCP falls 4 of 9 steps, UDP spread 0% (partly)" in causes["C13"]
+        assert f"nTcp={n}: window 2000 below 8000 at 5 of 5 queue sizes (agree)" in causes["C14"]
+    out, figures = variant_figures
+    assert {c.id: c.cause for c in figures.claims}.get("C13") in (None, causes["C13"])
+    rows = read_csv(out / "variant-senders.csv")
+    assert {(r["nTcp"], r["panel"]) for r in rows} == {
+        (str(n), panel) for n in (2, 4, 8) for panel in ("fig5", "windows")}
+    assert sum(r["panel"] == "fig5" for r in rows) == 3 * 10
+    for r in rows:
+        if r["panel"] == "windows":
+            assert float(r["droptail_small_window"]) < float(r["droptail_next_window"])
 
 
 def test_variants_with_only_the_seeds_grids(tmp_path):

@@ -479,6 +479,9 @@ class Variants:
     sack_scenario: Scenario | None = None
     sack_off: Study | None = None
     sack_on: Study | None = None
+    #: Grids senders-*: per number of TCP senders, Fig. 1's setting at the calibrated scenario
+    #: on the senders grids' seeds (1-6); the nTcp = 8 runs are stored as the seeds grids'.
+    senders: dict[int, Study] = field(default_factory=dict)
 
 
 def load_variants(db_path: Path | None) -> Variants | None:
@@ -493,12 +496,17 @@ def load_variants(db_path: Path | None) -> Variants | None:
     # window 2000 may be a calibration run): each grid's study is every run of its scenario.
     by_scenario: dict[Scenario, list[RunRecord]] = defaultdict(list)
     sensitivity: set[Scenario] = set()
+    senders: set[Scenario] = set()
+    senders_seeds: set[int] = set()
     for run in runs:
         grid = run.grid or ""
         scenario = Scenario.of(run.params)
         by_scenario[scenario].append(run)
         if grid.startswith("sensitivity"):
             sensitivity.add(scenario)
+        elif grid.startswith("senders"):
+            senders.add(scenario)
+            senders_seeds.add(run.seed)
         elif grid.startswith("seeds"):
             result.seeds_scenario = scenario
         elif grid.startswith("sack") and not scenario.sack:
@@ -512,6 +520,8 @@ def load_variants(db_path: Path | None) -> Variants | None:
         result.seeds_all = Study(base)
         result.seeds_first = Study(r for r in base if r.seed in result.seeds_all.choice_seeds)
         result.seeds_rest = Study(r for r in base if r.seed not in result.seeds_all.choice_seeds)
+    result.senders = _senders_studies(by_scenario, senders, senders_seeds,
+                                      result.seeds_scenario)
     if result.sack_scenario is not None:
         on = Scenario(result.sack_scenario.n_tcp, result.sack_scenario.udp,
                       result.sack_scenario.access, True)
@@ -523,6 +533,27 @@ def load_variants(db_path: Path | None) -> Variants | None:
             run for run in by_scenario[on] if run.seed in seeds
             and (run.params.get("bottleneckRate"), run.params.get("bottleneckDelay"))
             == FIG2_LINK)
+    return result
+
+
+def _senders_studies(by_scenario: dict[Scenario, list[RunRecord]], senders: set[Scenario],
+                     seeds: set[int], seeds_scenario: Scenario | None) -> dict[int, Study]:
+    """Per number of TCP senders, the senders grids' study at Fig. 1's setting on their seeds.
+    A run the seeds grids also list (nTcp = 8) is stored under the seeds grid's name, so their
+    scenario joins when it differs from the senders grids' only in the number of senders."""
+    if not senders:
+        return {}
+    scenarios = set(senders)
+    if seeds_scenario is not None and any(
+            (s.udp, s.access, s.sack) == (seeds_scenario.udp, seeds_scenario.access,
+                                          seeds_scenario.sack) for s in senders):
+        scenarios.add(seeds_scenario)
+    result = {}
+    for scenario in sorted(scenarios, key=Scenario.rank):
+        result[scenario.n_tcp] = Study(
+            run for run in by_scenario[scenario] if run.seed in seeds
+            and (run.params.get("bottleneckRate"), run.params.get("bottleneckDelay"))
+            == BASE_LINK)
     return result
 
 

@@ -5,6 +5,7 @@ tie rule, and the run-backed causes the variants campaign shows."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
 from qdisclab.figures import Claim
 from qdisclab.figures.red_vs_droptail.analysis import (
@@ -244,18 +245,70 @@ def threshold_claims(rows: list[PairRow], window: int) -> list[Claim]:
                     f"maximum total goodput at minTh/maxTh = 0.32/0.64 (window {FOCUS_WINDOW})",
                     detail + f" (window {window})", verdict, id="C12")]
     if len(rows) >= 3:
-        drops = [(a, b) for a, b in zip(rows, rows[1:], strict=False) if b.tcp.mean < a.tcp.low]
-        udp = [r.udp.mean for r in rows]
-        spread = (max(udp) - min(udp)) / max(sum(udp) / len(udp), 1e-9)
+        trend = PairTrend.of(rows)
         claims.append(Claim(
             "§3.1 (Figure 5)",
             "TCP goodput does not decrease as the thresholds grow; UDP goodput hardly changes",
-            f"TCP falls below the previous pair's interval {len(drops)} time(s) of"
-            f" {len(rows) - 1} steps; UDP spread {spread:.0%} of its mean"
-            f" ({min(udp):.3f}–{max(udp):.3f} Mb/s)",
-            "agree" if not drops and spread <= 0.1 else "partly" if not drops or spread <= 0.1
-            else "disagree", id="C13"))
+            f"TCP falls below the previous pair's interval {trend.falls} time(s) of"
+            f" {trend.steps} steps; UDP spread {trend.spread:.0%} of its mean"
+            f" ({trend.udp_low:.3f}–{trend.udp_high:.3f} Mb/s)",
+            trend.verdict, id="C13"))
     return claims
+
+
+#: C13's "UDP goodput hardly changes": its spread over the pairs within this share of its mean.
+UDP_FLAT = 0.1
+
+
+@dataclass(frozen=True)
+class PairTrend:
+    """C13 over Figure 5's pairs (in the paper's order): the steps where TCP's goodput falls
+    below the previous pair's 95 % interval, and UDP's spread relative to its mean."""
+
+    falls: int
+    steps: int
+    spread: float
+    udp_low: float
+    udp_high: float
+
+    @classmethod
+    def of(cls, rows: list[PairRow]) -> PairTrend:
+        falls = sum(b.tcp.mean < a.tcp.low for a, b in zip(rows, rows[1:], strict=False))
+        udp = [r.udp.mean for r in rows]
+        spread = (max(udp) - min(udp)) / max(sum(udp) / len(udp), 1e-9)
+        return cls(falls, len(rows) - 1, spread, min(udp), max(udp))
+
+    @property
+    def verdict(self) -> str:
+        flat = self.spread <= UDP_FLAT
+        return ("agree" if not self.falls and flat else "partly" if not self.falls or flat
+                else "disagree")
+
+
+@dataclass(frozen=True)
+class LowWindow:
+    """C14 at one setting: the queue sizes where both DropTail and best RED at the smallest
+    window are below their goodput at the next window."""
+
+    small: int
+    large: int
+    lower: int
+    queues: int
+
+    @classmethod
+    def of(cls, study: Study, base: dict[tuple[int, int], Cell]) -> LowWindow | None:
+        if len(study.windows) < 2:
+            return None
+        small, large = study.windows[:2]
+        pairs = [(base[(small, q)], base[(large, q)]) for q in study.queues
+                 if (small, q) in base and (large, q) in base]
+        lower = sum(a.droptail.mean < b.droptail.mean and a.red.mean < b.red.mean
+                    for a, b in pairs)
+        return cls(small, large, lower, len(pairs))
+
+    @property
+    def verdict(self) -> str:
+        return _share_verdict(self.lower, self.queues) if self.queues else "not evaluated"
 
 
 def new_claims(study: Study, cells_by_link: dict[Link, list[Cell]], pair_rows: list[PairRow],
@@ -263,22 +316,18 @@ def new_claims(study: Study, cells_by_link: dict[Link, list[Cell]], pair_rows: l
     """The plan's held-out statements that had no claim before: S15, S17, S18, S26, S29."""
     claims = []
     base = {(c.window, c.queue): c for c in cells_by_link.get(BASE_LINK, [])}
-    if len(study.windows) > 1:
-        w0, w1 = study.windows[:2]
-        pairs = [(base[(w0, q)], base[(w1, q)]) for q in study.queues
-                 if (w0, q) in base and (w1, q) in base]
-        lower = [a for a, b in pairs
-                 if a.droptail.mean < b.droptail.mean and a.red.mean < b.red.mean]
+    if low := LowWindow.of(study, base):
+        w0, w1, last = low.small, low.large, study.queues[-1]
         claims.append(Claim(
             "§2.1", f"a low receiver window ({w0}) suppresses the goodput of both RED and"
             " DropTail",
-            f"DropTail and best RED at window {w0} below window {w1}'s at {len(lower)} of"
-            f" {len(pairs)} queue sizes; at queue {study.queues[-1]}:"
-            f" {base[(w0, study.queues[-1])].droptail.mean:.3f} vs"
-            f" {base[(w1, study.queues[-1])].droptail.mean:.3f} Mb/s (DropTail)"
-            if pairs and (w0, study.queues[-1]) in base and (w1, study.queues[-1]) in base
-            else f"{len(lower)} of {len(pairs)} queue sizes",
-            _share_verdict(len(lower), len(pairs)) if pairs else "not evaluated", id="C14"))
+            f"DropTail and best RED at window {w0} below window {w1}'s at {low.lower} of"
+            f" {low.queues} queue sizes; at queue {last}:"
+            f" {base[(w0, last)].droptail.mean:.3f} vs"
+            f" {base[(w1, last)].droptail.mean:.3f} Mb/s (DropTail)"
+            if low.queues and (w0, last) in base and (w1, last) in base
+            else f"{low.lower} of {low.queues} queue sizes",
+            low.verdict, id="C14"))
     lost = [c for cells in cells_by_link.values() for c in cells if c.droptail_ahead]
     if lost:
         more = [c for c in lost if c.red_drops > c.droptail_drops]
@@ -392,6 +441,38 @@ def _plateau_cause(found: Variants) -> str | None:
             + "; ".join(texts))
 
 
+def _senders_causes(found: Variants) -> dict[str, str]:
+    """C13 and C14 per number of TCP senders (grids senders-*)."""
+    if not found.senders:
+        return {}
+    trends, lows = [], []
+    for n, study in found.senders.items():
+        rows = threshold_rows(study, BASE_LINK, FOCUS_WINDOW, TT)
+        if len(rows) >= 3:
+            t = PairTrend.of(rows)
+            trends.append(f"nTcp={n}: TCP falls {t.falls} of {t.steps} steps, UDP spread"
+                          f" {t.spread:.0%} ({t.verdict})")
+        base = {(c.window, c.queue): c for c in study.cells(BASE_LINK, TT)}
+        if (low := LowWindow.of(study, base)) and low.queues:
+            lows.append(f"nTcp={n}: window {low.small} below {low.large} at {low.lower} of"
+                        f" {low.queues} queue sizes ({low.verdict})")
+    first = next(iter(found.senders.values()))
+    context = (f"senders-* ({link_label(BASE_LINK)}, UDP and access links of the calibrated"
+               f" scenario, seeds {_seed_range(first)}; only the number of TCP senders"
+               " changes): ")
+    result = {}
+    if trends:
+        result["C13"] = context + "; ".join(trends)
+    if lows:
+        result["C14"] = context + "; ".join(lows)
+    return result
+
+
+def _seed_range(study: Study) -> str:
+    seeds = sorted({*study.choice_seeds, *study.judge_seeds})
+    return f"{seeds[0]}-{seeds[-1]}" if seeds else "–"
+
+
 def variant_causes(found: Variants | None) -> dict[str, str]:
     """Per claim id, the variant run that shows the cause the plan names for it."""
     if found is None:
@@ -409,4 +490,5 @@ def variant_causes(found: Variants | None) -> dict[str, str]:
             result[claim_id] = text
     if text := _plateau_cause(found):
         result["C12"] = text
+    result.update(_senders_causes(found))
     return result

@@ -30,6 +30,7 @@ from qdisclab.figures.red_vs_droptail.analysis import (
     pair_label,
     row_cells,
     seeds_text,
+    threshold_rows,
     wg_label,
 )
 from qdisclab.figures.red_vs_droptail.paper import (
@@ -333,6 +334,61 @@ def sack_figure(found: Variants) -> tuple[Figure, list[list]]:
     return fig, rows
 
 
+SENDERS_HEADER = ("nTcp", "panel", "minTh", "maxTh", "queueSize", "tcp_mean", "tcp_ci95",
+                  "udp_mean", "udp_ci95", "droptail_small_window", "droptail_next_window",
+                  "red_small_window", "red_next_window")
+
+
+def senders_figure(found: Variants) -> tuple[Figure, list[list]]:
+    """C13 and C14 against the number of TCP senders: Figure 5's TCP and UDP goodput per
+    pair, and the smallest window's goodput over the next window's per queue size."""
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    pairs_axis, windows_axis = fig.subplots(1, 2)
+    rows = []
+    labels: list[str] = []
+    for i, (n, study) in enumerate(found.senders.items()):
+        color = f"C{i}"
+        pair_rows = threshold_rows(study, BASE_LINK, FOCUS_WINDOW, TT)
+        labels = [pair_label(r.pair) for r in pair_rows] or labels
+        xs = range(len(pair_rows))
+        errorbar(pairs_axis, xs, [r.tcp for r in pair_rows], ls="-", color=color,
+                 label=f"TCP, nTcp={n}")
+        errorbar(pairs_axis, xs, [r.udp for r in pair_rows], ls="--", color=color,
+                 label=f"UDP, nTcp={n}")
+        for r in pair_rows:
+            rows.append([n, "fig5", r.pair[0], r.pair[1], None, r.tcp.mean, r.tcp.half_width,
+                         r.udp.mean, r.udp.half_width, None, None, None, None])
+        if len(study.windows) < 2:
+            continue
+        small, large = study.windows[:2]
+        base = {(c.window, c.queue): c for c in study.cells(BASE_LINK, TT)}
+        queues = [q for q in study.queues if (small, q) in base and (large, q) in base]
+        for name, style, value in (("DropTail", "o-", lambda c: c.droptail.mean),
+                                   ("best RED", "^:", lambda c: c.red.mean)):
+            windows_axis.plot(range(len(queues)),
+                              [value(base[(small, q)]) / value(base[(large, q)]) for q in queues],
+                              style, color=color, label=f"{name}, nTcp={n}")
+        for q in queues:
+            a, b = base[(small, q)], base[(large, q)]
+            rows.append([n, "windows", None, None, q, None, None, None, None, a.droptail.mean,
+                         b.droptail.mean, a.red.mean, b.red.mean])
+        windows_axis.set_xticks(range(len(queues)), [kilo(q) for q in queues])
+        windows_axis.set_ylabel(f"goodput at window {small} ÷ at window {large}")
+    pairs_axis.set_xticks(range(len(labels)), labels, rotation=45, fontsize=7)
+    pairs_axis.set_xlabel("minTh/maxTh (fractions of the queue limit)")
+    pairs_axis.set_ylabel("goodput (Mb/s)")
+    pairs_axis.set_title(f"C13: Figure 5 (window {FOCUS_WINDOW})", fontsize=9)
+    windows_axis.axhline(1, color="black", lw=0.6)
+    windows_axis.set_xlabel("queue limit (B)")
+    windows_axis.set_title("C14: the smallest window against the next", fontsize=9)
+    for axis in (pairs_axis, windows_axis):
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=6, ncol=2)
+    fig.suptitle(f"Variant: the number of TCP senders ({link_label(BASE_LINK)}, Wait = Gentle ="
+                 " true, the calibrated scenario otherwise)", fontsize=10)
+    return fig, rows
+
+
 def seeds_figure(found: Variants) -> tuple[Figure, list[list]]:
     """Figure 1's best RED − DropTail per cell: seeds 1-3 against the other seeds."""
     fig = Figure(figsize=(5.5, 5), layout="constrained")
@@ -395,6 +451,14 @@ def variant_artifacts(found: Variants, out_dir: Path) -> list[Artifact]:
              "comparison_other_seeds", "best_pair_other_seeds"),
             rows, "Variant: Figure 1's gaps on seeds 1-3 and on the other seeds",
             "Each side chooses its best pair and judges it on its own seeds."))
+    if found.senders:
+        fig, rows = senders_figure(found)
+        result.append(figure_artifact(
+            fig, out_dir, "variant-senders", SENDERS_HEADER, rows,
+            "Variant: C13 and C14 against the number of TCP senders",
+            f"{link_label(BASE_LINK)}, Wait = Gentle = true, the calibrated scenario's UDP and"
+            " access links; per nTcp, Figure 5's TCP and UDP goodput per pair (95 % CI over"
+            " seeds) and the smallest window's goodput over the next window's."))
     if found.sack_off and found.sack_off.cells(FIG2_LINK, TT):
         fig, rows = sack_figure(found)
         result.append(figure_artifact(
