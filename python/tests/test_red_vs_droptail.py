@@ -276,9 +276,9 @@ def test_variants_campaign_calibrates_and_shows_causes(variants, variant_figures
     assert list(found.sensitivity) == senders
     out, figures = variant_figures
     ids = [a.id for a in figures.artifacts]
-    assert ids[-5:] == ["variant-calibration", "sensitivity", "variant-seeds", "variant-senders",
-                        "variant-sack"]
-    for stem in ids[-5:]:
+    assert ids[-6:] == ["variant-calibration", "sensitivity", "variant-seeds",
+                        "variant-waitgentle", "variant-senders", "variant-sack"]
+    for stem in ids[-6:]:
         for suffix in (".png", ".pdf", ".csv"):
             assert (out / f"{stem}{suffix}").stat().st_size > 0
     rows = read_csv(out / "sensitivity.csv")
@@ -303,7 +303,8 @@ def test_variants_campaign_calibrates_and_shows_causes(variants, variant_figures
     assert {r["comparison_other_seeds"] for r in seeds if r["window"] == "2000"} == \
         {"identical"}
     causes = rvd.variant_causes(found)
-    assert set(causes) == {"C1", "C2", "C4", "C8", "C10", "C5", "C6", "C12", "C13", "C14"}
+    assert set(causes) == {"C1", "C2", "C3", "C4", "C8", "C10", "C5", "C6", "C12", "C13",
+                           "C14"}
     for n in senders:
         ahead = min(3 * n, 20)
         low = f"{5 + ahead}-25" if ahead < 20 else "25"  # without ties the range is one count
@@ -353,6 +354,30 @@ def test_senders_grids_judge_c13_and_c14_per_number_of_senders(variants, variant
             assert float(r["droptail_small_window"]) < float(r["droptail_next_window"])
 
 
+def test_seeds_waitgentle_judges_c3_on_two_sets_of_seeds(variants, variant_figures):
+    """C3 (Wait = Gentle = true has the most wins) on seeds 1-3 and on 4-10, from the seeds
+    grids and seeds-waitgentle. The constructed outcomes ignore Wait and Gentle, so the four
+    settings count alike on each set and Wait = Gentle = true is one of the best on both."""
+    found = rvd.load_variants(variants / "red-vs-droptail-variants" / "campaign.sqlite")
+    assert found.seeds_first.wait_gentle == list(rvd.WAIT_GENTLE)
+    cause = rvd.variant_causes(found)["C3"]
+    assert cause.startswith("seeds-* and seeds-waitgentle (nTcp=8, UDP 3/1 s, access"
+                            " 100Mbps/1ms, 1 Mb/s, 20 ms, only the seeds change): seeds 1-3:"
+                            " TT is (one of) the best")
+    assert "; seeds 4-10: TT is (one of) the best" in cause
+    out, _ = variant_figures
+    rows = read_csv(out / "variant-waitgentle.csv")
+    assert [(r["seeds"], r["wait"], r["gentle"]) for r in rows] == [
+        (seeds, wait, gentle) for seeds in ("1-3", "4-10")
+        for wait, gentle in (("false", "false"), ("false", "true"), ("true", "false"),
+                             ("true", "true"))]
+    for seeds in ("1-3", "4-10"):
+        counts = {(r["red_ahead"], r["identical"], r["tied"], r["droptail_ahead"])
+                  for r in rows if r["seeds"] == seeds}
+        assert len(counts) == 1, counts
+        assert sum(map(int, counts.pop())) == 25
+
+
 def test_variants_with_only_the_seeds_grids(tmp_path):
     """The seeds grids swept alone (``sweep --grid seeds-droptail --grid seeds-red``): the runs
     they share with the calibration grids are stored under a calibration grid's name, but they
@@ -366,13 +391,13 @@ def test_variants_with_only_the_seeds_grids(tmp_path):
     assert found.calibration == [] and found.chosen is None
     assert found.seeds_scenario is not None and not found.sensitivity
     causes = rvd.variant_causes(found)
-    assert set(causes) == {"C5", "C6", "C12"}
+    assert set(causes) == {"C3", "C5", "C6", "C12"}
     assert "seeds 4-10: maximum 0.32/0.64" in causes["C12"]
     make_report_db(root / "red-vs-droptail" / "campaign-quick.sqlite", quick=True)
     figures = rvd.make_figures(root / "red-vs-droptail" / "campaign-quick.sqlite",
                                root / "red-vs-droptail" / "quick")
     assert [a.id for a in figures.artifacts if a.id.startswith(("variant", "sensitivity"))] \
-        == ["variant-seeds"]
+        == ["variant-seeds", "variant-waitgentle"]
     assert any("its grids have not run" in note for note in figures.notes)
     assert not any("scenario(s) swept" in note for note in figures.notes)
 

@@ -38,6 +38,12 @@ from the variants database beside the final campaign's when it is present:
 ``variant-seeds``
     Figure 1's best RED − DropTail per cell on seeds 1-3 against seeds 4-10 (is the arg max a
     property of the scenario or of the noise?);
+``variant-waitgentle``
+    Figure 1's counts per {Wait, Gentle} setting on seeds 1-3 and on 4-10 (C3: is the setting
+    with the most wins the same on both?);
+``variant-senders``
+    C13 (Figure 5's TCP and UDP goodput per pair) and C14 (the smallest window against the
+    next) with 2, 4 and 8 TCP senders;
 ``variant-sack``
     1 Mb/s, 10 ms, window 32000: best RED − DropTail per queue size with and without SACK.
 
@@ -112,6 +118,7 @@ from qdisclab.figures.red_vs_droptail.paper import (
     PAPER_TABLE1,
     QUEUES,
     TT,
+    WAIT_GENTLE,
     WINDOWS,
     Link,
     WaitGentle,
@@ -131,7 +138,7 @@ from qdisclab.figures.red_vs_droptail.plots import (
 __all__ = [
     "ACCESS_ORDER", "BASE_LINK", "Counts", "DEFAULTS", "DROPTAIL_AHEAD", "IDENTICAL", "LINKS",
     "PAIRS", "PAPER_TABLE1", "QUEUES", "RED_AHEAD", "S16_QUIET", "Scenario", "Study", "TIED", "TT",
-    "UDP_ORDER", "WINDOWS", "calibration_rows", "choose_scenario", "count_verdict", "load_variants",
+    "UDP_ORDER", "WAIT_GENTLE", "WINDOWS", "calibration_rows", "choose_scenario", "count_verdict", "load_variants",
     "make_figures", "variant_causes",
 ]
 

@@ -571,6 +571,12 @@ def largest_cell(study: Study, sign: int) -> Cell | None:
     return max(cells, key=lambda c: sign * c.difference.mean) if cells else None
 
 
+def wait_gentle_counts(study: Study, link: Link) -> dict[WaitGentle, Counts]:
+    """C3's comparison at ``link``: per {Wait, Gentle} setting run, the counts of its cells."""
+    return {wg: counts for wg in study.wait_gentle
+            if (counts := Counts.of(study.cells(link, wg))).n}
+
+
 def seeds_text(study: Study) -> str:
     seeds = study.choice_seeds
     return f"{seeds[0]}-{seeds[-1]}" if seeds else "–"

@@ -26,6 +26,7 @@ from qdisclab.figures.red_vs_droptail.analysis import (
     seeds_text,
     threshold_rows,
     tied_with_best,
+    wait_gentle_counts,
     wg_label,
 )
 from qdisclab.figures.red_vs_droptail.paper import (
@@ -123,13 +124,13 @@ def table_claims(table: dict[tuple[WaitGentle, Link], Counts]) -> list[Claim]:
         id="C2",
     ))
     # Wait=Gentle=true gives the most wins except at 0.5 Mb/s (on the certain wins).
-    by_link: dict[Link, dict[WaitGentle, float]] = defaultdict(dict)
+    by_link: dict[Link, dict[WaitGentle, Counts]] = defaultdict(dict)
     for wg, link, counts, _ in compared:
-        by_link[link][wg] = counts.red_ge[0] / counts.n
+        by_link[link][wg] = counts
     checks = []
-    for link, shares in by_link.items():
-        if TT in shares and len(shares) > 1:
-            tt_best = shares[TT] >= max(shares.values())
+    for link, per_wg in by_link.items():
+        if TT in per_wg and len(per_wg) > 1:
+            tt_best = _tt_best(per_wg)
             checks.append((link, tt_best, tt_best == (link != LINKS[3])))
     if checks:
         claims.append(Claim(
@@ -441,6 +442,29 @@ def _plateau_cause(found: Variants) -> str | None:
             + "; ".join(texts))
 
 
+def _tt_best(counts: dict[WaitGentle, Counts]) -> bool:
+    """C3's test: Wait = Gentle = true has the largest share of RED ahead + identical."""
+    shares = {wg: c.red_ge[0] / c.n for wg, c in counts.items()}
+    return shares[TT] >= max(shares.values())
+
+
+def _wait_gentle_cause(found: Variants) -> str | None:
+    """C3 on two sets of seeds (grid seeds-waitgentle with seeds-red)."""
+    if not (found.seeds_first and found.seeds_rest):
+        return None
+    texts = []
+    for study in (found.seeds_first, found.seeds_rest):
+        counts = wait_gentle_counts(study, BASE_LINK)
+        if TT not in counts or len(counts) < 2:
+            return None
+        texts.append(f"seeds {seeds_text(study)}: TT {'is' if _tt_best(counts) else 'is not'}"
+                     " (one of) the best; RED ahead + identical " + ", ".join(
+                         f"{wg_label(wg)} {c.red_ahead + c.identical}" for wg, c in counts.items())
+                     + f" of {next(iter(counts.values())).n}")
+    return (f"seeds-* and seeds-waitgentle ({found.seeds_scenario.label()},"
+            f" {link_label(BASE_LINK)}, only the seeds change): " + "; ".join(texts))
+
+
 def _senders_causes(found: Variants) -> dict[str, str]:
     """C13 and C14 per number of TCP senders (grids senders-*)."""
     if not found.senders:
@@ -490,5 +514,7 @@ def variant_causes(found: Variants | None) -> dict[str, str]:
             result[claim_id] = text
     if text := _plateau_cause(found):
         result["C12"] = text
+    if text := _wait_gentle_cause(found):
+        result["C3"] = text
     result.update(_senders_causes(found))
     return result

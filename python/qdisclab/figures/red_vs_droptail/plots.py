@@ -31,6 +31,7 @@ from qdisclab.figures.red_vs_droptail.analysis import (
     row_cells,
     seeds_text,
     threshold_rows,
+    wait_gentle_counts,
     wg_label,
 )
 from qdisclab.figures.red_vs_droptail.paper import (
@@ -389,6 +390,36 @@ def senders_figure(found: Variants) -> tuple[Figure, list[list]]:
     return fig, rows
 
 
+WAIT_GENTLE_HEADER = ("seeds", "wait", "gentle", "cells", "red_ahead", "identical", "tied",
+                      "droptail_ahead", "red_ge_low", "red_ge_high")
+
+
+def wait_gentle_variant_figure(found: Variants) -> tuple[Figure, list[list]]:
+    """C3 on two sets of seeds: Figure 1's four counts per {Wait, Gentle} setting."""
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    rows = []
+    for axis, study in zip(axes, (found.seeds_first, found.seeds_rest), strict=True):
+        per_wg = wait_gentle_counts(study, BASE_LINK)
+        xs = list(range(len(per_wg)))
+        bottom = [0] * len(xs)
+        for attribute, label, color in STACK:
+            heights = [getattr(c, attribute) for c in per_wg.values()]
+            axis.bar(xs, heights, bottom=bottom, color=color, label=label, width=0.7)
+            bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
+        axis.set_xticks(xs, [wg_label(wg) for wg in per_wg], fontsize=8)
+        axis.set_title(f"seeds {seeds_text(study)}", fontsize=10)
+        axis.grid(alpha=0.3, axis="y")
+        for wg, c in per_wg.items():
+            rows.append([seeds_text(study), wg[0], wg[1], c.n, c.red_ahead, c.identical, c.tied,
+                         c.droptail_ahead, *c.red_ge])
+    axes[0].set_ylabel("cells of 25")
+    axes[1].legend(fontsize=7, loc="lower right")
+    fig.suptitle(f"Variant: C3's {{Wait, Gentle}} comparison on two sets of seeds"
+                 f" ({link_label(BASE_LINK)}, {found.seeds_scenario.label()})", fontsize=10)
+    return fig, rows
+
+
 def seeds_figure(found: Variants) -> tuple[Figure, list[list]]:
     """Figure 1's best RED − DropTail per cell: seeds 1-3 against the other seeds."""
     fig = Figure(figsize=(5.5, 5), layout="constrained")
@@ -451,6 +482,15 @@ def variant_artifacts(found: Variants, out_dir: Path) -> list[Artifact]:
              "comparison_other_seeds", "best_pair_other_seeds"),
             rows, "Variant: Figure 1's gaps on seeds 1-3 and on the other seeds",
             "Each side chooses its best pair and judges it on its own seeds."))
+    if (found.seeds_first and found.seeds_rest
+            and len(wait_gentle_counts(found.seeds_first, BASE_LINK)) > 1):
+        fig, rows = wait_gentle_variant_figure(found)
+        result.append(figure_artifact(
+            fig, out_dir, "variant-waitgentle", WAIT_GENTLE_HEADER, rows,
+            "Variant: C3's {Wait, Gentle} comparison on two sets of seeds",
+            "Figure 1's setting at the calibrated scenario: per {Wait, Gentle}, the cells where"
+            " best RED is ahead of, identical to, tied with or behind DropTail, on seeds 1-3"
+            " and on the other seeds (each choosing and judging its own best pair)."))
     if found.senders:
         fig, rows = senders_figure(found)
         result.append(figure_artifact(
