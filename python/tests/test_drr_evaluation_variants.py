@@ -14,7 +14,8 @@ every run of ``campaigns/drr-evaluation-variants.toml`` whose numbers are constr
 * factorial-background-anchor: ratio 0.9 - 0.1 x (flows - 1) - (0.05 with 1000 B) + 0.03 x
   (interval index), 0.93 with the final campaign's background: (1 flow, P, (5, 15) ms) = 0.96
   is the closest to 0.949 and no background lands within 0.01. factorial-background-size: 0.6
-  (500 B packets) or 0.55 with a 1000-byte background.
+  (500 B packets) or 0.55 with a 1000-byte background. factorial-one-bucket: 0.7 (500 B) or
+  0.45 (1000 B).
 """
 
 import math
@@ -24,7 +25,9 @@ import pytest
 
 from qdisclab.figures import get_reproduction
 from qdisclab.figures import drr_evaluation as drr
-from qdisclab.figures.common import NO_ESTIMATE, Estimate, parse_bytes
+from qdisclab.figures.common import NO_ESTIMATE, Estimate, load_campaign_runs, parse_bytes
+from qdisclab.figures.drr_evaluation.analysis import build_design, factorial_runs
+from qdisclab.figures.drr_evaluation.claims import one_bucket_cause, queue_gap_verdict
 from synthetic_campaign import read_csv, write_campaign_db
 from test_drr_evaluation import make_db as make_main_db
 
@@ -68,6 +71,8 @@ def factorial_metrics(p: dict, seed: int) -> dict:
     ratio = background_ratio(p["background"]) if p["background"] != drr.BACKGROUND else 0.93
     if p["background"][1] == 1000:
         ratio = 0.6 if size == 500 else 0.55
+    if p["buckets"] == 1:  # factorial-one-bucket
+        ratio = 0.7 if size == 500 else 0.45
     return {"throughput_std_kbps": 0.0, "throughput_mean_kbps": 500.0, "jain_index": 1.0,
             "mean_delay_s": delay + SEED_OFFSET[seed] / 64,
             "arrival_ratio": ratio + SEED_OFFSET[seed] / 1024}
@@ -171,7 +176,8 @@ def test_readings():
 
 def test_variant_files_are_written(figures):
     directory, result, count = figures
-    assert count == 2325  # 1,945 runs, and stage C again with the chosen background (380)
+    # 1,945 runs, stage C again with the chosen background (380), factorial-one-bucket (20)
+    assert count == 2345
     ids = [a.id for a in result.artifacts]
     assert ids[-5:] == ["fig3-rate", "variant-flows", "variant-hash", "variant-buffers",
                         "variant-background"]
@@ -234,6 +240,29 @@ def test_causes_name_the_variant_and_its_numbers(figures):
     c12 = claim(result, "C12")
     assert c12.verdict == "partly"
     assert "factorial-background-anchor (only the background changed): delay 1 × P" in c12.cause
+
+
+def test_one_bucket_variant_judges_c11_against_the_main_droptail_runs(figures):
+    """factorial-one-bucket's DRR runs (Buckets 1) are C11's variant: compared with the main
+    design's DropTail runs, and kept out of every design and background of Buckets 10."""
+    out, _, _ = figures
+    _, runs = load_campaign_runs(out.parent / "campaign-quick.sqlite")
+    main = build_design("main", factorial_runs(runs))
+    variants = drr.Variants(load_campaign_runs(
+        out.parent.parent / "drr-evaluation-variants" / "campaign.sqlite")[1])
+    assert sorted(variants.one_bucket) == [(500, 1.0), (500, 1.5), (1000, 1.0), (1000, 1.5)]
+    assert all(sorted(s) == [1, 2, 3, 4, 5] for s in variants.one_bucket.values())
+    head = variants.backgrounds[drr.BACKGROUND][(500, 1.0, ("Drr", "650000B", "Head"))]
+    assert {round(m["arrival_ratio"], 3) for m in head.values()} <= {0.599, 0.6, 0.601}
+    text = one_bucket_cause(main, variants)
+    gap = max(abs(ratio - main.estimate((p, b, "DropTail"), drr.RATIO).mean)
+              for (p, b), ratio in (((500, 1.0), 0.7), ((500, 1.5), 0.7), ((1000, 1.0), 0.45),
+                                    ((1000, 1.5), 0.45)))
+    assert "arrival ratio 500 B, 1 Mb/s: 0.700 ± " in text
+    assert "1000 B, 1.5 Mb/s: 0.450 ± " in text
+    assert text.endswith(f"largest |DRR − DropTail| {gap:.4f} → {queue_gap_verdict(gap)}")
+    assert [queue_gap_verdict(g) for g in (0.012, 0.02, 0.03, 0.05, 0.19)] == [
+        "agree", "agree", "partly", "partly", "disagree"]
 
 
 def test_without_variants_the_causes_say_so(tmp_path):

@@ -70,6 +70,9 @@ DRR_BLIMIT_TAIL = "200000B"
 #: bgIntervalMax ms): the final campaign's (chosen on S22), and the variant campaign's sizes.
 Background = tuple[int, int, float, float]
 BACKGROUND: Background = (1, 1000, 5.0, 15.0)
+#: The factorial's DRR Buckets (the program's default): the measured flow and the background
+#: in buckets of their own. The variant ``factorial-one-bucket`` runs DRR with one bucket.
+FACTORIAL_BUCKETS = 10
 
 #: Queue configurations of the factorial designs: Q's two halves as
 #: (queueDisc, maxSize, dropFrom) with the program's defaults filled in
@@ -205,7 +208,8 @@ def factorial_runs(runs: Iterable[RunRecord], background: Background = BACKGROUN
     out: dict[tuple, dict[int, dict]] = defaultdict(dict)
     for run in runs:
         p = resolved(run.params)
-        if p["scenario"] != "factorial" or not run.metrics or p["background"] != background:
+        if (p["scenario"] != "factorial" or not run.metrics or p["background"] != background
+                or p["buckets"] != FACTORIAL_BUCKETS):
             continue
         if p["packetSizeMin"] != p["packetSizeMax"]:
             continue
@@ -349,13 +353,22 @@ class Variants:
         self.factorial = factorial_runs(runs)
         self.backgrounds: dict[Background, dict[tuple, dict[int, dict]]] = defaultdict(
             lambda: defaultdict(dict))
+        #: Grid factorial-one-bucket: DRR (the main design's buffer and head drop) with the
+        #: measured flow and the background in one bucket, by (P, B) and seed.
+        self.one_bucket: dict[tuple[int, float], dict[int, dict]] = defaultdict(dict)
         for run in runs:
             p = resolved(run.params)
-            if p["scenario"] == "factorial" and run.metrics \
-                    and p["packetSizeMin"] == p["packetSizeMax"]:
-                config = (p["queueDisc"], p["maxSize"], p["dropFrom"])
+            if p["scenario"] != "factorial" or not run.metrics \
+                    or p["packetSizeMin"] != p["packetSizeMax"]:
+                continue
+            config = (p["queueDisc"], p["maxSize"], p["dropFrom"])
+            if p["buckets"] == FACTORIAL_BUCKETS:
                 key = (p["packetSizeMin"], p["bottleneckRate"], config)
                 self.backgrounds[p["background"]][key][run.seed] = run.metrics
+            elif (p["buckets"] == 1 and p["background"] == BACKGROUND
+                    and config == VARIANTS["main"][1]):
+                self.one_bucket[(p["packetSizeMin"], p["bottleneckRate"])][run.seed] = \
+                    run.metrics
 
     def buffers(self, queue: str, drop_from: str, cell: tuple[int, float]) -> dict[str, Estimate]:
         """Mean delay per buffer of one queue type in one (P, B) cell."""

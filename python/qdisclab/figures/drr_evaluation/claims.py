@@ -11,7 +11,7 @@ import numpy as np
 
 from qdisclab.factorial import MINUS, FactorialResult
 from qdisclab.figures import Claim, TableData
-from qdisclab.figures.common import Estimate, t_interval
+from qdisclab.figures.common import Estimate, metric_value, t_interval
 from qdisclab.figures.drr_evaluation.analysis import (
     BACKGROUND,
     DELAY,
@@ -370,19 +370,42 @@ def ratio_claims(design: Design) -> list[Claim]:
         f"ours: {_percents(ratio, ranking)}; error {percent_text(ratio.percent_error)} %",
         "agree" if ranking[:2] == ["B", "P"] and qp < 1 else
         "partly" if qp < 1 and set(ranking[:2]) == {"B", "P"} else "disagree"))
-    gaps = []
-    for p in P_LEVELS:
-        for bw in B_LEVELS:
-            dt = design.estimate((p, bw, "DropTail"), RATIO).mean
-            drr = design.estimate((p, bw, "Drr"), RATIO).mean
-            gaps.append(abs(drr - dt))
+    gaps = [abs(design.estimate((p, bw, "Drr"), RATIO).mean
+                - design.estimate((p, bw, "DropTail"), RATIO).mean)
+            for p in P_LEVELS for bw in B_LEVELS]
     claims.append(Claim(
         "§4, Table 4",
         "the queue type hardly changes the arrival ratio (DropTail and DRR within 0.012)",
         f"largest |DRR − DropTail| over the 4 (P, B) cells: {max(gaps):.4f}; Q explains"
         f" {percent_text(qp)} % of the variation",
-        "agree" if max(gaps) <= 0.02 else "partly" if max(gaps) <= 0.05 else "disagree"))
+        queue_gap_verdict(max(gaps))))
     return claims
+
+
+def queue_gap_verdict(gap: float) -> str:
+    """C11 (S25, "the queuing management factor had no effect"; the paper's own gap 0.012):
+    agree up to 0.02, partly up to 0.05."""
+    return "agree" if gap <= 0.02 else "partly" if gap <= 0.05 else "disagree"
+
+
+def one_bucket_cause(main: Design, variants: Variants) -> str | None:
+    """C11's cause: DRR keeps the measured flow from the background. The variant puts both in
+    one DRR bucket, nothing else changed, against the main design's DropTail runs."""
+    parts, gaps = [], []
+    for (p, bw), by_seed in sorted(variants.one_bucket.items()):
+        ratio = t_interval(metric_value(m, RATIO) for m in by_seed.values())
+        droptail = main.estimate((p, bw, "DropTail"), RATIO)
+        drr = main.estimate((p, bw, "Drr"), RATIO)
+        gaps.append(abs(ratio.mean - droptail.mean))
+        parts.append(f"{p} B, {bw:g} Mb/s: {ratio.format(3)} (DropTail {droptail.mean:.3f},"
+                     f" DRR {drr.mean:.3f})")
+    if not gaps:
+        return None
+    return ("DRR serves the measured flow and the background from buckets of their own, so the"
+            " flow gets half the link whatever it offers. factorial-one-bucket (DRR with"
+            " Buckets 1: both flows in one bucket, buffer and head drop as the main design,"
+            " nothing else changed): arrival ratio " + "; ".join(parts)
+            + f"; largest |DRR − DropTail| {max(gaps):.4f} → {queue_gap_verdict(max(gaps))}")
 
 
 def factorial_claims(designs: dict[str, Design]) -> list[Claim]:
@@ -523,6 +546,9 @@ def add_causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Desig
         for cid in ("C9", "C10"):
             causes[cid] = ("the background scales with P. factorial-background-size (the"
                            " background's packet size fixed, nothing else): " + text)
+    main = designs.get("main")
+    if main is not None and main.results and (text := one_bucket_cause(main, variants)):
+        causes["C11"] = text
     delays = variants.anchor_delays()
     if delays:
         causes["C12"] = (
