@@ -19,6 +19,7 @@ every run of ``campaigns/drr-evaluation-variants.toml`` whose numbers are constr
 """
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,11 @@ from qdisclab.figures import get_reproduction
 from qdisclab.figures import drr_evaluation as drr
 from qdisclab.figures.common import NO_ESTIMATE, Estimate, load_campaign_runs, parse_bytes
 from qdisclab.figures.drr_evaluation.analysis import build_design, factorial_runs
-from qdisclab.figures.drr_evaluation.claims import one_bucket_cause, queue_gap_verdict
+from qdisclab.figures.drr_evaluation.claims import (
+    one_bucket_cause,
+    queue_gap_verdict,
+    tail_buffers_cause,
+)
 from synthetic_campaign import read_csv, write_campaign_db
 from test_drr_evaluation import make_db as make_main_db
 
@@ -263,6 +268,25 @@ def test_one_bucket_variant_judges_c11_against_the_main_droptail_runs(figures):
     assert text.endswith(f"largest |DRR − DropTail| {gap:.4f} → {queue_gap_verdict(gap)}")
     assert [queue_gap_verdict(g) for g in (0.012, 0.02, 0.03, 0.05, 0.19)] == [
         "agree", "agree", "partly", "partly", "disagree"]
+
+
+def test_tail_buffers_judge_c13_at_every_buffer_pair(figures):
+    """C13's suspect (the anchor-calibrated buffers): Table 3's tail-drop claim at each of the
+    5 x 7 (DropTail limit, DRR tail blimit_) pairs of the buffers grids with the chosen
+    background; the pair the final campaign uses is the drr-tail design itself."""
+    out, _, _ = figures
+    variants = drr.Variants(load_campaign_runs(
+        out.parent.parent / "drr-evaluation-variants" / "campaign.sqlite")[1])
+    designs = variants.buffer_designs("Tail")
+    assert len(designs) == 5 * 7
+    chosen = designs[(drr.VARIANTS["drr-tail"][0][1], drr.VARIANTS["drr-tail"][1][1])]
+    same = build_design("drr-tail", variants.backgrounds[drr.BACKGROUND])
+    assert chosen.results[drr.DELAY].effect("Q").value == \
+        pytest.approx(same.results[drr.DELAY].effect("Q").value)
+    text = tail_buffers_cause(variants)
+    counts = re.search(r"over the 35 buffer pairs: (.*?); share", text).group(1)
+    assert sum(int(part.split()[0]) for part in counts.split(", ")) == 35
+    assert "closest to the paper: " in text
 
 
 def test_without_variants_the_causes_say_so(tmp_path):

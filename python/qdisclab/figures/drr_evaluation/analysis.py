@@ -218,9 +218,11 @@ def factorial_runs(runs: Iterable[RunRecord], background: Background = BACKGROUN
     return out
 
 
-def build_design(name: str, by_config: dict[tuple, dict[int, dict]]) -> Design | None:
-    """The design ``name`` (see VARIANTS) from the factorial runs; None without any run."""
-    configs = dict(zip(Q_LEVELS, VARIANTS[name], strict=True))
+def build_design(name: str, by_config: dict[tuple, dict[int, dict]],
+                 halves: tuple[QueueConfig, QueueConfig] | None = None) -> Design | None:
+    """The design ``name`` from the factorial runs, with Q's two halves ``halves`` (default:
+    VARIANTS[name]); None without any run."""
+    configs = dict(zip(Q_LEVELS, halves or VARIANTS[name], strict=True))
     cells: dict[Cell, dict[int, dict]] = {}
     for p in P_LEVELS:
         for b in B_LEVELS:
@@ -392,6 +394,22 @@ class Variants:
         out = {b: t_interval(metric_value(m, DELAY) for m in cells[key].values())
                for b, cells in self.backgrounds.items() if key in cells}
         return dict(sorted(out.items(), key=lambda kv: background_preference(kv[0])))
+
+    def buffer_designs(self, drop_from: str) -> dict[tuple[str, str], Design]:
+        """The factorial with the chosen background per (DropTail limit, DRR blimit_) of the
+        buffers grids, DRR dropping from ``drop_from``: every design the grids complete."""
+        cells = self.backgrounds.get(BACKGROUND, {})
+        limits = {config[1] for (_, _, config) in cells if config[0] == "DropTail"}
+        blimits = {config[1] for (_, _, config) in cells
+                   if config[0] == "Drr" and config[2] == drop_from}
+        out = {}
+        for limit in sorted(limits, key=buffer_value):
+            for blimit in sorted(blimits, key=buffer_value):
+                design = build_design(f"buffers {limit}/{blimit}", cells,
+                                      (("DropTail", limit, ""), ("Drr", blimit, drop_from)))
+                if design is not None and design.results:
+                    out[(limit, blimit)] = design
+        return out
 
     def background_designs(self) -> dict[Background, Design]:
         """The main design (calibrated buffers) with each background run in all 8 cells."""

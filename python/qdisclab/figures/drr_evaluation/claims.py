@@ -388,6 +388,35 @@ def queue_gap_verdict(gap: float) -> str:
     return "agree" if gap <= 0.02 else "partly" if gap <= 0.05 else "disagree"
 
 
+def tail_buffers_cause(variants: Variants) -> str | None:
+    """C13 (Table 3 with tail drop) against the buffers: the suspect is the anchor-calibrated
+    buffers, so Table 3's claim is judged at every buffer pair of the buffers grids."""
+    designs = variants.buffer_designs("Tail")
+    if len(designs) < 2:
+        return None
+    judged = {pair: delay_claims(design)[1] for pair, design in designs.items()}
+    verdicts = [claim.verdict for claim in judged.values()]
+    shares = {n: [d.results[DELAY].effect(n).percent or 0.0 for d in designs.values()]
+              for n in ("P", "B", "PQ", "Q")}
+    closest = min(designs, key=lambda pair: max(
+        abs((designs[pair].results[DELAY].effect(n).percent or 0.0) - PAPER_TABLE3[n])
+        for n in shares))
+    return (
+        "suspect: the buffers, calibrated on the anchor cells. factorial-buffers-*-bg (DropTail"
+        " limit x DRR tail-drop blimit_, the chosen background, nothing else changed): Table 3's"
+        f" claim over the {len(designs)} buffer pairs: "
+        + ", ".join(f"{verdicts.count(v)} {v}" for v in ("agree", "partly", "disagree")
+                    if v in verdicts)
+        + "; share of the variation " + ", ".join(
+            f"{n} {min(v):.0f}-{max(v):.0f} % (paper {PAPER_TABLE3[n]:.0f})"
+            for n, v in shares.items())
+        + f"; closest to the paper: {closest[0]} / {closest[1]}"
+        f" ({_percents(designs[closest].results[DELAY], shares)}). "
+        + ("No buffer pair gives the paper's shares: the buffers are not the cause, and no run"
+           " of ours shows one" if "agree" not in verdicts else
+           f"{verdicts.count('agree')} buffer pair(s) agree: the buffers are a cause"))
+
+
 def one_bucket_cause(main: Design, variants: Variants) -> str | None:
     """C11's cause: DRR keeps the measured flow from the background. The variant puts both in
     one DRR bucket, nothing else changed, against the main design's DropTail runs."""
@@ -546,6 +575,8 @@ def add_causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Desig
         for cid in ("C9", "C10"):
             causes[cid] = ("the background scales with P. factorial-background-size (the"
                            " background's packet size fixed, nothing else): " + text)
+    if text := tail_buffers_cause(variants):
+        causes["C13"] = text
     main = designs.get("main")
     if main is not None and main.results and (text := one_bucket_cause(main, variants)):
         causes["C11"] = text
