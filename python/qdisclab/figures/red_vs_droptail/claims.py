@@ -288,24 +288,30 @@ class PairTrend:
 
 @dataclass(frozen=True)
 class LowWindow:
-    """C14 at one setting: the queue sizes where both DropTail and best RED at the smallest
-    window are below their goodput at the next window."""
+    """C14 at one setting: per queue size run at both, the cells of the smallest window and of
+    the next one, and how many have both DropTail and best RED lower at the smallest."""
 
     small: int
     large: int
-    lower: int
-    queues: int
+    pairs: tuple[tuple[Cell, Cell], ...]
 
     @classmethod
-    def of(cls, study: Study, base: dict[tuple[int, int], Cell]) -> LowWindow | None:
+    def of(cls, study: Study, link: Link = BASE_LINK) -> LowWindow | None:
         if len(study.windows) < 2:
             return None
         small, large = study.windows[:2]
-        pairs = [(base[(small, q)], base[(large, q)]) for q in study.queues
-                 if (small, q) in base and (large, q) in base]
-        lower = sum(a.droptail.mean < b.droptail.mean and a.red.mean < b.red.mean
-                    for a, b in pairs)
-        return cls(small, large, lower, len(pairs))
+        base = {(c.window, c.queue): c for c in study.cells(link, TT)}
+        return cls(small, large, tuple((base[(small, q)], base[(large, q)]) for q in study.queues
+                                       if (small, q) in base and (large, q) in base))
+
+    @property
+    def queues(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def lower(self) -> int:
+        return sum(a.droptail.mean < b.droptail.mean and a.red.mean < b.red.mean
+                   for a, b in self.pairs)
 
     @property
     def verdict(self) -> str:
@@ -317,17 +323,15 @@ def new_claims(study: Study, cells_by_link: dict[Link, list[Cell]], pair_rows: l
     """The plan's held-out statements that had no claim before: S15, S17, S18, S26, S29."""
     claims = []
     base = {(c.window, c.queue): c for c in cells_by_link.get(BASE_LINK, [])}
-    if low := LowWindow.of(study, base):
-        w0, w1, last = low.small, low.large, study.queues[-1]
+    if low := LowWindow.of(study):
+        w0, w1 = low.small, low.large
         claims.append(Claim(
             "§2.1", f"a low receiver window ({w0}) suppresses the goodput of both RED and"
             " DropTail",
             f"DropTail and best RED at window {w0} below window {w1}'s at {low.lower} of"
-            f" {low.queues} queue sizes; at queue {last}:"
-            f" {base[(w0, last)].droptail.mean:.3f} vs"
-            f" {base[(w1, last)].droptail.mean:.3f} Mb/s (DropTail)"
-            if low.queues and (w0, last) in base and (w1, last) in base
-            else f"{low.lower} of {low.queues} queue sizes",
+            f" {low.queues} queue sizes"
+            + (f"; at queue {low.pairs[-1][0].queue}: {low.pairs[-1][0].droptail.mean:.3f} vs"
+               f" {low.pairs[-1][1].droptail.mean:.3f} Mb/s (DropTail)" if low.pairs else ""),
             low.verdict, id="C14"))
     lost = [c for cells in cells_by_link.values() for c in cells if c.droptail_ahead]
     if lost:
@@ -476,8 +480,7 @@ def _senders_causes(found: Variants) -> dict[str, str]:
             t = PairTrend.of(rows)
             trends.append(f"nTcp={n}: TCP falls {t.falls} of {t.steps} steps, UDP spread"
                           f" {t.spread:.0%} ({t.verdict})")
-        base = {(c.window, c.queue): c for c in study.cells(BASE_LINK, TT)}
-        if (low := LowWindow.of(study, base)) and low.queues:
+        if (low := LowWindow.of(study)) and low.queues:
             lows.append(f"nTcp={n}: window {low.small} below {low.large} at {low.lower} of"
                         f" {low.queues} queue sizes ({low.verdict})")
     first = next(iter(found.senders.values()))

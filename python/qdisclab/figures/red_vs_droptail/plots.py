@@ -34,6 +34,7 @@ from qdisclab.figures.red_vs_droptail.analysis import (
     wait_gentle_counts,
     wg_label,
 )
+from qdisclab.figures.red_vs_droptail.claims import LowWindow
 from qdisclab.figures.red_vs_droptail.paper import (
     BASE_LINK,
     FIG2_LINK,
@@ -359,22 +360,18 @@ def senders_figure(found: Variants) -> tuple[Figure, list[list]]:
         for r in pair_rows:
             rows.append([n, "fig5", r.pair[0], r.pair[1], None, r.tcp.mean, r.tcp.half_width,
                          r.udp.mean, r.udp.half_width, None, None, None, None])
-        if len(study.windows) < 2:
+        if not (low := LowWindow.of(study)):
             continue
-        small, large = study.windows[:2]
-        base = {(c.window, c.queue): c for c in study.cells(BASE_LINK, TT)}
-        queues = [q for q in study.queues if (small, q) in base and (large, q) in base]
+        xs = range(low.queues)
         for name, style, value in (("DropTail", "o-", lambda c: c.droptail.mean),
                                    ("best RED", "^:", lambda c: c.red.mean)):
-            windows_axis.plot(range(len(queues)),
-                              [value(base[(small, q)]) / value(base[(large, q)]) for q in queues],
-                              style, color=color, label=f"{name}, nTcp={n}")
-        for q in queues:
-            a, b = base[(small, q)], base[(large, q)]
-            rows.append([n, "windows", None, None, q, None, None, None, None, a.droptail.mean,
-                         b.droptail.mean, a.red.mean, b.red.mean])
-        windows_axis.set_xticks(range(len(queues)), [kilo(q) for q in queues])
-        windows_axis.set_ylabel(f"goodput at window {small} ÷ at window {large}")
+            windows_axis.plot(xs, [value(a) / value(b) for a, b in low.pairs], style,
+                              color=color, label=f"{name}, nTcp={n}")
+        for a, b in low.pairs:
+            rows.append([n, "windows", None, None, a.queue, None, None, None, None,
+                         a.droptail.mean, b.droptail.mean, a.red.mean, b.red.mean])
+        windows_axis.set_xticks(xs, [kilo(a.queue) for a, _ in low.pairs])
+        windows_axis.set_ylabel(f"goodput at window {low.small} ÷ at window {low.large}")
     pairs_axis.set_xticks(range(len(labels)), labels, rotation=45, fontsize=7)
     pairs_axis.set_xlabel("minTh/maxTh (fractions of the queue limit)")
     pairs_axis.set_ylabel("goodput (Mb/s)")
