@@ -68,7 +68,7 @@ from rich.table import Table
 from rich.text import Text
 
 from qdisclab.campaign import children, runner
-from qdisclab.campaign.spec import Campaign, CampaignError, Run
+from qdisclab.campaign.spec import Campaign, CampaignError, Run, check_program
 from qdisclab.campaign.store import ResultStore, exclusive_writer, iso_time, kept_root
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.metrics import MetricsError, parse_metrics
@@ -118,6 +118,29 @@ def git_revision(repo: Path = REPO) -> str:
     return f"{head}-dirty" if changes else head
 
 
+def duration(seconds: float) -> str:
+    """``seconds`` for people: ``45 s``, ``12 min``, ``3.5 h``, ``2.1 days``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def cost_line(campaign: Campaign, todo: int, workers: int, mean_s: float | None) -> str:
+    """What the runs left will cost: their number over the workers, at the mean wall time
+    of the runs stored so far when there are some, and at most (every run at its timeout)."""
+    grids = ", ".join(f"{grid.name} {grid.size():,} points" for grid in campaign.grids)
+    estimate = (f"about {duration(todo * mean_s / workers)} at the {mean_s:.1f} s a run"
+                " stored so far; " if mean_s else "")
+    return (f"Grid: {campaign.size():,} runs ({grids}); the {todo:,} to run on {workers}"
+            f" worker{'s' if workers != 1 else ''} take {estimate}at most"
+            f" {duration(todo * campaign.timeout / workers)} (each at its {campaign.timeout:g} s"
+            " timeout).")
+
+
 def _exit_description(code: int) -> str:
     if code < 0:
         try:
@@ -148,6 +171,7 @@ def program_schema(campaign: Campaign, binary: Path) -> ProgramSchema | None:
             f" {', '.join(repr(name) for name in unknown)}"
             f" (its parameters: {', '.join(schema.flags)})"
         )
+    check_program(campaign, schema)
     return schema
 
 
@@ -568,8 +592,12 @@ def sweep(
             f" {result.skipped_done} already done"
             + (f", {result.skipped_failed} failed before (--retry-failed reruns them)"
                if result.skipped_failed else "")
-            + f", {len(todo)} to run  →  {db_path}"
+            + f", {len(todo)} to run  →  {db_path}",
+            soft_wrap=True,
         )
+        if todo:
+            console.print(cost_line(campaign, len(todo), jobs, store.mean_wall_time()),
+                          markup=False, highlight=False, soft_wrap=True)
         sweep_id = store.start_sweep(
             {
                 "campaign": campaign.name,

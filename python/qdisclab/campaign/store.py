@@ -396,6 +396,13 @@ class ResultStore:
         return records
 
     @_reported
+    def mean_wall_time(self) -> float | None:
+        """The mean wall time of the runs stored as ``ok``, in seconds; None without any."""
+        (mean,) = self.conn.execute(
+            "SELECT AVG(wall_time_s) FROM runs WHERE status = 'ok'").fetchone()
+        return mean
+
+    @_reported
     def counts(self, keys: Iterable[str] | None = None) -> dict[str, int]:
         """Number of stored runs per status (among ``keys`` when given)."""
         counts = dict.fromkeys(STATUSES, 0)

@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Bad input to the campaign tooling, one row per input: each must end in a clear message.
+
+Each row is an input and the words its message must hold. A row passes when the command
+exits non-zero with click's ``Error:`` line holding every word (the file, the key, the
+allowed range), with no traceback, and, for a campaign file, before any run started and
+before a database was created. The commands run in-process through click's CliRunner, with
+the fake example program (``fakeprog.py``) as the campaign's program.
+
+Families: campaign files (``sweep``), checked against the program's ``--schema`` too.
+"""
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from qdisclab.cli import main
+from test_campaign_sweep import write_fake_program
+
+
+@dataclass(frozen=True)
+class Row:
+    """One bad input and the words its message must hold."""
+
+    id: str
+    text: str
+    words: tuple[str, ...]
+    extra: tuple[str, ...] = ()
+
+
+def row(id: str, text: str, *words: str, extra: tuple[str, ...] = ()) -> Row:
+    return Row(id, text, words, extra)
+
+
+HEAD = 'program = "fake-program"\n'
+GRID = HEAD + "[factors]\nx = [1, 2]\n"
+
+# -- campaign files --------------------------------------------------------------------
+
+CAMPAIGN_ROWS = [
+    # timeouts: not a number, endless, negative, absurd; also under [quick]
+    row("timeout nan", HEAD + "timeout = nan\n", ".timeout", "nan", "above 0", "604800"),
+    row("timeout inf", HEAD + "timeout = inf\n", ".timeout", "inf", "above 0"),
+    row("timeout -inf", HEAD + "timeout = -inf\n", ".timeout", "-inf"),
+    row("timeout negative", HEAD + "timeout = -5\n", ".timeout", "-5", "above 0"),
+    row("timeout zero", HEAD + "timeout = 0\n", ".timeout", "above 0"),
+    row("timeout a year", HEAD + "timeout = 31536000\n", ".timeout", "31536000", "a week"),
+    row("timeout bool", HEAD + "timeout = true\n", ".timeout", "True"),
+    row("timeout string", HEAD + 'timeout = "60"\n', ".timeout", "'60'"),
+    row("quick timeout nan", HEAD + "[quick]\ntimeout = nan\n", "[quick].timeout", "nan"),
+    row("quick timeout inf", HEAD + "[quick]\ntimeout = inf\n", "[quick].timeout", "inf"),
+    row("quick timeout negative", HEAD + "[quick]\ntimeout = -1\n", "[quick].timeout", "-1"),
+    # sizes: counted, not expanded
+    row("grid of 10^7 points",
+        HEAD + "[factors]\n" + "".join(f"f{i} = [{', '.join(map(str, range(10)))}]\n"
+                                       for i in range(7)),
+        "10,000,000 runs", "more than the 1,000,000", "10,000,000 points x 1 seeds"),
+    row("grid of 2^26 points",
+        HEAD + "[factors]\n" + "".join(f"f{i} = [0, 1]\n" for i in range(26)),
+        "67,108,864 runs", "1,000,000"),
+    row("points times seeds", HEAD + "replications = 1000\n[factors]\n"
+        "a = [" + ", ".join(map(str, range(1001))) + "]\n", "1,001,000 runs"),
+    row("sub-grids add up",
+        HEAD + "replications = 10\n" + "".join(
+            f'[[grid]]\nname = "g{i}"\nfactors = {{ a = [{", ".join(map(str, range(60000)))}] }}\n'
+            for i in range(2)), "1,200,000 runs", "g0: 60,000 points x 10 seeds"),
+    row("quick grid too big",
+        HEAD + "[factors]\na = [1]\n[quick.params]\na = [" + ", ".join(
+            map(str, range(1000001))) + "]\n", "[quick]", "1,000,001 runs"),
+    row("replications 10^9", HEAD + "replications = 1000000000\n", ".replications",
+        "1 to 1,000,000", "1000000000"),
+    row("replications zero", HEAD + "replications = 0\n", ".replications", "1 to 1,000,000"),
+    row("replications float", HEAD + "replications = 2.5\n", ".replications", "2.5"),
+    row("quick replications 10^9", HEAD + "[quick]\nreplications = 1000000000\n",
+        "[quick].replications", "1 to 1,000,000"),
+    row("sub-grid replications 10^9", HEAD + "[[grid]]\nreplications = 1000000000\n",
+        "[[grid]] #1.replications", "1 to 1,000,000"),
+    # seeds: RngRun is an unsigned 32-bit number
+    row("seed 2^63", HEAD + "seeds = [9223372036854775808]\n", ".seeds",
+        "9223372036854775808", "0 to 4294967295"),
+    row("seed 2^32", HEAD + "seeds = [4294967296]\n", ".seeds", "4294967296", "4294967295"),
+    row("seed negative", HEAD + "seeds = [1, -1]\n", ".seeds", "-1", "0 to 4294967295"),
+    row("seed float", HEAD + "seeds = [1.5]\n", ".seeds", "1.5"),
+    row("seed bool", HEAD + "seeds = [true]\n", ".seeds", "True"),
+    row("seeds empty", HEAD + "seeds = []\n", ".seeds", "non-empty list"),
+    row("sub-grid seed 2^32", HEAD + "[[grid]]\nseeds = [4294967296]\n", "[[grid]] #1.seeds",
+        "4294967296"),
+    row("quick seed negative", HEAD + "[quick]\nseeds = [-3]\n", "[quick].seeds", "-3"),
+    # names: one folder under results/, one NetCDF group each
+    row("name climbs out", HEAD + 'name = "../../../x"\n', "name", "'../../../x'",
+        "not a plain name", "no path separators"),
+    row("name with a slash", HEAD + 'name = "a/b"\n', "name", "'a/b'", "not a plain name"),
+    row("name dot-dot", HEAD + 'name = ".."\n', "name", "'..'", "not a plain name"),
+    row("name absolute", HEAD + 'name = "/tmp/x"\n', "name", "'/tmp/x'"),
+    row("name empty", HEAD + 'name = ""\n', "name", "''", "not a plain name"),
+    row("name with a space", HEAD + 'name = "my run"\n', "name", "'my run'"),
+    row("name a number", HEAD + "name = 5\n", "name", "5", "not a plain name"),
+    row("two sub-grids one name",
+        HEAD + '[[grid]]\nname = "a"\n[[grid]]\nname = "b"\n[[grid]]\nname = "a"\n',
+        "[[grid]] #3.name", "'a'", "also the name of [[grid]] #1"),
+    row("sub-grid name with a slash", HEAD + '[[grid]]\nname = "a/b"\n[[grid]]\nname = "a_b"\n',
+        "[[grid]] #1.name", "'a/b'", "not a plain name"),
+    row("sub-grid named like a default",
+        HEAD + '[[grid]]\nname = "grid2"\n[[grid]]\nfixed = { x = 2 }\n',
+        "[[grid]] #2.name", "'grid2'", "also the name of [[grid]] #1"),
+    row("sub-grid name dot-dot", HEAD + '[[grid]]\nname = ".."\n', "[[grid]] #1.name", "'..'"),
+    # values that give one command line twice
+    row("factor 1 and '1'", HEAD + '[factors]\nx = [1, "1"]\n', "[factors].x", "1 and '1'",
+        "same command line"),
+    row("factor true and 'true'", HEAD + '[factors]\nflag = [true, "true"]\n',
+        "[factors].flag", "True and 'true'"),
+    row("factor 0.5 and '0.5'", HEAD + '[factors]\nx = [0.5, 2, "0.5"]\n', "0.5 and '0.5'"),
+    row("sub-grid factor 1 and '1'", HEAD + '[[grid]]\nfactors = { x = [1, "1"] }\n',
+        "[[grid]] #1.factors.x", "1 and '1'"),
+    row("zip rows alike", HEAD + '[[zip]]\nx = [1, "1"]\nbehave = ["ok", "ok"]\n',
+        "[[zip]][0]", "same command line", "--x=1 --behave=ok"),
+    row("quick override 1 and '1'", GRID + '[quick.params]\nx = [1, "1"]\n',
+        "[quick.params].x", "1 and '1'"),
+    # flags the engine or ns-3 own
+    row("quick as a parameter", HEAD + "[fixed]\nquick = true\n", "[fixed]", "'quick'",
+        "sweep --quick", "[quick] table"),
+    row("quick as a factor", HEAD + "[factors]\nquick = [true, false]\n", "[factors]",
+        "'quick'"),
+    row("quick in a sub-grid", HEAD + "[[grid]]\nfixed = { quick = true }\n",
+        "[[grid]] #1.fixed", "'quick'"),
+    row("output as a parameter", HEAD + '[fixed]\noutput = "x.json"\n', "'output'",
+        "the engine sets it"),
+    row("RngRun as a parameter", HEAD + "[factors]\nRngRun = [1, 2]\n", "'RngRun'",
+        "seeds/replications"),
+    row("schema as a parameter", HEAD + "[fixed]\nschema = true\n", "'schema'"),
+    row("batch as a parameter", HEAD + '[fixed]\nbatch = "f"\n', "'batch'",
+        "points_per_process"),
+    row("PrintHelp as a parameter", HEAD + "[fixed]\nPrintHelp = true\n", "'PrintHelp'",
+        "runs nothing"),
+    row("PrintAttributes as a parameter", HEAD + '[fixed]\nPrintAttributes = "ns3::RedQueueDisc"\n',
+        "'PrintAttributes'"),
+    # each value against the program's --schema
+    row("uint below its range", HEAD + "[fixed]\ncount = 0\n", "count = 0",
+        "from 1 to 100", "uint parameter"),
+    row("uint above its range", HEAD + "[factors]\ncount = [5, 101]\n", "count = 101",
+        "from 1 to 100"),
+    row("uint negative", HEAD + "[fixed]\ncount = -1\n", "count = -1", "from 1 to 100"),
+    row("uint a float", HEAD + "[fixed]\ncount = 1.5\n", "count = 1.5",
+        "expected an integer"),
+    row("uint a string", HEAD + '[fixed]\ncount = "5"\n', "count = '5'", "expected an integer"),
+    row("uint a bool", HEAD + "[fixed]\ncount = true\n", "count = True", "expected an integer"),
+    row("int a float", HEAD + "[fixed]\noffset = 0.5\n", "offset = 0.5", "expected an integer"),
+    row("int beyond int64", HEAD + "[fixed]\noffset = 9223372036854775808\n",
+        "offset = 9223372036854775808", "9223372036854775807"),
+    row("bool a number", HEAD + "[fixed]\nflag = 1\n", "flag = 1", "true or false"),
+    row("bool a word", HEAD + '[fixed]\nflag = "yes"\n', "flag = 'yes'", "true or false"),
+    row("double a word", HEAD + '[fixed]\nx = "fast"\n', "x = 'fast'", "expected a number",
+        "double parameter"),
+    row("double nan", HEAD + "[fixed]\nx = nan\n", "x = nan", "finite"),
+    row("double inf in a zip", HEAD + '[[zip]]\nx = [1, inf]\nbehave = ["ok", "ok"]\n',
+        "x = inf", "finite"),
+    row("rate a bool", HEAD + "[fixed]\nrate = true\n", "rate = True", "10Mbps"),
+    row("rate negative", HEAD + "[fixed]\nrate = -5\n", "rate = -5", ">= 0"),
+    row("value in a sub-grid", HEAD + '[[grid]]\nname = "a"\n[[grid]]\nname = "b"\n'
+        "fixed = { count = 500 }\n", "sub-grid 'b'", "count = 500", "from 1 to 100"),
+    row("quick value out of range", HEAD + "[fixed]\ncount = 5\n[quick.params]\ncount = 0\n",
+        "count = 0", "from 1 to 100", extra=("--quick",)),
+    # metrics the program does not report
+    row("unknown metric", HEAD + 'metrics = ["goodput_mbps"]\n', "metrics",
+        "'goodput_mbps'", "value_mbps, seed"),
+    row("unknown metric among known", HEAD + 'metrics = ["value_mbps", "flow1_kbps"]\n',
+        "'flow1_kbps'"),
+    row("metric typo", HEAD + 'metrics = ["value_mbp"]\n', "'value_mbp'"),
+    # unknown parameters (the engine's check, kept)
+    row("unknown parameter", HEAD + "[fixed]\nxx = 1\n", "no parameter 'xx'",
+        "its parameters: x, behave"),
+]
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    monkeypatch.setenv("QDISCLAB_FAKE_LOG", str(tmp_path / "starts.log"))
+    return write_fake_program(tmp_path)
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), prog_name="qdisc-lab", terminal_width=400)
+
+
+def check_refused(result, words: tuple[str, ...]) -> str:
+    """The message of a refusal: exit 1, click's ``Error:``, every word, no traceback."""
+    message = " ".join(result.output.split())
+    assert result.exit_code == 1, message
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    assert message.startswith("Error: "), message
+    for word in words:
+        assert word in message, f"{word!r} not in {message!r}"
+    return message
+
+
+@pytest.mark.parametrize("case", CAMPAIGN_ROWS, ids=[r.id for r in CAMPAIGN_ROWS])
+def test_a_bad_campaign_file_is_refused_before_the_first_run(tmp_path, fake, case):
+    path = tmp_path / "bad.toml"
+    path.write_text(case.text, encoding="utf-8")
+    db = tmp_path / "db.sqlite"
+    result = invoke("sweep", str(path), "--binary", str(fake), "--db", str(db), *case.extra)
+    message = check_refused(result, case.words)
+    assert str(path) in message  # the file
+    assert not (tmp_path / "starts.log").exists()  # no run started
+    assert not db.exists()  # nothing was created
+
+
+def test_the_rows_are_distinct():
+    assert len({r.id for r in CAMPAIGN_ROWS}) == len(CAMPAIGN_ROWS)
+    assert len({r.text for r in CAMPAIGN_ROWS if not r.extra}) == len(
+        [r for r in CAMPAIGN_ROWS if not r.extra])
+
+
+def test_a_schema_that_narrows_rngrun_narrows_the_seeds():
+    from qdisclab.campaign.spec import CampaignError, check_program, loads_campaign
+    from qdisclab.schema import parse_schema
+    import json
+
+    import fakeprog
+
+    schema = json.loads(json.dumps(fakeprog.SCHEMA))
+    for entry in schema["params"]:
+        if entry["name"] == "RngRun":
+            entry.update(min=1, max=1000)
+    program = parse_schema(json.dumps(schema))
+    check_program(loads_campaign(HEAD + "seeds = [1, 1000]\n"), program)
+    for seeds in ("[0]", "[1001]"):
+        with pytest.raises(CampaignError, match=r"seeds: \d+ is outside fake-program's RngRun"
+                                                r" range 1 to 1000"):
+            check_program(loads_campaign(HEAD + f"seeds = {seeds}\n"), program)
+
+
+def test_a_good_campaign_passes_the_same_checks(tmp_path, fake):
+    path = tmp_path / "good.toml"
+    path.write_text(HEAD + 'metrics = ["value_mbps"]\nseeds = [0, 4294967295]\n'
+                    "[fixed]\ncount = 100\nflag = true\noffset = -9223372036854775808\n"
+                    'rate = "2Mbps"\n[factors]\nx = [1, 1.0, 2]\n', encoding="utf-8")
+    db = tmp_path / "db.sqlite"
+    result = invoke("sweep", str(path), "--binary", str(fake), "--db", str(db), "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM runs WHERE status = 'ok'").fetchone() == (6,)
