@@ -10,6 +10,7 @@ the fake example program (``fakeprog.py``) as the campaign's program.
 Families: campaign files (``sweep``), checked against the program's ``--schema`` too.
 """
 
+import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -244,3 +245,324 @@ def test_a_good_campaign_passes_the_same_checks(tmp_path, fake):
     assert result.exit_code == 0, result.output
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM runs WHERE status = 'ok'").fetchone() == (6,)
+
+
+# -- readers: export, report, figures, factorial -----------------------------------------
+
+SMALL = HEAD + 'name = "small"\nmetrics = ["value_mbps"]\nseeds = [1, 2]\n[factors]\nx = [1, 2, 3]\n'
+
+
+def small_db(path: Path) -> Path:
+    """A campaign database of SMALL's six runs, all ok, written as a sweep writes it."""
+    from qdisclab.campaign.spec import loads_campaign
+    from qdisclab.campaign.store import ResultStore
+
+    campaign = loads_campaign(SMALL)
+    with ResultStore(path, write=True) as store:
+        store.set_meta({"campaign": campaign.name, "program": campaign.program,
+                        "mode": campaign.mode, "campaign_toml": SMALL})
+        for run in campaign.runs():
+            store.record({"run_key": run.key, "campaign": campaign.name,
+                          "program": run.program, "grid": run.grid, "params": run.params,
+                          "seed": run.seed, "status": "ok", "wall_time_s": 0.5,
+                          "metrics": {"value_mbps": 1.5 * run.params["x"], "seed": run.seed}})
+    return path
+
+
+def set_column(column: str, value: str):
+    def damage(db: Path) -> None:
+        with sqlite3.connect(db) as conn:
+            conn.execute(f"UPDATE runs SET {column} = ? WHERE rowid = 2", (value,))
+        conn.close()
+    return damage
+
+
+def make_empty(db: Path) -> None:
+    db.write_bytes(b"")
+
+
+def make_foreign(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+        conn.execute("INSERT INTO notes (text) VALUES ('mine')")
+    conn.close()
+
+
+def make_foreign_runs(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, what TEXT)")
+        conn.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    conn.close()
+
+
+def make_text(db: Path) -> None:
+    db.write_text("these are my notes, not a database\n" * 100)
+
+
+def make_truncated(db: Path) -> None:
+    small_db(db)
+    _checkpoint(db)
+    os.truncate(db, 4096 + 100)
+
+
+def make_zeroed(db: Path) -> None:
+    """Every page but the header's zeroed: the schema points at pages of nothing."""
+    small_db(db)
+    _checkpoint(db)
+    data = bytearray(db.read_bytes())
+    data[4096:] = bytes(len(data) - 4096)
+    db.write_bytes(bytes(data))
+
+
+def _checkpoint(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
+
+
+def make_good(db: Path) -> None:
+    small_db(db)
+
+
+def corrupt(column: str, value: str):
+    def make(db: Path) -> None:
+        small_db(db)
+        set_column(column, value)(db)
+    return make
+
+
+EXPORTS = (("--csv", "out.csv"), ("--parquet", "out.parquet"), ("--netcdf", "out.nc"))
+
+READER_ROWS = [
+    # (id, make the file, command (DB: the file, OUT: an output), words)
+    *(row(f"export {flag} of an empty file", "", "is empty", "no tables", "qdisc-lab sweep",
+          extra=(make_empty.__name__, "export", "DB", flag, f"OUT/{name}"))
+      for flag, name in EXPORTS),
+    *(row(f"export {flag} of a foreign SQLite file", "", "not a qdisc-lab campaign database",
+          "no runs table", "its tables: notes",
+          extra=(make_foreign.__name__, "export", "DB", flag, f"OUT/{name}"))
+      for flag, name in EXPORTS),
+    row("export of a foreign runs table", "", "not a qdisc-lab campaign database",
+        "its runs table lacks metrics, params, run_key, seed, status",
+        extra=(make_foreign_runs.__name__, "export", "DB", "--csv", "OUT/x.csv")),
+    *(row(f"export {flag} of a text file", "", "is damaged (file is not a database)",
+          "qdisc-lab salvage", extra=(make_text.__name__, "export", "DB", flag, f"OUT/{name}"))
+      for flag, name in EXPORTS),
+    *(row(f"export {flag} of a truncated database", "", "is damaged", "qdisc-lab salvage",
+          extra=(make_truncated.__name__, "export", "DB", flag, f"OUT/{name}"))
+      for flag, name in EXPORTS),
+    row("export of a zeroed database", "", "is damaged", "malformed",
+        extra=(make_zeroed.__name__, "export", "DB", "--parquet", "OUT/x.parquet")),
+    *(row(f"export {flag} of corrupt params JSON", "", "the params of run",
+          "not valid JSON", "DELETE FROM runs WHERE run_key =",
+          extra=("corrupt:params:{not json", "export", "DB", flag, f"OUT/{name}"))
+      for flag, name in EXPORTS),
+    row("export of params as an array", "", "the params of run", "a JSON list, not an object",
+        extra=("corrupt:params:[1, 2]", "export", "DB", "--csv", "OUT/x.csv")),
+    *(row(f"export {flag} of metrics as an array", "", "the metrics of run",
+          "a JSON list, not an object",
+          extra=("corrupt:metrics:[1.5, 2]", "export", "DB", flag, f"OUT/{name}"))
+      for flag, name in EXPORTS),
+    row("export of metrics that are words", "", "the metrics of run",
+        "not all numbers or null",
+        extra=('corrupt:metrics:{"value_mbps": "fast"}', "export", "DB", "--parquet",
+               "OUT/x.parquet")),
+    row("export of metrics as a number", "", "a JSON int, not an object",
+        extra=("corrupt:metrics:42", "export", "DB", "--csv", "OUT/x.csv")),
+    *(row(f"export {flag} to /dev/full", "", "cannot write /dev/full", "unchanged",
+          "free some space", extra=(make_good.__name__, "export", "DB", flag, "/dev/full"))
+      for flag, _ in EXPORTS),
+    row("figures --db of a damaged database", "", "is damaged", "qdisc-lab salvage",
+        extra=(make_truncated.__name__, "figures", "red-vs-droptail", "--db", "DB")),
+    row("figures --db of an empty file", "", "is empty",
+        extra=(make_empty.__name__, "figures", "red-vs-droptail", "--db", "DB")),
+    row("figures --db of a foreign SQLite file", "", "not a qdisc-lab campaign database",
+        extra=(make_foreign.__name__, "figures", "red-vs-droptail", "--db", "DB")),
+    row("figures --db of corrupt params JSON", "", "the params of run", "DELETE FROM runs",
+        extra=("corrupt:params:{", "figures", "red-vs-droptail", "--db", "DB")),
+]
+
+
+def _make(spec: str, db: Path) -> None:
+    if spec.startswith("corrupt:"):
+        _, column, value = spec.split(":", 2)
+        corrupt(column, value)(db)
+    else:
+        globals()[spec](db)
+
+
+@pytest.mark.parametrize("case", READER_ROWS, ids=[r.id for r in READER_ROWS])
+def test_a_reader_ends_in_a_message_and_never_writes(tmp_path, case):
+    db = tmp_path / "db.sqlite"
+    make, *command = case.extra
+    _make(make, db)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    out = tmp_path / "out"
+    args = [str(db) if a == "DB" else a.replace("OUT", str(out)) for a in command]
+    result = invoke(*args)
+    check_refused(result, case.words)
+    # Nothing the reader opened changed and no file was added but the empty -wal and the -shm
+    # index that SQLite's read-only reader of a WAL database makes beside it.
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    added = set(after) - set(before)
+    assert added <= {"db.sqlite-wal", "db.sqlite-shm"}
+    assert after.get("db.sqlite-wal", b"") == before.get("db.sqlite-wal", b"")
+    assert all(after[name] == data for name, data in before.items() if not name.endswith("-shm"))
+    assert not list(out.glob("*")) if out.exists() else True  # no partial output
+
+
+def test_a_reader_keeps_a_foreign_files_journal_mode(tmp_path):
+    db = tmp_path / "foreign.sqlite"
+    make_foreign(db)
+    for flag, name in EXPORTS:
+        invoke("export", str(db), flag, str(tmp_path / name))
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+        assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["notes"]
+    conn.close()
+
+
+def test_export_reads_a_good_database_without_writing_it(tmp_path):
+    db = small_db(tmp_path / "db.sqlite")
+    _checkpoint(db)
+    before = db.read_bytes()
+    for flag, name in EXPORTS:
+        result = invoke("export", str(db), flag, str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+    assert db.read_bytes() == before
+    assert not Path(f"{db}-wal").exists()
+
+
+def test_a_database_older_than_its_columns_is_read_as_it_is(tmp_path):
+    db = small_db(tmp_path / "db.sqlite")
+    with sqlite3.connect(db) as conn:
+        conn.execute("ALTER TABLE runs DROP COLUMN kept_dir")
+        conn.execute("ALTER TABLE runs DROP COLUMN cpu_time_s")
+        conn.execute("DROP TABLE kept_files")
+        conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
+    before = db.read_bytes()
+    result = invoke("export", str(db), "--csv", str(tmp_path / "x.csv"))
+    assert result.exit_code == 0, result.output
+    assert "Exported 6 runs" in result.output
+    assert db.read_bytes() == before
+
+
+# -- report --results --------------------------------------------------------------------
+
+
+def test_report_renders_the_others_and_names_the_damaged_database(tmp_path):
+    results = tmp_path / "results"
+    (results / "alpha").mkdir(parents=True)
+    (results / "beta").mkdir()
+    small_db(results / "alpha" / "campaign.sqlite")
+    make_truncated(results / "beta" / "campaign.sqlite")
+    damaged = (results / "beta" / "campaign.sqlite").read_bytes()
+    timing = tmp_path / "timing.csv"
+    timing.write_text("campaign,runs,cpu_s,wall_s,cores,ns3_flavor,git_revision\n")
+    result = invoke("report", "--results", str(results), "--timing", str(timing))
+    assert result.exit_code == 0, result.output
+    message = " ".join(result.output.split())
+    assert "beta: cannot read this campaign's database:" in message and "is damaged" in message
+    page = (results / "report.html").read_text()
+    assert 'id="alpha"' in page and "6 planned: 6 ok, 0 failed, 0 timed out" in page
+    assert 'id="beta"' in page and "cannot read this campaign&#x27;s database" in page
+    assert (results / "beta" / "campaign.sqlite").read_bytes() == damaged
+
+
+def test_report_shows_an_empty_database_without_the_campaigns_timing_row(tmp_path):
+    from qdisclab.campaign.store import ResultStore
+
+    results = tmp_path / "results"
+    (results / "small").mkdir(parents=True)
+    with ResultStore(results / "small" / "campaign.sqlite", write=True) as store:
+        store.set_meta({"campaign": "small", "program": "fake-program", "mode": "full",
+                        "campaign_toml": SMALL})
+    timing = tmp_path / "timing.csv"
+    timing.write_text("campaign,runs,cpu_s,wall_s,cores,ns3_flavor,git_revision\n"
+                      "small,6,3.0,4.0,2,system,abc\n")
+    result = invoke("report", "--results", str(results), "--timing", str(timing))
+    assert result.exit_code == 0, result.output
+    page = (results / "report.html").read_text()
+    assert "(timing.csv)" not in page and 'id="small"' in page
+    # With the runs stored, the row is shown.
+    small_db(results / "small" / "campaign.sqlite")
+    assert invoke("report", "--results", str(results), "--timing", str(timing)).exit_code == 0
+    assert "6 runs: 3.0 s" in (results / "report.html").read_text()
+
+
+def test_report_onto_a_full_disk_is_a_message(tmp_path):
+    results = tmp_path / "results"
+    (results / "alpha").mkdir(parents=True)
+    small_db(results / "alpha" / "campaign.sqlite")
+    result = invoke("report", "--results", str(results), "--output", "/dev/full",
+                    "--timing", str(tmp_path / "none.csv"))
+    check_refused(result, ("cannot write the report /dev/full", "No space left on device",
+                           "--output"))
+
+
+# -- factorial ---------------------------------------------------------------------------
+
+
+def design(k: int, r: int = 2, response=lambda i: float(i % 7)) -> str:
+    names = [f"f{i}" for i in range(k)]
+    lines = [",".join([*names, "y"])]
+    index = 0
+    for _ in range(r):
+        for combination in range(2**k):
+            levels = ["1" if combination >> bit & 1 else "-1" for bit in range(k)]
+            lines.append(",".join([*levels, repr(response(index))]))
+            index += 1
+    return "\n".join(lines) + "\n"
+
+
+FACTORIAL_ROWS = [
+    row("duplicate column", "A,B,A,y\n-1,-1,1,1\n1,-1,1,2\n-1,1,1,3\n1,1,1,4\n",
+        "'A' appear more than once", ":1:"),
+    row("duplicate column after stripping", "A, A ,B,y\n-1,-1,-1,1\n1,1,-1,2\n-1,-1,1,3\n1,1,1,4\n",
+        "'A' appear more than once"),
+    row("unnamed column", "A,,B,y\n-1,0,-1,1\n1,0,-1,2\n-1,0,1,3\n1,0,1,4\n",
+        "column 2 of the header has no name"),
+    row("17 factors", "", "17 factors", "at most 16", "--factors"),
+    row("response 1e200", design(2, response=lambda i: 1e200 if i == 3 else 1.0),
+        "response 'y'", "1e+200", "rescale"),
+    row("response -1e200", design(2, response=lambda i: -1e200 * (i % 2)), "response 'y'",
+        "rescale"),
+    row("response 1e300", design(3, response=lambda i: 1e300), "response 'y'", "1e+300"),
+]
+
+
+@pytest.mark.parametrize("case", FACTORIAL_ROWS, ids=[r.id for r in FACTORIAL_ROWS])
+def test_factorial_refuses_a_bad_table(tmp_path, case):
+    path = tmp_path / "design.csv"
+    if case.id == "17 factors":
+        names = ",".join(f"f{i}" for i in range(17))
+        # Two runs: every column holds -1 and +1, so all 17 are factors.
+        path.write_text(f"{names},y\n" + ",".join(["-1"] * 17 + ["1"]) + "\n"
+                        + ",".join(["1"] * 17 + ["2"]) + "\n")
+    else:
+        path.write_text(case.text)
+    message = check_refused(invoke("factorial", str(path)), case.words)
+    assert str(path) in message or "response" in message or "factors" in message
+
+
+def test_factorial_strips_a_byte_order_mark(tmp_path):
+    path = tmp_path / "design.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + design(2).encode())
+    result = invoke("factorial", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    import json
+
+    document = json.loads(result.output)
+    assert document["responses"]["y"]["factors"] == ["f0", "f1"]
+
+
+def test_factorial_handles_large_but_representable_responses(tmp_path):
+    path = tmp_path / "design.csv"
+    path.write_text(design(2, response=lambda i: 1e150 * (1 + i % 2)))
+    result = invoke("factorial", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    import json
+
+    effects = json.loads(result.output)["responses"]["y"]["effects"]
+    assert effects[0]["value"] == pytest.approx(1.5e150)

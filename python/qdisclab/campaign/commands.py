@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -41,6 +42,7 @@ def run_sweep(
     binary: Path | None,
     points_per_process: int | None = None,
     grids: tuple[str, ...] = (),
+    progress_every: float | None = None,
 ):
     """Load, sweep and summarize a campaign (only the sub-grids ``grids``, when given);
     return the :class:`SweepResult`."""
@@ -70,13 +72,14 @@ def run_sweep(
             points_per_process=points_per_process,
             flavor=flavor,
             grids=grids or None,
+            progress_every=progress_every,
         )
     except CampaignError as exc:
         raise click.ClickException(str(exc)) from exc
     CONSOLE.print(summary_table(result))
     if line := overhead_line(result):
-        CONSOLE.print(line, highlight=False)
-    CONSOLE.print(f"Results: {result.db_path}", markup=False, highlight=False)
+        CONSOLE.print(line, highlight=False, soft_wrap=True)
+    CONSOLE.print(f"Results: {result.db_path}", markup=False, highlight=False, soft_wrap=True)
     return result
 
 
@@ -109,8 +112,13 @@ def run_sweep(
     help="Run only this sub-grid's runs (repeatable); the database keeps the whole campaign,"
     " so a later sweep without --grid runs the rest.",
 )
+@click.option(
+    "--progress-every", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
+    help="When the output is not a terminal (nohup, a SLURM log): a progress line every"
+    " SECONDS (default 60).",
+)
 def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary,
-              points_per_process, flavor, grids):
+              points_per_process, flavor, grids, progress_every):
     """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
 
     Interrupt it at any time (Ctrl-C, SIGTERM): finished runs are kept, and
@@ -121,7 +129,7 @@ def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary
     result = run_sweep(
         campaign, quick=quick, jobs=jobs, cluster=cluster, db=db,
         retry_failed=retry_failed, flavor=flavor, binary=binary,
-        points_per_process=points_per_process, grids=grids,
+        points_per_process=points_per_process, grids=grids, progress_every=progress_every,
     )
     if csv_path is not None:
         _export(result.db_path, csv_path)
@@ -132,14 +140,36 @@ def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary
 
 
 def _export(db: Path, csv_path: Path) -> None:
-    from qdisclab.campaign.store import ResultStore, StoreError
+    from qdisclab.campaign.store import ResultStore, read_only
+
+    with _reading(db, csv_path), read_only(), ResultStore(db) as store:
+        count = store.export_csv(csv_path)
+    CONSOLE.print(f"Exported {count} runs to {csv_path}", markup=False, highlight=False,
+                  soft_wrap=True)
+
+
+@contextmanager
+def _reading(db: Path, output: Path | None = None):
+    """Read ``db`` (read-only) and write ``output``: what goes wrong is a click error saying
+    what and how to recover, and a partly written ``output`` is removed."""
+    from qdisclab.campaign.spec import CampaignError
+    from qdisclab.campaign.store import read_only
 
     try:
-        with ResultStore(db) as store:
-            count = store.export_csv(csv_path)
-    except StoreError as exc:
+        with read_only():
+            yield
+    except CampaignError as exc:  # StoreError too: the database
         raise click.ClickException(str(exc)) from exc
-    CONSOLE.print(f"Exported {count} runs to {csv_path}", markup=False, highlight=False)
+    except (OSError, RuntimeError) as exc:
+        # The output (a full disk, /dev/full, a missing directory); pyarrow and netCDF4
+        # raise OSError subclasses or RuntimeError with the C library's words.
+        if output is not None and output.is_file():
+            output.unlink(missing_ok=True)
+        what = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise click.ClickException(
+            f"cannot write {output or 'the export'}: {what}. {db} is unchanged; free some space"
+            " or name another file, and export again."
+        ) from exc
 
 
 @click.command("export")
@@ -166,24 +196,26 @@ def export_cmd(db: Path, csv_path: Path | None, parquet_path: Path | None,
     """
     if not (csv_path or parquet_path or netcdf_path):
         raise click.UsageError("give at least one of --csv, --parquet, --netcdf")
+    with _reading(db):
+        from qdisclab.campaign.store import ResultStore
+
+        ResultStore(db).close()  # a database at all, before any output is written
     if csv_path is not None:
         _export(db, csv_path)
-    from qdisclab.campaign.export import write_netcdf, write_parquet
-    from qdisclab.campaign.spec import CampaignError
+    from qdisclab.campaign.export import netcdf_message, write_netcdf, write_parquet
 
     if parquet_path is not None:
-        count = write_parquet(db, parquet_path)
+        with _reading(db, parquet_path):
+            count = write_parquet(db, parquet_path)
         CONSOLE.print(f"Exported {count} runs to {parquet_path}", markup=False, highlight=False,
                       soft_wrap=True)
     if netcdf_path is not None:
-        try:
+        with _reading(db, netcdf_path):
             runs = write_netcdf(db, netcdf_path)
-        except CampaignError as exc:
-            raise click.ClickException(str(exc)) from exc
-        grids = ", ".join(f"{name} ({count} runs)" for name, count in runs.items())
-        CONSOLE.print(f"Exported {grids} to {netcdf_path}", markup=False, highlight=False,
+        CONSOLE.print(netcdf_message(runs, netcdf_path), markup=False, highlight=False,
                       soft_wrap=True)
-    _say_kept(db)
+    with _reading(db):
+        _say_kept(db)
 
 
 def _say_kept(db: Path) -> None:
@@ -218,5 +250,4 @@ def salvage_cmd(db: Path) -> None:
     CONSOLE.print(
         f"Salvaged {copied['runs']} runs and {copied['sweeps']} sweep records into {db};"
         f" the damaged file is {db}.damaged.",
-        markup=False, highlight=False,
-    )
+        markup=False, highlight=False, soft_wrap=True)

@@ -410,6 +410,56 @@ class EtaColumn(ProgressColumn):
                     style="progress.remaining")
 
 
+#: Seconds between the progress lines of a sweep whose output is not a terminal.
+PROGRESS_EVERY_S = 60.0
+
+
+def hms(seconds: float) -> str:
+    """``seconds`` as ``H:MM:SS``."""
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+class ProgressLines:
+    """When the console is not a terminal (``nohup``, a SLURM log, a pipe), where the
+    progress bar draws nothing until the end: a plain line every ``every`` seconds, and one
+    at the end, with the runs done of the total, ok/failed/timed out, the time elapsed and
+    the time left at the average rate so far. Nothing on a terminal (the bar shows it)."""
+
+    def __init__(self, console: Console, result: SweepResult, total: int,
+                 every: float | None = PROGRESS_EVERY_S):
+        self.console, self.result, self.total = console, result, total
+        self.every = PROGRESS_EVERY_S if every is None else every
+        self.stop = threading.Event()
+        self.thread = None
+        self.started = time.monotonic()
+
+    def line(self) -> str:
+        """The progress line for now."""
+        r, elapsed = self.result, time.monotonic() - self.started
+        done = r.executed
+        eta = hms(elapsed / done * (self.total - done)) if done else "-:--:--"
+        return (f"progress: {done}/{self.total} runs done ({r.ok} ok, {r.failed} failed,"
+                f" {r.timeout} timed out), {hms(elapsed)} elapsed, ETA {eta}")
+
+    def _loop(self) -> None:
+        while not self.stop.wait(self.every):
+            self.console.print(self.line(), markup=False, highlight=False, soft_wrap=True)
+
+    def __enter__(self) -> ProgressLines:
+        if not self.console.is_terminal:
+            self.thread = threading.Thread(target=self._loop, name="qdisclab-progress",
+                                           daemon=True)
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self.thread is not None:
+            self.stop.set()
+            self.thread.join()
+            self.console.print(self.line(), markup=False, highlight=False, soft_wrap=True)
+
+
 def _progress(console: Console) -> Progress:
     return Progress(
         SpinnerColumn(),
@@ -433,13 +483,11 @@ def _report_failure(console: Console, index: int, run: Run, row: Mapping) -> Non
     if index <= SHOWN_FAILURES:
         kept = f" (its files: {row['kept_dir']})" if row.get("kept_dir") else ""
         console.print(
-            f"[red]{row['status']}[/] {run.label()}: {row['reason']}{kept}", highlight=False
-        )
+            f"[red]{row['status']}[/] {run.label()}: {row['reason']}{kept}", highlight=False, soft_wrap=True)
     if index == SHOWN_FAILURES:
         console.print(
             "[red]…[/] further failures are not shown; they are in the database"
-            " (status, reason and stderr_tail columns)."
-        )
+            " (status, reason and stderr_tail columns).", soft_wrap=True)
 
 
 def detached_task(function=runner.execute_run):
@@ -535,6 +583,7 @@ def sweep(
     flavor: str | None = None,
     grids: Sequence[str] | None = None,
     console: Console = CONSOLE,
+    progress_every: float | None = None,
 ) -> SweepResult:
     """Run every run of ``campaign`` the database at ``db_path`` does not hold yet.
 
@@ -545,23 +594,62 @@ def sweep(
     ``points_per_process`` overrides the campaign's. ``flavor`` (the ns-3 flavour
     ``binary`` was built against) is recorded with the sweep. ``grids`` runs only the runs
     those sub-grids make (:meth:`Campaign.runs`); the database still records the whole
-    campaign. Raises
+    campaign. ``progress_every``: seconds between progress lines when ``console`` is no
+    terminal (:class:`ProgressLines`; default :data:`PROGRESS_EVERY_S`). Raises
     :class:`~qdisclab.campaign.store.StoreError` when another sweep writes the
     database, or it is damaged or full (after stopping the runs).
     """
-    binary = Path(binary).resolve()
-    schema = program_schema(campaign, binary)
     db_path = Path(db_path or default_db_path(campaign))
-    jobs = jobs or os.cpu_count() or 1
-    runs = campaign.runs(grids)
-    result = SweepResult(campaign.name, campaign.mode, db_path, planned=len(runs))
+    result = SweepResult(campaign.name, campaign.mode, db_path)
+    try:
+        with _stop_signals_interrupt():
+            return _sweep(campaign, Path(binary).resolve(), db_path, result,
+                          jobs or os.cpu_count() or 1, cluster, retry_failed, env,
+                          points_per_process, flavor, grids, console, progress_every)
+    except KeyboardInterrupt as exc:  # a stop signal before the sweep was recorded
+        _interrupted(result, exc, console)
+        return result
 
-    with exclusive_writer(db_path), ResultStore(db_path) as store, _stop_signals_interrupt():
+
+def _interrupted(result: SweepResult, exc: KeyboardInterrupt, console: Console) -> None:
+    """Record in ``result`` that the stop signal ``exc`` ended the sweep before its runs."""
+    result.interrupted = True
+    result.stop_signal = getattr(exc, "signum", signal.SIGINT)
+    name = signal.Signals(result.stop_signal).name
+    if result.executed:
+        console.print(f"[yellow]Interrupted ({name}):[/] finished runs are stored; rerun to"
+                      " continue.", soft_wrap=True)
+    else:
+        console.print(f"[yellow]Interrupted ({name})[/] before the first run started: nothing"
+                      " was run; run the sweep again to start it.", soft_wrap=True)
+
+
+def _sweep(campaign: Campaign, binary: Path, db_path: Path, result: SweepResult, jobs: int,
+           cluster: str | None, retry_failed: bool, env: Mapping[str, str] | None,
+           points_per_process: int | None, flavor: str | None, grids: Sequence[str] | None,
+           console: Console, progress_every: float | None) -> SweepResult:
+    """:func:`sweep`, with the stop signals raising :class:`SweepInterrupted`."""
+    schema = program_schema(campaign, binary)
+    runs = campaign.runs(grids)
+    result.planned = len(runs)
+
+    with exclusive_writer(db_path), ResultStore(db_path, write=True) as store:
         store.check()
-        stored_campaign = store.meta().get("campaign")
+        meta = store.meta()
+        stored_campaign = meta.get("campaign")
         if stored_campaign and stored_campaign != campaign.name:
             raise CampaignError(
                 f"{db_path} holds campaign {stored_campaign!r}, not {campaign.name!r}"
+            )
+        stored_mode = meta.get("mode")
+        if stored_mode and stored_mode != campaign.mode and sum(store.counts().values()):
+            quick = " --quick" if campaign.quick else ""
+            raise CampaignError(
+                f"{db_path} holds the {stored_mode} sweep of {campaign.name!r}; a {campaign.mode}"
+                f" sweep would mix its runs with those (their parameters and seeds differ, and"
+                f" exports and figures would read both). Sweep{quick} into another --db (by"
+                f" default full and --quick sweeps have their own: campaign.sqlite and"
+                f" campaign-quick.sqlite)."
             )
         store.set_meta(
             {
@@ -610,34 +698,35 @@ def sweep(
                 "git_rev": revision,
             }
         )
-        if keeping := [run for run in todo if run.keep]:
-            patterns = list(dict.fromkeys(p for run in keeping for p in run.keep))
-            result.kept = KeptFiles(kept_root(db_path).resolve(), len(keeping),
-                                    dict.fromkeys(patterns, 0))
-            free = free_space(result.kept.root)
-            console.print(
-                f"Keeping the files of {len(keeping)} runs that match"
-                f" {', '.join(patterns)} in {result.kept.root}"
-                + (f" ({file_size(free)} free there)." if free is not None else "."),
-                markup=False, highlight=False, soft_wrap=True,
-            )
-        if todo and not cluster:
-            children.reset()
-            if removed := runner.remove_stale_run_dirs():
+        try:
+            if keeping := [run for run in todo if run.keep]:
+                patterns = list(dict.fromkeys(p for run in keeping for p in run.keep))
+                result.kept = KeptFiles(kept_root(db_path).resolve(), len(keeping),
+                                        dict.fromkeys(patterns, 0))
+                free = free_space(result.kept.root)
                 console.print(
-                    f"Removed {removed} scratch director{'y' if removed == 1 else 'ies'}"
-                    " of runs whose sweep was killed."
+                    f"Keeping the files of {len(keeping)} runs that match"
+                    f" {', '.join(patterns)} in {result.kept.root}"
+                    + (f" ({file_size(free)} free there)." if free is not None else "."),
+                    markup=False, highlight=False, soft_wrap=True,
                 )
-        if todo:
-            requested = points_per_process or campaign.points_per_process
-            _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
-                     requested, console, schema)
-            if result.kept and result.kept.done and (unmatched := result.kept.unmatched()):
-                console.print(
-                    f"[yellow]keep: no run had a file matching {escape(', '.join(unmatched))}"
-                    f" (does a parameter write it in the run's directory, {{run}}/...?)[/]",
-                    highlight=False,
-                )
+            if todo and not cluster:
+                children.reset()
+                if removed := runner.remove_stale_run_dirs():
+                    console.print(
+                        f"Removed {removed} scratch director{'y' if removed == 1 else 'ies'}"
+                        " of runs whose sweep was killed.", soft_wrap=True)
+            if todo:
+                requested = points_per_process or campaign.points_per_process
+                _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
+                         requested, console, schema, progress_every)
+                if result.kept and result.kept.done and (unmatched := result.kept.unmatched()):
+                    console.print(
+                        f"[yellow]keep: no run had a file matching {escape(', '.join(unmatched))}"
+                        f" (does a parameter write it in the run's directory, {{run}}/...?)[/]",
+                        highlight=False, soft_wrap=True)
+        except KeyboardInterrupt as exc:  # a stop signal before the runs started
+            _interrupted(result, exc, console)
         store.finish_sweep(
             sweep_id,
             {
@@ -668,6 +757,7 @@ def _execute(
     points_per_process: int,
     console: Console,
     schema: ProgramSchema | None = None,
+    progress_every: float | None = None,
 ) -> None:
     from dask.distributed import as_completed
 
@@ -684,8 +774,7 @@ def _execute(
         result.cluster_start_s = time.monotonic() - started
         where = cluster or f"{jobs} local worker{'s' if jobs != 1 else ''}"
         console.print(
-            f"Dask: {where} ({result.workers} slots), ready in {result.cluster_start_s:.1f} s"
-        )
+            f"Dask: {where} ({result.workers} slots), ready in {result.cluster_start_s:.1f} s", soft_wrap=True)
         argv_base = [str(binary)]
         extra_env = dict(env) if env else None
         # In-process workers track their children (for Ctrl-C); remote ones get a copy.
@@ -695,8 +784,7 @@ def _execute(
         if not cluster and not launcher:
             console.print(
                 "[yellow]setpriv --pdeathsig (util-linux 2.33 or later) is missing: runs"
-                " outlive this sweep if it is killed with SIGKILL.[/]"
-            )
+                " outlive this sweep if it is killed with SIGKILL.[/]", soft_wrap=True)
         batch_size = _batch_size(points_per_process, len(todo), result.workers, binary,
                                  extra_env, launcher, console)
         batch_task = detached_task(runner.execute_batch) if cluster else runner.execute_batch
@@ -728,7 +816,8 @@ def _execute(
         for start in range(0, len(todo), batch_size):
             submit(todo[start:start + batch_size])
 
-        with _progress(console) as progress:
+        with _progress(console) as progress, ProgressLines(console, result, len(todo),
+                                                           progress_every):
             bar = progress.add_task(campaign.name, total=len(todo), status="")
             pending = as_completed(list(futures))
             for future in pending:
@@ -764,7 +853,7 @@ def _execute(
             except Exception:  # noqa: BLE001 - shutting down anyway
                 pass
         if local is not None and not children.wait_idle(STOP_TIMEOUT_S):
-            console.print(f"[yellow]Runs still cleaning up after {STOP_TIMEOUT_S} s.[/]")
+            console.print(f"[yellow]Runs still cleaning up after {STOP_TIMEOUT_S} s.[/]", soft_wrap=True)
         if not isinstance(exc, KeyboardInterrupt):
             raise
         result.interrupted = True
@@ -772,8 +861,7 @@ def _execute(
         result.wall_time_s = time.monotonic() - started
         console.print(
             f"[yellow]Interrupted ({signal.Signals(result.stop_signal).name}):[/] finished runs"
-            " are stored; rerun to continue."
-        )
+            " are stored; rerun to continue.", soft_wrap=True)
     finally:
         distributed_logger.setLevel(previous_level)
         if client is not None:
@@ -793,11 +881,10 @@ def _batch_size(requested: int, todo: int, workers: int, binary: Path,
         console.print(
             f"[yellow]points_per_process = {requested}, but {binary.name} cannot run points in"
             f" batches ({problem}): one point per process.[/]",
-            highlight=False,
-        )
+            highlight=False, soft_wrap=True)
         return 1
     size = min(requested, math.ceil(todo / max(workers, 1)))
-    console.print(f"Up to {size} points per process (points_per_process = {requested}).")
+    console.print(f"Up to {size} points per process (points_per_process = {requested}).", soft_wrap=True)
     return size
 
 
@@ -822,7 +909,7 @@ def _store(campaign: Campaign, run: Run, raw: Mapping, binary: Path, revision: s
         if row.get("kept_dir"):
             _write_run_note(Path(kept["dir"]), row, progress.console)
         if warning := result.kept.disk_warning(free_space(result.kept.root)):
-            progress.console.print(f"[yellow]{escape(warning)}[/]", highlight=False)
+            progress.console.print(f"[yellow]{escape(warning)}[/]", highlight=False, soft_wrap=True)
     result.run_time_s += row["wall_time_s"] or 0.0
     result.cpu_time_s += row["cpu_time_s"] or 0.0
     if row["status"] == "ok":
@@ -844,7 +931,7 @@ def _write_run_note(folder: Path, row: Mapping, console: Console) -> None:
                                               encoding="utf-8")
     except OSError as exc:
         console.print(f"[yellow]{escape(f'cannot write {folder / runner.RUN_NOTE}: {exc}')}[/]",
-                      highlight=False)
+                      highlight=False, soft_wrap=True)
 
 
 def summary_table(result: SweepResult) -> Table:
