@@ -249,7 +249,8 @@ def test_a_good_campaign_passes_the_same_checks(tmp_path, fake):
 
 # -- readers: export, report, figures, factorial -----------------------------------------
 
-SMALL = HEAD + 'name = "small"\nmetrics = ["value_mbps"]\nseeds = [1, 2]\n[factors]\nx = [1, 2, 3]\n'
+SMALL = (HEAD + 'name = "small"\nmetrics = ["value_mbps"]\nseeds = [1, 2]\n'
+         "[factors]\nx = [1, 2, 3]\n")
 
 
 def small_db(path: Path) -> Path:

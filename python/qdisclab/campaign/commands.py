@@ -43,11 +43,13 @@ def run_sweep(
     points_per_process: int | None = None,
     grids: tuple[str, ...] = (),
     progress_every: float | None = None,
+    results: Path | None = None,
 ):
     """Load, sweep and summarize a campaign (only the sub-grids ``grids``, when given);
     return the :class:`SweepResult`."""
     from qdisclab.toolchain.build import runtime_env
     from qdisclab.campaign.engine import (
+        default_db_path,
         overhead_line,
         program_binary,
         summary_table,
@@ -61,6 +63,8 @@ def run_sweep(
         program = binary or program_binary(campaign.program, flavor)
         if not Path(program).is_file():
             raise CampaignError(f"{program} does not exist")
+        if db is None and results is not None:
+            db = default_db_path(campaign, results)
         result = sweep(
             campaign,
             Path(program),
@@ -90,7 +94,12 @@ def run_sweep(
 @cluster_option
 @click.option(
     "--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-    help="Results database (default results/<campaign>/campaign[-quick].sqlite).",
+    help="Results database (default RESULTS/<campaign>/campaign[-quick].sqlite).",
+)
+@click.option(
+    "--results", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Results directory (default: the clone's results/, or results/ beside a campaign"
+    " file kept outside the clone).",
 )
 @click.option("--retry-failed", is_flag=True, help="Rerun runs stored as failed or timed out.")
 @click.option(
@@ -117,7 +126,7 @@ def run_sweep(
     help="When the output is not a terminal (nohup, a SLURM log): a progress line every"
     " SECONDS (default 60).",
 )
-def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary,
+def sweep_cmd(campaign, quick, jobs, cluster, db, results, retry_failed, csv_path, binary,
               points_per_process, flavor, grids, progress_every):
     """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
 
@@ -130,6 +139,7 @@ def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary
         campaign, quick=quick, jobs=jobs, cluster=cluster, db=db,
         retry_failed=retry_failed, flavor=flavor, binary=binary,
         points_per_process=points_per_process, grids=grids, progress_every=progress_every,
+        results=results,
     )
     if csv_path is not None:
         _export(result.db_path, csv_path)
@@ -191,8 +201,10 @@ def export_cmd(db: Path, csv_path: Path | None, parquet_path: Path | None,
                netcdf_path: Path | None) -> None:
     """Export a campaign database's runs to CSV, Parquet (pandas) and/or NetCDF (xarray).
 
-    When the campaign keeps files per run (``keep``), each export has a ``kept_dir`` column
-    naming the run's folder, relative to the exported file.
+    When the campaign keeps files per run (its keep patterns), each export has a kept_dir
+    column naming the run's folder, relative to the exported file. The database is only
+    read. A campaign of one grid is the NetCDF file's root (xarray.open_dataset(FILE)); with
+    sub-grids, each is a group (xarray.open_dataset(FILE, group=NAME)).
     """
     if not (csv_path or parquet_path or netcdf_path):
         raise click.UsageError("give at least one of --csv, --parquet, --netcdf")

@@ -84,10 +84,21 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 LOOPBACK_HTTP = "127.0.0.1:0"
 
 
-def default_db_path(campaign: Campaign) -> Path:
-    """``results/<name>/campaign.sqlite`` (``campaign-quick.sqlite`` for ``--quick``)."""
+def results_dir(campaign: Campaign) -> Path:
+    """Where a campaign's results go by default: the clone's ``results/`` for a campaign file
+    in the clone (or none), and ``results/`` beside the file for one kept elsewhere."""
+    if campaign.source is not None:
+        folder = Path(campaign.source).resolve().parent
+        if not folder.is_relative_to(REPO):
+            return folder / "results"
+    return RESULTS_DIR
+
+
+def default_db_path(campaign: Campaign, results: Path | None = None) -> Path:
+    """``<results>/<name>/campaign.sqlite`` (``campaign-quick.sqlite`` for ``--quick``), in
+    ``results`` or else :func:`results_dir`."""
     stem = "campaign-quick" if campaign.quick else "campaign"
-    return RESULTS_DIR / campaign.name / f"{stem}.sqlite"
+    return (results or results_dir(campaign)) / campaign.name / f"{stem}.sqlite"
 
 
 def program_binary(program: str, flavor: str = "system") -> Path:
@@ -483,7 +494,8 @@ def _report_failure(console: Console, index: int, run: Run, row: Mapping) -> Non
     if index <= SHOWN_FAILURES:
         kept = f" (its files: {row['kept_dir']})" if row.get("kept_dir") else ""
         console.print(
-            f"[red]{row['status']}[/] {run.label()}: {row['reason']}{kept}", highlight=False, soft_wrap=True)
+            f"[red]{row['status']}[/] {run.label()}: {row['reason']}{kept}", highlight=False,
+            soft_wrap=True)
     if index == SHOWN_FAILURES:
         console.print(
             "[red]…[/] further failures are not shown; they are in the database"
@@ -774,7 +786,8 @@ def _execute(
         result.cluster_start_s = time.monotonic() - started
         where = cluster or f"{jobs} local worker{'s' if jobs != 1 else ''}"
         console.print(
-            f"Dask: {where} ({result.workers} slots), ready in {result.cluster_start_s:.1f} s", soft_wrap=True)
+            f"Dask: {where} ({result.workers} slots), ready in {result.cluster_start_s:.1f} s",
+            soft_wrap=True)
         argv_base = [str(binary)]
         extra_env = dict(env) if env else None
         # In-process workers track their children (for Ctrl-C); remote ones get a copy.
@@ -853,7 +866,8 @@ def _execute(
             except Exception:  # noqa: BLE001 - shutting down anyway
                 pass
         if local is not None and not children.wait_idle(STOP_TIMEOUT_S):
-            console.print(f"[yellow]Runs still cleaning up after {STOP_TIMEOUT_S} s.[/]", soft_wrap=True)
+            console.print(f"[yellow]Runs still cleaning up after {STOP_TIMEOUT_S} s.[/]",
+                          soft_wrap=True)
         if not isinstance(exc, KeyboardInterrupt):
             raise
         result.interrupted = True
@@ -884,7 +898,8 @@ def _batch_size(requested: int, todo: int, workers: int, binary: Path,
             highlight=False, soft_wrap=True)
         return 1
     size = min(requested, math.ceil(todo / max(workers, 1)))
-    console.print(f"Up to {size} points per process (points_per_process = {requested}).", soft_wrap=True)
+    console.print(f"Up to {size} points per process (points_per_process = {requested}).",
+                  soft_wrap=True)
     return size
 
 

@@ -226,7 +226,6 @@ def write_netcdf(db: str | Path, path: str | Path) -> dict[str, int]:
     if len(datasets) == 1:
         encoding = {variable: {"zlib": True, "complevel": 4} for variable in first.data_vars}
         path.parent.mkdir(parents=True, exist_ok=True)
-        first.attrs["grids"] = [first.attrs["grid"]]
         first.to_netcdf(path, engine="netcdf4", encoding=encoding)
         return {name: ds.attrs["runs"] for name, ds in datasets.items()}
     root = xr.Dataset(attrs={key: first.attrs[key] for key in ("campaign", "program", "mode")}

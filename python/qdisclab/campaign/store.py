@@ -327,8 +327,9 @@ class ResultStore:
                 f" {shlex.quote(str(self.path))}`; or name the database a sweep wrote.")
         for table, columns in _REQUIRED.items():
             if table not in tables or not columns <= self._columns[table]:
+                lacks = ", ".join(sorted(columns - self._columns.get(table, set())))
                 missing = (f"no {table} table" if table not in tables else
-                           f"its {table} table lacks {', '.join(sorted(columns - self._columns[table]))}")
+                           f"its {table} table lacks {lacks}")
                 raise StoreError(
                     f"{self.path} is not a qdisc-lab campaign database ({missing}; its tables:"
                     f" {', '.join(tables)}); it was left as it is. Name the database a sweep"
@@ -502,7 +503,8 @@ class ResultStore:
             problem = f"not valid JSON: {exc}"
         else:
             if not isinstance(value, dict):
-                problem = f"a JSON {type(value).__name__ if value is not None else 'null'}, not an object"
+                kind = "null" if value is None else type(value).__name__
+                problem = f"a JSON {kind}, not an object"
             elif column == "metrics" and any(
                     isinstance(v, bool) or not isinstance(v, int | float | type(None))
                     for v in value.values()):
