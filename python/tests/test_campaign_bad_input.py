@@ -567,3 +567,17 @@ def test_factorial_handles_large_but_representable_responses(tmp_path):
 
     effects = json.loads(result.output)["responses"]["y"]["effects"]
     assert effects[0]["value"] == pytest.approx(1.5e150)
+
+
+@pytest.mark.parametrize("make", [make_foreign, make_foreign_runs, make_text])
+def test_a_sweep_into_a_file_that_is_no_campaign_database_is_refused(tmp_path, fake, make):
+    path = tmp_path / "c.toml"
+    path.write_text(GRID, encoding="utf-8")
+    db = tmp_path / "db.sqlite"
+    make(db)
+    before = db.read_bytes()
+    result = invoke("sweep", str(path), "--binary", str(fake), "--db", str(db))
+    check_refused(result, (str(db), ("not a qdisc-lab campaign database"
+                                     if make is not make_text else "is damaged")))
+    assert db.read_bytes() == before
+    assert not (tmp_path / "starts.log").exists()

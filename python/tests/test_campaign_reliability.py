@@ -526,3 +526,35 @@ def test_a_full_database_stops_the_sweep_and_keeps_every_stored_row(tmp_path, mo
     assert len(starts(log)) == ran_before + RUNS - len(kept)
     with ResultStore(db) as store:
         assert all(r.attempts == 1 for r in store.runs())
+
+
+# -- readers on a read-only mount ---------------------------------------------------------
+
+
+def test_export_reads_a_database_on_a_read_only_mount(tmp_path):
+    source, mount = tmp_path / "source", tmp_path / "mount"
+    source.mkdir()
+    mount.mkdir()
+    with ResultStore(source / "db.sqlite", write=True) as store:  # WAL: needs a -shm to read
+        for i in range(3):
+            store.record(dict(run_key=f"k{i}", campaign="c", program="p", params={"i": i},
+                              seed=1, status="ok", metrics={"m": i}))
+    assert not Path(f"{source}/db.sqlite-shm").exists()
+    binds = [["mount", "--bind", str(source), str(mount)],
+             ["mount", "-o", "remount,ro,bind", str(mount)]]
+    if os.geteuid() != 0 or subprocess.run(binds[0], capture_output=True).returncode:
+        pytest.skip("needs root and mount to make a read-only bind mount")
+    try:
+        if subprocess.run(binds[1], capture_output=True).returncode:
+            pytest.skip("cannot remount the bind mount read-only")
+        assert not os.access(mount, os.W_OK)
+        out = tmp_path / "runs.csv"
+        done = subprocess.run(
+            [sys.executable, "-m", "qdisclab", "export", str(mount / "db.sqlite"), "--csv",
+             str(out)], capture_output=True, text=True, timeout=120,
+            env={**os.environ, "PYTHONPATH": str(PYTHON_DIR), "COLUMNS": "200"})
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "Exported 3 runs" in done.stdout
+        assert out.read_text().splitlines()[0].startswith("run_key,status,seed,i,m,")
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)

@@ -416,8 +416,7 @@ class EtaColumn(ProgressColumn):
             return Text("ETA 0:00:00", style="progress.remaining")
         if rate is None or task.total is None:
             return Text("ETA -:--:--", style="progress.remaining")
-        seconds = int((task.total - task.completed) / rate)
-        return Text(f"ETA {seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}",
+        return Text(f"ETA {hms((task.total - task.completed) / rate)}",
                     style="progress.remaining")
 
 
@@ -645,114 +644,130 @@ def _sweep(campaign: Campaign, binary: Path, db_path: Path, result: SweepResult,
     runs = campaign.runs(grids)
     result.planned = len(runs)
 
-    with exclusive_writer(db_path), ResultStore(db_path, write=True) as store:
-        store.check()
-        meta = store.meta()
-        stored_campaign = meta.get("campaign")
-        if stored_campaign and stored_campaign != campaign.name:
-            raise CampaignError(
-                f"{db_path} holds campaign {stored_campaign!r}, not {campaign.name!r}"
-            )
-        stored_mode = meta.get("mode")
-        if stored_mode and stored_mode != campaign.mode and sum(store.counts().values()):
-            quick = " --quick" if campaign.quick else ""
-            raise CampaignError(
-                f"{db_path} holds the {stored_mode} sweep of {campaign.name!r}; a {campaign.mode}"
-                f" sweep would mix its runs with those (their parameters and seeds differ, and"
-                f" exports and figures would read both). Sweep{quick} into another --db (by"
-                f" default full and --quick sweeps have their own: campaign.sqlite and"
-                f" campaign-quick.sqlite)."
-            )
-        store.set_meta(
-            {
-                "campaign": campaign.name,
-                "program": campaign.program,
-                "mode": campaign.mode,
-                "campaign_file": str(campaign.source or ""),
-                "campaign_toml": campaign.text,
-                "binary": str(binary),
-                "updated_at": iso_time(),
-            }
-        )
-        store.create_flat_view(campaign.parameters(), campaign.metrics)
-        statuses = store.statuses()
-        todo = []
-        for run in runs:
-            status = statuses.get(run.key)
-            if status == "ok":
-                result.skipped_done += 1
-            elif status is not None and not retry_failed:
-                result.skipped_failed += 1
-            else:
-                todo.append(run)
+    with exclusive_writer(db_path):
+        if db_path.is_file() and db_path.stat().st_size:
+            # Another program's SQLite file, or no database at all, is left as it is.
+            ResultStore(db_path, write=False).close()
+        with ResultStore(db_path, write=True) as store:
+            return _sweep_store(campaign, binary, db_path, result, jobs, cluster, retry_failed,
+                                env, points_per_process, flavor, runs, schema, store, console,
+                                progress_every)
 
-        revision = git_revision()
-        console.print(
-            f"[bold]{campaign.name}[/] ({campaign.mode}): {len(runs)} runs,"
-            f" {result.skipped_done} already done"
-            + (f", {result.skipped_failed} failed before (--retry-failed reruns them)"
-               if result.skipped_failed else "")
-            + f", {len(todo)} to run  →  {db_path}",
-            soft_wrap=True,
+
+def _sweep_store(campaign: Campaign, binary: Path, db_path: Path, result: SweepResult,
+                 jobs: int, cluster: str | None, retry_failed: bool,
+                 env: Mapping[str, str] | None, points_per_process: int | None,
+                 flavor: str | None, runs: list[Run], schema: ProgramSchema | None,
+                 store: ResultStore, console: Console, progress_every: float | None
+                 ) -> SweepResult:
+    """:func:`sweep` into the open database ``store``."""
+    store.check()
+    meta = store.meta()
+    stored_campaign = meta.get("campaign")
+    if stored_campaign and stored_campaign != campaign.name:
+        raise CampaignError(
+            f"{db_path} holds campaign {stored_campaign!r}, not {campaign.name!r}"
         )
-        if todo:
-            console.print(cost_line(campaign, len(todo), jobs, store.mean_wall_time()),
-                          markup=False, highlight=False, soft_wrap=True)
-        sweep_id = store.start_sweep(
-            {
-                "campaign": campaign.name,
-                "mode": campaign.mode,
-                "started_at": iso_time(),
-                "cluster": cluster or "local",
-                "planned": len(runs),
-                "skipped": result.skipped_done + result.skipped_failed,
-                "ns3_flavor": flavor,
-                "git_rev": revision,
-            }
+    stored_mode = meta.get("mode")
+    if stored_mode and stored_mode != campaign.mode and sum(store.counts().values()):
+        quick = " --quick" if campaign.quick else ""
+        raise CampaignError(
+            f"{db_path} holds the {stored_mode} sweep of {campaign.name!r}; a {campaign.mode}"
+            f" sweep would mix its runs with those (their parameters and seeds differ, and"
+            f" exports and figures would read both). Sweep{quick} into another --db (by"
+            f" default full and --quick sweeps have their own: campaign.sqlite and"
+            f" campaign-quick.sqlite)."
         )
-        try:
-            if keeping := [run for run in todo if run.keep]:
-                patterns = list(dict.fromkeys(p for run in keeping for p in run.keep))
-                result.kept = KeptFiles(kept_root(db_path).resolve(), len(keeping),
-                                        dict.fromkeys(patterns, 0))
-                free = free_space(result.kept.root)
+    store.set_meta(
+        {
+            "campaign": campaign.name,
+            "program": campaign.program,
+            "mode": campaign.mode,
+            "campaign_file": str(campaign.source or ""),
+            "campaign_toml": campaign.text,
+            "binary": str(binary),
+            "updated_at": iso_time(),
+        }
+    )
+    store.create_flat_view(campaign.parameters(), campaign.metrics)
+    statuses = store.statuses()
+    todo = []
+    for run in runs:
+        status = statuses.get(run.key)
+        if status == "ok":
+            result.skipped_done += 1
+        elif status is not None and not retry_failed:
+            result.skipped_failed += 1
+        else:
+            todo.append(run)
+
+    revision = git_revision()
+    console.print(
+        f"[bold]{campaign.name}[/] ({campaign.mode}): {len(runs)} runs,"
+        f" {result.skipped_done} already done"
+        + (f", {result.skipped_failed} failed before (--retry-failed reruns them)"
+           if result.skipped_failed else "")
+        + f", {len(todo)} to run  →  {db_path}",
+        soft_wrap=True,
+    )
+    if todo:
+        console.print(cost_line(campaign, len(todo), jobs, store.mean_wall_time()),
+                      markup=False, highlight=False, soft_wrap=True)
+    sweep_id = store.start_sweep(
+        {
+            "campaign": campaign.name,
+            "mode": campaign.mode,
+            "started_at": iso_time(),
+            "cluster": cluster or "local",
+            "planned": len(runs),
+            "skipped": result.skipped_done + result.skipped_failed,
+            "ns3_flavor": flavor,
+            "git_rev": revision,
+        }
+    )
+    try:
+        if keeping := [run for run in todo if run.keep]:
+            patterns = list(dict.fromkeys(p for run in keeping for p in run.keep))
+            result.kept = KeptFiles(kept_root(db_path).resolve(), len(keeping),
+                                    dict.fromkeys(patterns, 0))
+            free = free_space(result.kept.root)
+            console.print(
+                f"Keeping the files of {len(keeping)} runs that match"
+                f" {', '.join(patterns)} in {result.kept.root}"
+                + (f" ({file_size(free)} free there)." if free is not None else "."),
+                markup=False, highlight=False, soft_wrap=True,
+            )
+        if todo and not cluster:
+            children.reset()
+            if removed := runner.remove_stale_run_dirs():
                 console.print(
-                    f"Keeping the files of {len(keeping)} runs that match"
-                    f" {', '.join(patterns)} in {result.kept.root}"
-                    + (f" ({file_size(free)} free there)." if free is not None else "."),
-                    markup=False, highlight=False, soft_wrap=True,
-                )
-            if todo and not cluster:
-                children.reset()
-                if removed := runner.remove_stale_run_dirs():
-                    console.print(
-                        f"Removed {removed} scratch director{'y' if removed == 1 else 'ies'}"
-                        " of runs whose sweep was killed.", soft_wrap=True)
-            if todo:
-                requested = points_per_process or campaign.points_per_process
-                _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
-                         requested, console, schema, progress_every)
-                if result.kept and result.kept.done and (unmatched := result.kept.unmatched()):
-                    console.print(
-                        f"[yellow]keep: no run had a file matching {escape(', '.join(unmatched))}"
-                        f" (does a parameter write it in the run's directory, {{run}}/...?)[/]",
-                        highlight=False, soft_wrap=True)
-        except KeyboardInterrupt as exc:  # a stop signal before the runs started
-            _interrupted(result, exc, console)
-        store.finish_sweep(
-            sweep_id,
-            {
-                "finished_at": iso_time(),
-                "workers": result.workers,
-                "ok": result.ok,
-                "failed": result.failed,
-                "timeout": result.timeout,
-                "interrupted": int(result.interrupted),
-                "wall_time_s": result.wall_time_s,
-                "run_time_s": result.run_time_s,
-                "cpu_time_s": result.cpu_time_s,
-            },
-        )
+                    f"Removed {removed} scratch director{'y' if removed == 1 else 'ies'}"
+                    " of runs whose sweep was killed.", soft_wrap=True)
+        if todo:
+            requested = points_per_process or campaign.points_per_process
+            _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
+                     requested, console, schema, progress_every)
+            if result.kept and result.kept.done and (unmatched := result.kept.unmatched()):
+                console.print(
+                    f"[yellow]keep: no run had a file matching {escape(', '.join(unmatched))}"
+                    f" (does a parameter write it in the run's directory, {{run}}/...?)[/]",
+                    highlight=False, soft_wrap=True)
+    except KeyboardInterrupt as exc:  # a stop signal before the runs started
+        _interrupted(result, exc, console)
+    store.finish_sweep(
+        sweep_id,
+        {
+            "finished_at": iso_time(),
+            "workers": result.workers,
+            "ok": result.ok,
+            "failed": result.failed,
+            "timeout": result.timeout,
+            "interrupted": int(result.interrupted),
+            "wall_time_s": result.wall_time_s,
+            "run_time_s": result.run_time_s,
+            "cpu_time_s": result.cpu_time_s,
+        },
+    )
     return result
 
 

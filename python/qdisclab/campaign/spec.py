@@ -54,6 +54,14 @@ that the engine keeps after the run, beside the results database (see
 ``keep`` is no part of a run's identity: :attr:`Run.key` hashes the parameters as written
 (``"{run}/trace"``), so a campaign without ``keep`` and ``{run}`` has the keys it always had.
 
+Reading a campaign checks it whole before anything runs, each refusal naming the file, the
+key and what is allowed: ``timeout`` finite, above 0 and at most :data:`MAX_TIMEOUT_S`; at
+most :data:`MAX_RUNS` runs, counted without expanding the grid (:func:`campaign_size`);
+seeds from 0 to :data:`RNG_RUN_MAX`; plain names (:data:`_PLAIN_NAME`) for the campaign and
+its sub-grids, each sub-grid its own; no two values of a factor (or rows of a zipped group)
+that give one command line; no parameter among :data:`RESERVED_PARAMS`. :func:`check_program`
+then checks the values, seeds and metrics against the program's ``--schema``.
+
 A campaign without ``[[grid]]`` is one grid of the top-level axes. A sub-grid runs the
 campaign's seeds unless it names its own; ``[quick]``'s seeds replace them all. Runs identical in
 program, parameters and seed (say, a point two sub-grids share) are made once: the

@@ -738,7 +738,7 @@ def salvage(path: str | Path) -> dict[str, int]:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {damaged}: {exc}") from exc
         try:
-            with ResultStore(path) as new:
+            with ResultStore(path, write=True) as new:
                 for table in _TABLES:
                     try:
                         columns, rows = _readable_rows(old, table)
