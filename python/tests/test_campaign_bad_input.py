@@ -139,9 +139,9 @@ CAMPAIGN_ROWS = [
     row("PrintAttributes as a parameter", HEAD + '[fixed]\nPrintAttributes = "ns3::RedQueueDisc"\n',
         "'PrintAttributes'"),
     # each value against the program's --schema
-    row("uint below its range", HEAD + "[fixed]\ncount = 0\n", "count = 0",
+    row("uint below its range", HEAD + "[fixed]\ncount = 0\n", "fixed: count = 0",
         "from 1 to 100", "uint parameter"),
-    row("uint above its range", HEAD + "[factors]\ncount = [5, 101]\n", "count = 101",
+    row("uint above its range", HEAD + "[factors]\ncount = [5, 101]\n", "factors: count = 101",
         "from 1 to 100"),
     row("uint negative", HEAD + "[fixed]\ncount = -1\n", "count = -1", "from 1 to 100"),
     row("uint a float", HEAD + "[fixed]\ncount = 1.5\n", "count = 1.5",
@@ -157,7 +157,7 @@ CAMPAIGN_ROWS = [
         "double parameter"),
     row("double nan", HEAD + "[fixed]\nx = nan\n", "x = nan", "finite"),
     row("double inf in a zip", HEAD + '[[zip]]\nx = [1, inf]\nbehave = ["ok", "ok"]\n',
-        "x = inf", "finite"),
+        "zip: x = inf", "finite"),
     row("rate a bool", HEAD + "[fixed]\nrate = true\n", "rate = True", "10Mbps"),
     row("rate negative", HEAD + "[fixed]\nrate = -5\n", "rate = -5", ">= 0"),
     row("value in a sub-grid", HEAD + '[[grid]]\nname = "a"\n[[grid]]\nname = "b"\n'

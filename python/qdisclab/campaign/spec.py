@@ -829,18 +829,19 @@ def check_program(campaign: Campaign, schema: Any) -> None:
     where = str(campaign.source or f"campaign {campaign.name!r}")
     for grid in campaign.grids:
         here = f"{where}: sub-grid {grid.name!r}" if len(campaign.grids) > 1 else where
-        values = [*grid.fixed.items(),
-                  *((name, v) for name, values in grid.factors.items() for v in values),
-                  *((name, v) for group in grid.zips for name, values in group.items()
+        values = [*(("fixed", name, v) for name, v in grid.fixed.items()),
+                  *(("factors", name, v) for name, values in grid.factors.items()
+                    for v in values),
+                  *(("zip", name, v) for group in grid.zips for name, values in group.items()
                     for v in values)]
-        for name, value in values:
+        for table, name, value in values:
             entry = schema.param(name)
             if entry is None or entry.get("derived"):
                 continue
             if problem := _value_problem(entry, value):
                 raise CampaignError(
-                    f"{here}: {name} = {value!r}: {problem} ({campaign.program}'s --schema:"
-                    f" {name} is a {entry.get('type')} parameter)")
+                    f"{here}: {table}: {name} = {value!r}: {problem} ({campaign.program}'s"
+                    f" --schema: {name} is a {entry.get('type')} parameter)")
     rng_run = schema.param("RngRun") or {}
     low, high = rng_run.get("min", 0), rng_run.get("max", RNG_RUN_MAX)
     if bad := [seed for seed in campaign.all_seeds() if not low <= seed <= high]:
