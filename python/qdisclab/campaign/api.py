@@ -66,8 +66,9 @@ def run(campaign: Campaign | str | Path, *, quick: bool = False, db: str | Path 
     flavor = flavor or campaign.ns3
     program = Path(binary) if binary is not None else program_binary(campaign.program, flavor)
     db = Path(db) if db is not None else database(campaign, results=results)
-    return sweep(campaign, program, db, jobs=jobs, retry_failed=retry_failed, env=runtime_env(flavor) or None,
-                 flavor=flavor, grids=grids, console=console or CONSOLE)
+    return sweep(campaign, program, db, jobs=jobs, retry_failed=retry_failed,
+                 env=runtime_env(flavor) or None, flavor=flavor, grids=grids,
+                 console=console or CONSOLE)
 
 
 def results(db: str | Path):
