@@ -440,12 +440,20 @@ def test_a_database_older_than_its_columns_is_read_as_it_is(tmp_path):
         conn.execute("ALTER TABLE runs DROP COLUMN kept_dir")
         conn.execute("ALTER TABLE runs DROP COLUMN cpu_time_s")
         conn.execute("DROP TABLE kept_files")
+        conn.execute("ALTER TABLE sweeps DROP COLUMN ns3_flavor")
+        conn.execute("INSERT INTO sweeps (campaign, mode, wall_time_s) VALUES ('small', 'full', 2)")
         conn.execute("PRAGMA journal_mode = DELETE")
     conn.close()
     before = db.read_bytes()
     result = invoke("export", str(db), "--csv", str(tmp_path / "x.csv"))
     assert result.exit_code == 0, result.output
     assert "Exported 6 runs" in result.output
+    from qdisclab.campaign.store import ResultStore
+
+    with ResultStore(db, write=False) as store:
+        (sweep,) = store.sweeps()
+        assert sweep["ns3_flavor"] is None and sweep["wall_time_s"] == 2
+        assert [r.kept_dir for r in store.runs()] == [None] * 6
     assert db.read_bytes() == before
 
 

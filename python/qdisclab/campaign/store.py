@@ -559,7 +559,10 @@ class ResultStore:
         """Every recorded sweep, oldest first."""
         if not self._has("sweeps"):
             return []
-        return [dict(row) for row in self.conn.execute("SELECT * FROM sweeps ORDER BY id")]
+        added = dict.fromkeys((c for t, c, _ in _ADDED_COLUMNS if t == "sweeps"), None)
+        # A database older than a column (read-only: not added) has it as None.
+        return [{**added, **dict(row)}
+                for row in self.conn.execute("SELECT * FROM sweeps ORDER BY id")]
 
     # -- views and export --------------------------------------------------------------
 
