@@ -131,3 +131,18 @@ def test_sub_grids_are_groups_and_the_message_names_them(tmp_path):
     with xr.open_dataset(out, group="high") as high:
         assert list(high["x"].values) == [10, 20, 30]
         assert not any(math.isnan(v) for v in high["value_mbps"].values.ravel())
+
+
+def test_the_sweep_states_the_grids_size_and_cost_before_it_starts():
+    from qdisclab.campaign.engine import cost_line
+
+    spec = campaign.spec.loads_campaign(GRIDS.replace("x = [1, 2]", "x = [1, 10]")
+                                        .replace("seeds = [1]", "seeds = [1, 2]\ntimeout = 60"))
+    assert spec.size() == 10 and len(spec.runs()) == 8
+    assert cost_line(spec, 8, 2, None, 8) == (
+        "Grid: 10 runs (low 2 points, high 3 points, 8 once runs sub-grids share are merged);"
+        " the 8 to run on 2 workers take at most 4 min (each at its 60 s timeout).")
+    assert cost_line(spec, 6, 4, 30.0, 8) == (
+        "Grid: 10 runs (low 2 points, high 3 points, 8 once runs sub-grids share are merged);"
+        " the 6 to run on 4 workers take about 45 s at the 30.0 s a run stored so far;"
+        " at most 90 s (each at its 60 s timeout).")

@@ -131,22 +131,26 @@ def git_revision(repo: Path = REPO) -> str:
 
 def duration(seconds: float) -> str:
     """``seconds`` for people: ``45 s``, ``12 min``, ``3.5 h``, ``2.1 days``."""
-    if seconds < 90:
+    if seconds < 120:
         return f"{seconds:.0f} s"
-    if seconds < 5400:
+    if seconds < 7200:
         return f"{seconds / 60:.0f} min"
     if seconds < 172800:
         return f"{seconds / 3600:.1f} h"
     return f"{seconds / 86400:.1f} days"
 
 
-def cost_line(campaign: Campaign, todo: int, workers: int, mean_s: float | None) -> str:
+def cost_line(campaign: Campaign, todo: int, workers: int, mean_s: float | None,
+              planned: int | None = None) -> str:
     """What the runs left will cost: their number over the workers, at the mean wall time
     of the runs stored so far when there are some, and at most (every run at its timeout)."""
     grids = ", ".join(f"{grid.name} {grid.size():,} points" for grid in campaign.grids)
     estimate = (f"about {duration(todo * mean_s / workers)} at the {mean_s:.1f} s a run"
                 " stored so far; " if mean_s else "")
-    return (f"Grid: {campaign.size():,} runs ({grids}); the {todo:,} to run on {workers}"
+    size = campaign.size()
+    merged = (f", {planned:,} once runs sub-grids share are merged"
+              if planned is not None and planned != size else "")
+    return (f"Grid: {size:,} runs ({grids}{merged}); the {todo:,} to run on {workers}"
             f" worker{'s' if workers != 1 else ''} take {estimate}at most"
             f" {duration(todo * campaign.timeout / workers)} (each at its {campaign.timeout:g} s"
             " timeout).")
@@ -711,7 +715,7 @@ def _sweep_store(campaign: Campaign, binary: Path, db_path: Path, result: SweepR
         soft_wrap=True,
     )
     if todo:
-        console.print(cost_line(campaign, len(todo), jobs, store.mean_wall_time()),
+        console.print(cost_line(campaign, len(todo), jobs, store.mean_wall_time(), len(runs)),
                       markup=False, highlight=False, soft_wrap=True)
     sweep_id = store.start_sweep(
         {
