@@ -39,6 +39,7 @@ import csv
 import itertools
 import json
 import math
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -55,6 +56,11 @@ NO_CI_NOTE = (
     "r = 1 (no replications): the error cannot be estimated, so there is no SSE and"
     " no confidence interval; replicate each experiment (r > 1) to get them."
 )
+
+
+#: The most factors a design may have: 2^16 = 65,536 level combinations and 65,535 effects.
+#: More are refused before the design's table is built.
+MAX_FACTORS = 16
 
 
 class FactorialError(ValueError):
@@ -237,6 +243,15 @@ def analyze_response(
         raise FactorialError(
             f"response {response!r} is not a finite number in run(s) {', '.join(bad)}"
         )
+    # Sums of squares are at most 4 runs max|y|^2: keep them within a float's range.
+    largest = float(np.max(np.abs(values)))
+    bound = math.sqrt(sys.float_info.max / (4 * runs))
+    if largest > bound:
+        raise FactorialError(
+            f"response {response!r} has values up to {largest:g} in absolute value: their sums"
+            f" of squares would exceed a float's range ({sys.float_info.max:.3g}); with"
+            f" {runs} runs each |value| must be at most {bound:.3g}: rescale the column"
+            " (other units)")
 
     cells = 2**k
     replications = runs // cells
@@ -301,6 +316,10 @@ def _check_design(matrix: np.ndarray, factors: tuple[str, ...]) -> None:
     if k < 2:
         found = ", ".join(factors) or "none"
         raise FactorialError(f"a 2^k design needs at least 2 factors (found {k}: {found})")
+    if k > MAX_FACTORS:
+        raise FactorialError(
+            f"{k} factors ({', '.join(factors)}): at most {MAX_FACTORS} are analysed (2^{k}"
+            f" = {2**k:,} level combinations); choose the factors with --factors")
     for column, name in enumerate(factors):
         bad = list(dict.fromkeys(float(v) for v in matrix[:, column] if v not in (-1.0, 1.0)))
         if bad:
@@ -464,7 +483,8 @@ def read_csv(path: Path) -> list[dict[str, str]]:
     are skipped.
     """
     try:
-        with open(path, newline="", encoding="utf-8") as stream:
+        # utf-8-sig: a byte-order mark (spreadsheets write one) is no part of the first name.
+        with open(path, newline="", encoding="utf-8-sig") as stream:
             lines = stream.readlines()
             skipped = 0
             while skipped < len(lines) and lines[skipped].lstrip().startswith("#"):
@@ -472,6 +492,15 @@ def read_csv(path: Path) -> list[dict[str, str]]:
             reader = csv.DictReader(lines[skipped:])
             if not reader.fieldnames:
                 raise FactorialError(f"{path}: no header line")
+            names = [name.strip() for name in reader.fieldnames]
+            if repeated := sorted({name for name in names if names.count(name) > 1}):
+                raise FactorialError(
+                    f"{path}:{skipped + 1}: column name(s) {', '.join(map(repr, repeated))}"
+                    " appear more than once in the header; give each column its own name")
+            if "" in names:
+                raise FactorialError(
+                    f"{path}:{skipped + 1}: column {names.index('') + 1} of the header has no"
+                    " name")
             rows = []
             for row in reader:
                 if None in row or any(value is None for value in row.values()):

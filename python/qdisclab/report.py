@@ -36,8 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
-from qdisclab.campaign.store import ResultStore
+from qdisclab.campaign.store import ResultStore, StoreError, read_only
 from qdisclab.campaign.timing import COLUMNS, TIMING_CSV, read_timing
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.figures import (
@@ -79,9 +80,12 @@ def _pick_database(directory: Path) -> Path | None:
     """The full campaign's database if it has successful runs, else the quick one."""
     found = [directory / file for file in DATABASES if (directory / file).is_file()]
     for db in found:
-        with ResultStore(db) as store:
-            if store.counts()["ok"]:
-                return db
+        try:
+            with ResultStore(db, write=False) as store:
+                if store.counts()["ok"]:
+                    return db
+        except StoreError:
+            continue  # reported by the section that reads it
     return found[0] if found else None
 
 
@@ -151,6 +155,10 @@ def collect(results: Path = RESULTS_DIR, redraw: bool = False,
     sections = _sections(results, redraw)
     rows = {row["campaign"]: row for row in read_timing(timing)} if timing else {}
     for section in sections:
+        if section.state is None and section.db is not None:
+            continue  # a database that could not be read
+        if section.state is not None and not sum(section.state.counts.values()):
+            continue  # an empty database: the timing row is another database's runs
         if section.state is None or section.state.mode != "quick":
             section.timing = rows.get(section.state.campaign if section.state else section.name)
     return sections
@@ -166,12 +174,20 @@ def _sections(results: Path, redraw: bool) -> list[Section]:
             if (section := _recorded(directory)) is not None:
                 sections.append(section)
             continue
-        state = campaign_state(db)
+        try:
+            with read_only():
+                state = campaign_state(db)
+        except StoreError as exc:  # one damaged database must not hide the others
+            sections.append(Section(directory.name, None, db, REPRODUCTIONS.get(directory.name),
+                                    error=f"cannot read this campaign's database: {exc}"))
+            continue
         section = Section(directory.name, state, db, REPRODUCTIONS.get(directory.name))
         if section.reproduction is not None:
             out_dir = directory / "quick" if state.mode == "quick" else directory
             try:
-                section.figures = _figures(section.reproduction, db, state, out_dir, redraw)
+                with read_only():
+                    section.figures = _figures(section.reproduction, db, state, out_dir,
+                                               redraw)
             except Exception as exc:  # noqa: BLE001 - one broken section must not hide the rest
                 section.error = f"drawing the figures failed: {exc!r}"
         sections.append(section)
@@ -435,8 +451,19 @@ def report_cmd(results: Path, output: Path | None, redraw: bool, timing: Path) -
     A directory without a database is reported from its recorded figures (figures.json),
     so `--results doc/results` renders the recorded reproductions without running them.
     """
-    with CONSOLE.status("Writing the report…"):
-        path, sections = _write(results, output, redraw, timing)
+    try:
+        with CONSOLE.status("Writing the report…"):
+            path, sections = _write(results, output, redraw, timing)
+    except OSError as exc:
+        target = output or results / "report.html"
+        raise click.ClickException(
+            f"cannot write the report {target}: {exc.strerror or exc}"
+            f"{f' ({exc.filename})' if exc.filename and str(exc.filename) != str(target) else ''};"
+            " the databases are unchanged: free some space or give --output elsewhere, and run"
+            " `qdisc-lab report` again.") from exc
+    for section in sections:
+        if section.error and section.state is None and section.db is not None:
+            CONSOLE.print(f"[yellow]{section.name}:[/] {escape(section.error)}", soft_wrap=True)
     if (table := timing_table(sections)) is not None:
         CONSOLE.print(table)
     CONSOLE.print(f"Report: {path.resolve()}", markup=False, highlight=False, soft_wrap=True)

@@ -220,5 +220,23 @@ def reproduce_cmd(name, all_, quick, jobs, cluster, retry_failed, flavor, timing
     help="Results database (default results/NAME/campaign[-quick].sqlite).",
 )
 def figures_cmd(name, quick, db):
-    """Draw a reproduction's figures and tables again from its database (no runs)."""
-    draw(_reproduction(name), quick, db)
+    """Draw a reproduction's figures and tables again from its database (no runs).
+
+    The database is only read (SQLite read-only); one that is damaged or not a campaign
+    database ends in a message saying so.
+    """
+    from qdisclab.campaign.spec import CampaignError
+    from qdisclab.campaign.store import read_only
+
+    reproduction = _reproduction(name)
+    try:
+        with read_only():
+            draw(reproduction, quick, db)
+    except CampaignError as exc:  # StoreError: the database
+        raise click.ClickException(str(exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write the figures of {name}: {exc.strerror or exc}"
+            f"{f' ({exc.filename})' if exc.filename else ''}; free some space or make"
+            f" {figures_dir(name, quick)} writable, then run `qdisc-lab figures {name}` again."
+        ) from exc

@@ -42,15 +42,19 @@ anything else (so runs that then crash or hang have them too): ``PREFIX-1-1.pcap
 
 ``--schema`` (alone) prints the program's parameters and metrics like a C++ example
 (helper/experiment-params.h): the flags ``x``, ``behave``, ``sleep``, ``spin``, ``pcap`` and
-``flowMonitor``, the metrics
+``flowMonitor``, and ``count`` (uint, 1 to 100), ``flag`` (bool), ``offset`` (int) and ``rate``
+(rate), which nothing reads (for the campaign loader's type and range checks); the metrics
 ``value_mbps`` and ``seed``. With ``$QDISCLAB_FAKE_SCHEMA`` set to ``fail`` it exits 1
-instead, like a program built before ``--schema``.
+instead, like a program built before ``--schema``; set to ``slow`` it logs ``schema <pid>``
+and sleeps for an hour (a driver stopped before its first run).
 
 ``--batch=FILE`` (the only argument) runs the points FILE lists like a C++ example on
 PointBatch (helper/point-batch.h): one point per line, its arguments separated by tabs,
 ``--stdout=PATH`` and ``--stderr=PATH`` naming where the point's output goes; the first
 point that does not return 0 ends the batch with its status. With
-``$QDISCLAB_FAKE_NO_BATCH`` set it refuses, like a build on ns-3.37. When ``$QDISCLAB_FAKE_LOG`` is set, one line
+``$QDISCLAB_FAKE_NO_BATCH`` set it refuses, like a build on ns-3.37; with
+``$QDISCLAB_FAKE_BATCH_PROBE`` set to ``slow``, an empty batch (the engine's probe) logs
+``probe <pid>`` and sleeps for an hour. When ``$QDISCLAB_FAKE_LOG`` is set, one line
 ``start <pid> <arguments>`` is appended to that file as the program starts, so
 tests can count which runs actually ran.
 """
@@ -85,6 +89,14 @@ SCHEMA = {
          "help": "prefix of pcap traces, PREFIX-NODE-1.pcap", "recorded": "never"},
         {"name": "flowMonitor", "type": "string", "default": "",
          "help": "file of a FlowMonitor XML", "recorded": "never"},
+        {"name": "count", "type": "uint", "default": 1, "min": 1, "max": 100,
+         "help": "a count, 1 to 100 (read by nothing)", "recorded": "sometimes"},
+        {"name": "flag", "type": "bool", "default": False, "help": "a switch (read by nothing)",
+         "recorded": "sometimes"},
+        {"name": "offset", "type": "int", "default": 0, "help": "an integer (read by nothing)",
+         "recorded": "sometimes"},
+        {"name": "rate", "type": "rate", "default": "1Mbps", "help": "a rate (read by nothing)",
+         "recorded": "sometimes"},
     ],
     "metrics": [{"name": "value_mbps", "recorded": "always"},
                 {"name": "seed", "recorded": "always"}],
@@ -139,6 +151,13 @@ def _typed(value: str):
     return value
 
 
+def _log(line: str) -> None:
+    """A line in ``$QDISCLAB_FAKE_LOG``, when set."""
+    if log := os.environ.get("QDISCLAB_FAKE_LOG"):
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+
+
 def _batch(path: str, program: str) -> int:
     """Run the points of a batch file; return the first non-zero status, else 0."""
     if os.environ.get("QDISCLAB_FAKE_NO_BATCH"):
@@ -147,6 +166,9 @@ def _batch(path: str, program: str) -> int:
         return 134
     with open(path, encoding="utf-8") as handle:
         points = [line.rstrip("\n").split("\t") for line in handle if line.strip()]
+    if not points and os.environ.get("QDISCLAB_FAKE_BATCH_PROBE") == "slow":
+        _log(f"probe {os.getpid()}")
+        time.sleep(3600)
     process_out, process_err = os.dup(1), os.dup(2)
     for words in points:
         sys.stdout.flush()
@@ -178,6 +200,9 @@ def main(argv: list[str] | None = None, program: str = PROGRAM) -> int:
         if os.environ.get("QDISCLAB_FAKE_SCHEMA") == "fail":
             print("Invalid command-line argument: --schema", file=sys.stderr)
             return 1
+        if os.environ.get("QDISCLAB_FAKE_SCHEMA") == "slow":
+            _log(f"schema {os.getpid()}")
+            time.sleep(3600)
         print(json.dumps({**SCHEMA, "program": program}))
         return 0
     if log := os.environ.get("QDISCLAB_FAKE_LOG"):

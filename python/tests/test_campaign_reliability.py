@@ -90,14 +90,15 @@ def default_signals() -> None:
 class Driver:
     """``python -m qdisclab sweep`` in a subprocess, with its own scratch TMPDIR."""
 
-    def __init__(self, tmp_path: Path, toml: str, db: Path, log: Path, *extra: str):
+    def __init__(self, tmp_path: Path, toml: str, db: Path, log: Path, *extra: str,
+                 env: dict[str, str] | None = None):
         self.scratch = tmp_path / "scratch"
         self.scratch.mkdir(exist_ok=True)
         campaign = tmp_path / f"campaign-{len(list(tmp_path.glob('campaign-*')))}.toml"
         campaign.write_text(toml)
         program = write_fake_program(tmp_path)
         env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR), "TMPDIR": str(self.scratch),
-               "QDISCLAB_FAKE_LOG": str(log), "COLUMNS": "200"}
+               "QDISCLAB_FAKE_LOG": str(log), "COLUMNS": "200", **(env or {})}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "qdisclab", "sweep", str(campaign), "--binary", str(program),
              "--db", str(db), *extra],
@@ -126,8 +127,9 @@ def driver(tmp_path):
     """Start drivers; each is killed (and its pipes closed) at the end of the test."""
     started = []
 
-    def start(toml: str, db: Path, log: Path, *extra: str) -> Driver:
-        started.append(Driver(tmp_path, toml, db, log, *extra))
+    def start(toml: str, db: Path, log: Path, *extra: str,
+              env: dict[str, str] | None = None) -> Driver:
+        started.append(Driver(tmp_path, toml, db, log, *extra, env=env))
         return started[-1]
 
     yield start
@@ -257,6 +259,111 @@ def test_a_second_sweep_on_the_same_database_is_refused(driver, tmp_path):
     with ResultStore(db) as store:
         assert [r.attempts for r in store.runs()] == [1] * 8
         assert len(store.sweeps()) == 1
+
+
+def test_a_second_sweep_through_a_symlink_is_refused(driver, tmp_path):
+    db, log = tmp_path / "db.sqlite", tmp_path / "starts.log"
+    link = tmp_path / "elsewhere" / "link.sqlite"
+    link.parent.mkdir()
+    link.symlink_to(db)
+    first = driver(SLOW, db, log, "--jobs", "1")
+    wait_until(lambda: len(starts(log)) >= 1, "the first sweep runs")
+
+    code, _, err = driver(SLOW, link, log, "--jobs", "2").finish()
+    message = " ".join(err.split())
+    assert code == 1 and "Traceback" not in err
+    assert (f"another sweep is writing {link} (the file {db}): PID {first.process.pid} on"
+            in message)
+    code, _, err = first.finish()
+    assert code == 0, err
+    assert len(starts(log)) == 8  # each run ran once
+    with ResultStore(db) as store:
+        assert [r.attempts for r in store.runs()] == [1] * 8
+        assert len(store.sweeps()) == 1
+
+
+QUICK_AND_FULL = """
+name = "modes"
+program = "fake-program"
+[factors]
+x = [1, 2, 3]
+[quick.params]
+x = [1]
+"""
+
+
+@pytest.mark.parametrize("first", ["--quick", ""])
+def test_quick_and_full_sweeps_into_one_database_are_refused(driver, tmp_path, first):
+    db, log = tmp_path / "db.sqlite", tmp_path / "starts.log"
+    code, _, err = driver(QUICK_AND_FULL, db, log, *filter(None, [first])).finish()
+    assert code == 0, err
+    ran = len(starts(log))
+    second = "" if first else "--quick"
+    code, _, err = driver(QUICK_AND_FULL, db, log, *filter(None, [second])).finish()
+    message = " ".join(err.split())
+    stored, other = ("quick", "full") if first else ("full", "quick")
+    assert code == 1 and "Traceback" not in err
+    assert f"{db} holds the {stored} sweep of 'modes'; a {other} sweep would mix" in message
+    assert "campaign.sqlite and campaign-quick.sqlite" in message
+    assert len(starts(log)) == ran  # nothing ran
+    with ResultStore(db) as store:
+        assert store.meta()["mode"] == stored and len(store.sweeps()) == 1
+
+
+def test_sigterm_while_reading_the_schema_exits_143_before_anything(driver, tmp_path):
+    db, log = tmp_path / "db.sqlite", tmp_path / "starts.log"
+    sweeper = driver(SLOW, db, log, env={"QDISCLAB_FAKE_SCHEMA": "slow"})
+    wait_until(lambda: log.exists() and "schema " in log.read_text(), "the schema is asked for")
+    (pid,) = [int(line.split()[1]) for line in log.read_text().splitlines()
+              if line.startswith("schema ")]
+    sweeper.process.send_signal(signal.SIGTERM)
+    code, out, err = sweeper.finish()
+    assert code == 143, err
+    assert "Traceback" not in err and "Aborted!" not in err + out
+    assert "Interrupted (SIGTERM) before the first run started: nothing was run" in out
+    assert starts(log) == [] and not db.exists()
+    wait_until(lambda: gone(pid), "the program asked for its schema is gone", timeout=5)
+
+
+BATCHED = SLOW.replace("timeout = 60\n", "timeout = 60\npoints_per_process = 4\n")
+
+
+def test_sigterm_before_the_first_run_exits_143_with_the_sweep_row_finished(driver, tmp_path):
+    db, log = tmp_path / "db.sqlite", tmp_path / "starts.log"
+    sweeper = driver(BATCHED, db, log, "--jobs", "2",
+                     env={"QDISCLAB_FAKE_BATCH_PROBE": "slow"})
+    wait_until(lambda: log.exists() and "probe " in log.read_text(), "the batch probe runs")
+    sweeper.process.send_signal(signal.SIGTERM)
+    code, out, err = sweeper.finish()
+    assert code == 143, err
+    assert "Traceback" not in err and "Aborted!" not in err + out
+    assert "Interrupted (SIGTERM)" in out
+    assert starts(log) == []
+    with ResultStore(db) as store:
+        (record,) = store.sweeps()
+        assert store.runs() == []
+    assert record["interrupted"] == 1 and record["finished_at"] and record["ok"] == 0
+
+
+def test_progress_lines_when_the_output_is_not_a_terminal(driver, tmp_path):
+    db, log = tmp_path / "db.sqlite", tmp_path / "starts.log"
+    long_name = "a-campaign-with-a-long-name-to-show-that-lines-do-not-wrap"
+    toml = SLOW.replace("sleep = 0.5", "sleep = 1.0").replace('"slow"', f'"{long_name}"')
+    code, out, err = driver(toml, db, log, "--jobs", "2", "--progress-every", "1",
+                            env={"COLUMNS": "80"}).finish()
+    assert code == 0, err
+    lines = [line for line in out.splitlines() if line.startswith("progress: ")]
+    assert len(lines) >= 3, out
+    pattern = re.compile(r"progress: (\d+)/8 runs done \((\d+) ok, 0 failed, 0 timed out\),"
+                         r" \d:\d\d:\d\d elapsed, ETA (\d:\d\d:\d\d|-:--:--)")
+    matches = [pattern.fullmatch(line) for line in lines]
+    assert all(matches), lines
+    done = [int(m.group(1)) for m in matches]
+    assert done == sorted(done) and done[-1] == 8 and done[0] < 8
+    assert all(m.group(1) == m.group(2) for m in matches)
+    # Not wrapped at 80 columns: the first line names the campaign and the database on one line.
+    assert any(line.startswith(long_name) and line.endswith(str(db))
+               for line in out.splitlines()), out
 
 
 def test_the_lock_is_free_again_after_the_sweep(tmp_path):
@@ -394,9 +501,9 @@ def test_a_full_database_stops_the_sweep_and_keeps_every_stored_row(tmp_path, mo
     campaign = loads_campaign(SMALL)
     opened = ResultStore.__init__
 
-    def capped(self, path):
+    def capped(self, path, **options):
         """The database may grow by 3 pages: a full disk, without filling one."""
-        opened(self, path)
+        opened(self, path, **options)
         (pages,) = self.conn.execute("PRAGMA page_count").fetchone()
         self.conn.execute(f"PRAGMA max_page_count = {pages + 3}")
 
@@ -419,3 +526,35 @@ def test_a_full_database_stops_the_sweep_and_keeps_every_stored_row(tmp_path, mo
     assert len(starts(log)) == ran_before + RUNS - len(kept)
     with ResultStore(db) as store:
         assert all(r.attempts == 1 for r in store.runs())
+
+
+# -- readers on a read-only mount ---------------------------------------------------------
+
+
+def test_export_reads_a_database_on_a_read_only_mount(tmp_path):
+    source, mount = tmp_path / "source", tmp_path / "mount"
+    source.mkdir()
+    mount.mkdir()
+    with ResultStore(source / "db.sqlite", write=True) as store:  # WAL: needs a -shm to read
+        for i in range(3):
+            store.record(dict(run_key=f"k{i}", campaign="c", program="p", params={"i": i},
+                              seed=1, status="ok", metrics={"m": i}))
+    assert not Path(f"{source}/db.sqlite-shm").exists()
+    binds = [["mount", "--bind", str(source), str(mount)],
+             ["mount", "-o", "remount,ro,bind", str(mount)]]
+    if os.geteuid() != 0 or subprocess.run(binds[0], capture_output=True).returncode:
+        pytest.skip("needs root and mount to make a read-only bind mount")
+    try:
+        if subprocess.run(binds[1], capture_output=True).returncode:
+            pytest.skip("cannot remount the bind mount read-only")
+        assert not os.access(mount, os.W_OK)
+        out = tmp_path / "runs.csv"
+        done = subprocess.run(
+            [sys.executable, "-m", "qdisclab", "export", str(mount / "db.sqlite"), "--csv",
+             str(out)], capture_output=True, text=True, timeout=120,
+            env={**os.environ, "PYTHONPATH": str(PYTHON_DIR), "COLUMNS": "200"})
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "Exported 3 runs" in done.stdout
+        assert out.read_text().splitlines()[0].startswith("run_key,status,seed,i,m,")
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)

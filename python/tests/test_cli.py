@@ -82,3 +82,11 @@ def test_unimportable_subcommand_does_not_break_help():
     result = runner.invoke(group, ["ghost"])
     assert result.exit_code == 1
     assert "No module named 'qdisclab.no_such_module'" in result.output
+
+
+def test_help_shows_no_rst_markup():
+    # Help is read on a terminal: no ``literal`` or :role:`...` markup from docstrings.
+    for command in main.list_commands(None):
+        result = invoke(command, "--help")
+        assert result.exit_code == 0, (command, result.output)
+        assert "``" not in result.output and ":func:" not in result.output, command

@@ -89,7 +89,8 @@ def test_the_campaigns_name_only_parameters_their_program_has(path):
 def test_the_fake_program_answers_schema(tmp_path):
     schema = read_schema(write_fake_program(tmp_path))
     assert schema.program == "fake-program"
-    assert schema.flags == ["x", "behave", "sleep", "spin", "RngRun", "pcap", "flowMonitor"]
+    assert schema.flags == ["x", "behave", "sleep", "spin", "RngRun", "pcap", "flowMonitor",
+                            "count", "flag", "offset", "rate"]
 
 
 def test_an_unknown_parameter_fails_before_the_first_run(tmp_path, monkeypatch):

@@ -6,13 +6,17 @@
 * :mod:`~qdisclab.campaign.store` is the SQLite results database;
 * :mod:`~qdisclab.campaign.runner` is the task a worker executes (standard library only);
 * :mod:`~qdisclab.campaign.commands` holds ``qdisc-lab sweep`` and ``qdisc-lab export``;
-* :mod:`~qdisclab.campaign.timing` says what a campaign cost (``doc/results/timing.csv``).
+* :mod:`~qdisclab.campaign.timing` says what a campaign cost (``doc/results/timing.csv``);
+* :mod:`~qdisclab.campaign.api` is the Python interface for notebooks: :func:`load`,
+  :func:`run` (run or resume), :func:`results` (pandas) and :func:`datasets` (xarray).
 
 The tests' stand-in example program is ``python/tests/fakeprog.py``.
 
 Importing this package is cheap: Dask is imported only when a sweep starts.
 """
 
+from qdisclab.campaign.api import database, datasets, load, results, run
 from qdisclab.campaign.spec import Campaign, CampaignError, Grid, Run, load_campaign, run_key
 
-__all__ = ["Campaign", "CampaignError", "Grid", "Run", "load_campaign", "run_key"]
+__all__ = ["Campaign", "CampaignError", "Grid", "Run", "database", "datasets", "load",
+           "load_campaign", "results", "run", "run_key"]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -41,11 +42,14 @@ def run_sweep(
     binary: Path | None,
     points_per_process: int | None = None,
     grids: tuple[str, ...] = (),
+    progress_every: float | None = None,
+    results: Path | None = None,
 ):
     """Load, sweep and summarize a campaign (only the sub-grids ``grids``, when given);
     return the :class:`SweepResult`."""
     from qdisclab.toolchain.build import runtime_env
     from qdisclab.campaign.engine import (
+        default_db_path,
         overhead_line,
         program_binary,
         summary_table,
@@ -59,6 +63,8 @@ def run_sweep(
         program = binary or program_binary(campaign.program, flavor)
         if not Path(program).is_file():
             raise CampaignError(f"{program} does not exist")
+        if db is None and results is not None:
+            db = default_db_path(campaign, results)
         result = sweep(
             campaign,
             Path(program),
@@ -70,13 +76,14 @@ def run_sweep(
             points_per_process=points_per_process,
             flavor=flavor,
             grids=grids or None,
+            progress_every=progress_every,
         )
     except CampaignError as exc:
         raise click.ClickException(str(exc)) from exc
     CONSOLE.print(summary_table(result))
     if line := overhead_line(result):
-        CONSOLE.print(line, highlight=False)
-    CONSOLE.print(f"Results: {result.db_path}", markup=False, highlight=False)
+        CONSOLE.print(line, highlight=False, soft_wrap=True)
+    CONSOLE.print(f"Results: {result.db_path}", markup=False, highlight=False, soft_wrap=True)
     return result
 
 
@@ -87,7 +94,12 @@ def run_sweep(
 @cluster_option
 @click.option(
     "--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-    help="Results database (default results/<campaign>/campaign[-quick].sqlite).",
+    help="Results database (default RESULTS/<campaign>/campaign[-quick].sqlite).",
+)
+@click.option(
+    "--results", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Results directory (default: the clone's results/, or results/ beside a campaign"
+    " file kept outside the clone).",
 )
 @click.option("--retry-failed", is_flag=True, help="Rerun runs stored as failed or timed out.")
 @click.option(
@@ -109,8 +121,13 @@ def run_sweep(
     help="Run only this sub-grid's runs (repeatable); the database keeps the whole campaign,"
     " so a later sweep without --grid runs the rest.",
 )
-def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary,
-              points_per_process, flavor, grids):
+@click.option(
+    "--progress-every", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
+    help="When the output is not a terminal (nohup, a SLURM log): a progress line every"
+    " SECONDS (default 60).",
+)
+def sweep_cmd(campaign, quick, jobs, cluster, db, results, retry_failed, csv_path, binary,
+              points_per_process, flavor, grids, progress_every):
     """Run a campaign (a file, or a name in campaigns/), skipping runs already stored.
 
     Interrupt it at any time (Ctrl-C, SIGTERM): finished runs are kept, and
@@ -121,7 +138,8 @@ def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary
     result = run_sweep(
         campaign, quick=quick, jobs=jobs, cluster=cluster, db=db,
         retry_failed=retry_failed, flavor=flavor, binary=binary,
-        points_per_process=points_per_process, grids=grids,
+        points_per_process=points_per_process, grids=grids, progress_every=progress_every,
+        results=results,
     )
     if csv_path is not None:
         _export(result.db_path, csv_path)
@@ -132,14 +150,36 @@ def sweep_cmd(campaign, quick, jobs, cluster, db, retry_failed, csv_path, binary
 
 
 def _export(db: Path, csv_path: Path) -> None:
-    from qdisclab.campaign.store import ResultStore, StoreError
+    from qdisclab.campaign.store import ResultStore, read_only
+
+    with _reading(db, csv_path), read_only(), ResultStore(db) as store:
+        count = store.export_csv(csv_path)
+    CONSOLE.print(f"Exported {count} runs to {csv_path}", markup=False, highlight=False,
+                  soft_wrap=True)
+
+
+@contextmanager
+def _reading(db: Path, output: Path | None = None):
+    """Read ``db`` (read-only) and write ``output``: what goes wrong is a click error saying
+    what and how to recover, and a partly written ``output`` is removed."""
+    from qdisclab.campaign.spec import CampaignError
+    from qdisclab.campaign.store import read_only
 
     try:
-        with ResultStore(db) as store:
-            count = store.export_csv(csv_path)
-    except StoreError as exc:
+        with read_only():
+            yield
+    except CampaignError as exc:  # StoreError too: the database
         raise click.ClickException(str(exc)) from exc
-    CONSOLE.print(f"Exported {count} runs to {csv_path}", markup=False, highlight=False)
+    except (OSError, RuntimeError) as exc:
+        # The output (a full disk, /dev/full, a missing directory); pyarrow and netCDF4
+        # raise OSError subclasses or RuntimeError with the C library's words.
+        if output is not None and output.is_file():
+            output.unlink(missing_ok=True)
+        what = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise click.ClickException(
+            f"cannot write {output or 'the export'}: {what}. {db} is unchanged; free some space"
+            " or name another file, and export again."
+        ) from exc
 
 
 @click.command("export")
@@ -161,29 +201,33 @@ def export_cmd(db: Path, csv_path: Path | None, parquet_path: Path | None,
                netcdf_path: Path | None) -> None:
     """Export a campaign database's runs to CSV, Parquet (pandas) and/or NetCDF (xarray).
 
-    When the campaign keeps files per run (``keep``), each export has a ``kept_dir`` column
-    naming the run's folder, relative to the exported file.
+    When the campaign keeps files per run (its keep patterns), each export has a kept_dir
+    column naming the run's folder, relative to the exported file. The database is only
+    read. A campaign of one grid is the NetCDF file's root (xarray.open_dataset(FILE)); with
+    sub-grids, each is a group (xarray.open_dataset(FILE, group=NAME)).
     """
     if not (csv_path or parquet_path or netcdf_path):
         raise click.UsageError("give at least one of --csv, --parquet, --netcdf")
+    with _reading(db):
+        from qdisclab.campaign.store import ResultStore
+
+        ResultStore(db).close()  # a database at all, before any output is written
     if csv_path is not None:
         _export(db, csv_path)
-    from qdisclab.campaign.export import write_netcdf, write_parquet
-    from qdisclab.campaign.spec import CampaignError
+    from qdisclab.campaign.export import netcdf_message, write_netcdf, write_parquet
 
     if parquet_path is not None:
-        count = write_parquet(db, parquet_path)
+        with _reading(db, parquet_path):
+            count = write_parquet(db, parquet_path)
         CONSOLE.print(f"Exported {count} runs to {parquet_path}", markup=False, highlight=False,
                       soft_wrap=True)
     if netcdf_path is not None:
-        try:
+        with _reading(db, netcdf_path):
             runs = write_netcdf(db, netcdf_path)
-        except CampaignError as exc:
-            raise click.ClickException(str(exc)) from exc
-        grids = ", ".join(f"{name} ({count} runs)" for name, count in runs.items())
-        CONSOLE.print(f"Exported {grids} to {netcdf_path}", markup=False, highlight=False,
+        CONSOLE.print(netcdf_message(runs, netcdf_path), markup=False, highlight=False,
                       soft_wrap=True)
-    _say_kept(db)
+    with _reading(db):
+        _say_kept(db)
 
 
 def _say_kept(db: Path) -> None:
@@ -218,5 +262,4 @@ def salvage_cmd(db: Path) -> None:
     CONSOLE.print(
         f"Salvaged {copied['runs']} runs and {copied['sweeps']} sweep records into {db};"
         f" the damaged file is {db}.damaged.",
-        markup=False, highlight=False,
-    )
+        markup=False, highlight=False, soft_wrap=True)

@@ -68,7 +68,7 @@ from rich.table import Table
 from rich.text import Text
 
 from qdisclab.campaign import children, runner
-from qdisclab.campaign.spec import Campaign, CampaignError, Run
+from qdisclab.campaign.spec import Campaign, CampaignError, Run, check_program
 from qdisclab.campaign.store import ResultStore, exclusive_writer, iso_time, kept_root
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.metrics import MetricsError, parse_metrics
@@ -84,10 +84,21 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 LOOPBACK_HTTP = "127.0.0.1:0"
 
 
-def default_db_path(campaign: Campaign) -> Path:
-    """``results/<name>/campaign.sqlite`` (``campaign-quick.sqlite`` for ``--quick``)."""
+def results_dir(campaign: Campaign) -> Path:
+    """Where a campaign's results go by default: the clone's ``results/`` for a campaign file
+    in the clone (or none), and ``results/`` beside the file for one kept elsewhere."""
+    if campaign.source is not None:
+        folder = Path(campaign.source).resolve().parent
+        if not folder.is_relative_to(REPO):
+            return folder / "results"
+    return RESULTS_DIR
+
+
+def default_db_path(campaign: Campaign, results: Path | None = None) -> Path:
+    """``<results>/<name>/campaign.sqlite`` (``campaign-quick.sqlite`` for ``--quick``), in
+    ``results`` or else :func:`results_dir`."""
     stem = "campaign-quick" if campaign.quick else "campaign"
-    return RESULTS_DIR / campaign.name / f"{stem}.sqlite"
+    return (results or results_dir(campaign)) / campaign.name / f"{stem}.sqlite"
 
 
 def program_binary(program: str, flavor: str = "system") -> Path:
@@ -116,6 +127,33 @@ def git_revision(repo: Path = REPO) -> str:
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return f"{head}-dirty" if changes else head
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` for people: ``45 s``, ``12 min``, ``3.5 h``, ``2.1 days``."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def cost_line(campaign: Campaign, todo: int, workers: int, mean_s: float | None,
+              planned: int | None = None) -> str:
+    """What the runs left will cost: their number over the workers, at the mean wall time
+    of the runs stored so far when there are some, and at most (every run at its timeout)."""
+    grids = ", ".join(f"{grid.name} {grid.size():,} points" for grid in campaign.grids)
+    estimate = (f"about {duration(todo * mean_s / workers)} at the {mean_s:.1f} s a run"
+                " stored so far; " if mean_s else "")
+    size = campaign.size()
+    merged = (f", {planned:,} once runs sub-grids share are merged"
+              if planned is not None and planned != size else "")
+    return (f"Grid: {size:,} runs ({grids}{merged}); the {todo:,} to run on {workers}"
+            f" worker{'s' if workers != 1 else ''} take {estimate}at most"
+            f" {duration(todo * campaign.timeout / workers)} (each at its {campaign.timeout:g} s"
+            " timeout).")
 
 
 def _exit_description(code: int) -> str:
@@ -148,6 +186,7 @@ def program_schema(campaign: Campaign, binary: Path) -> ProgramSchema | None:
             f" {', '.join(repr(name) for name in unknown)}"
             f" (its parameters: {', '.join(schema.flags)})"
         )
+    check_program(campaign, schema)
     return schema
 
 
@@ -381,9 +420,58 @@ class EtaColumn(ProgressColumn):
             return Text("ETA 0:00:00", style="progress.remaining")
         if rate is None or task.total is None:
             return Text("ETA -:--:--", style="progress.remaining")
-        seconds = int((task.total - task.completed) / rate)
-        return Text(f"ETA {seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}",
+        return Text(f"ETA {hms((task.total - task.completed) / rate)}",
                     style="progress.remaining")
+
+
+#: Seconds between the progress lines of a sweep whose output is not a terminal.
+PROGRESS_EVERY_S = 60.0
+
+
+def hms(seconds: float) -> str:
+    """``seconds`` as ``H:MM:SS``."""
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+class ProgressLines:
+    """When the console is not a terminal (``nohup``, a SLURM log, a pipe), where the
+    progress bar draws nothing until the end: a plain line every ``every`` seconds, and one
+    at the end, with the runs done of the total, ok/failed/timed out, the time elapsed and
+    the time left at the average rate so far. Nothing on a terminal (the bar shows it)."""
+
+    def __init__(self, console: Console, result: SweepResult, total: int,
+                 every: float | None = PROGRESS_EVERY_S):
+        self.console, self.result, self.total = console, result, total
+        self.every = PROGRESS_EVERY_S if every is None else every
+        self.stop = threading.Event()
+        self.thread = None
+        self.started = time.monotonic()
+
+    def line(self) -> str:
+        """The progress line for now."""
+        r, elapsed = self.result, time.monotonic() - self.started
+        done = r.executed
+        eta = hms(elapsed / done * (self.total - done)) if done else "-:--:--"
+        return (f"progress: {done}/{self.total} runs done ({r.ok} ok, {r.failed} failed,"
+                f" {r.timeout} timed out), {hms(elapsed)} elapsed, ETA {eta}")
+
+    def _loop(self) -> None:
+        while not self.stop.wait(self.every):
+            self.console.print(self.line(), markup=False, highlight=False, soft_wrap=True)
+
+    def __enter__(self) -> ProgressLines:
+        if not self.console.is_terminal:
+            self.thread = threading.Thread(target=self._loop, name="qdisclab-progress",
+                                           daemon=True)
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self.thread is not None:
+            self.stop.set()
+            self.thread.join()
+            self.console.print(self.line(), markup=False, highlight=False, soft_wrap=True)
 
 
 def _progress(console: Console) -> Progress:
@@ -409,13 +497,12 @@ def _report_failure(console: Console, index: int, run: Run, row: Mapping) -> Non
     if index <= SHOWN_FAILURES:
         kept = f" (its files: {row['kept_dir']})" if row.get("kept_dir") else ""
         console.print(
-            f"[red]{row['status']}[/] {run.label()}: {row['reason']}{kept}", highlight=False
-        )
+            f"[red]{row['status']}[/] {run.label()}: {row['reason']}{kept}", highlight=False,
+            soft_wrap=True)
     if index == SHOWN_FAILURES:
         console.print(
             "[red]…[/] further failures are not shown; they are in the database"
-            " (status, reason and stderr_tail columns)."
-        )
+            " (status, reason and stderr_tail columns).", soft_wrap=True)
 
 
 def detached_task(function=runner.execute_run):
@@ -511,6 +598,7 @@ def sweep(
     flavor: str | None = None,
     grids: Sequence[str] | None = None,
     console: Console = CONSOLE,
+    progress_every: float | None = None,
 ) -> SweepResult:
     """Run every run of ``campaign`` the database at ``db_path`` does not hold yet.
 
@@ -521,67 +609,127 @@ def sweep(
     ``points_per_process`` overrides the campaign's. ``flavor`` (the ns-3 flavour
     ``binary`` was built against) is recorded with the sweep. ``grids`` runs only the runs
     those sub-grids make (:meth:`Campaign.runs`); the database still records the whole
-    campaign. Raises
+    campaign. ``progress_every``: seconds between progress lines when ``console`` is no
+    terminal (:class:`ProgressLines`; default :data:`PROGRESS_EVERY_S`). Raises
     :class:`~qdisclab.campaign.store.StoreError` when another sweep writes the
     database, or it is damaged or full (after stopping the runs).
     """
-    binary = Path(binary).resolve()
-    schema = program_schema(campaign, binary)
     db_path = Path(db_path or default_db_path(campaign))
-    jobs = jobs or os.cpu_count() or 1
+    result = SweepResult(campaign.name, campaign.mode, db_path)
+    try:
+        with _stop_signals_interrupt():
+            return _sweep(campaign, Path(binary).resolve(), db_path, result,
+                          jobs or os.cpu_count() or 1, cluster, retry_failed, env,
+                          points_per_process, flavor, grids, console, progress_every)
+    except KeyboardInterrupt as exc:  # a stop signal before the sweep was recorded
+        _interrupted(result, exc, console)
+        return result
+
+
+def _interrupted(result: SweepResult, exc: KeyboardInterrupt, console: Console) -> None:
+    """Record in ``result`` that the stop signal ``exc`` ended the sweep before its runs."""
+    result.interrupted = True
+    result.stop_signal = getattr(exc, "signum", signal.SIGINT)
+    name = signal.Signals(result.stop_signal).name
+    if result.executed:
+        console.print(f"[yellow]Interrupted ({name}):[/] finished runs are stored; rerun to"
+                      " continue.", soft_wrap=True)
+    else:
+        console.print(f"[yellow]Interrupted ({name})[/] before the first run started: nothing"
+                      " was run; run the sweep again to start it.", soft_wrap=True)
+
+
+def _sweep(campaign: Campaign, binary: Path, db_path: Path, result: SweepResult, jobs: int,
+           cluster: str | None, retry_failed: bool, env: Mapping[str, str] | None,
+           points_per_process: int | None, flavor: str | None, grids: Sequence[str] | None,
+           console: Console, progress_every: float | None) -> SweepResult:
+    """:func:`sweep`, with the stop signals raising :class:`SweepInterrupted`."""
+    schema = program_schema(campaign, binary)
     runs = campaign.runs(grids)
-    result = SweepResult(campaign.name, campaign.mode, db_path, planned=len(runs))
+    result.planned = len(runs)
 
-    with exclusive_writer(db_path), ResultStore(db_path) as store, _stop_signals_interrupt():
-        store.check()
-        stored_campaign = store.meta().get("campaign")
-        if stored_campaign and stored_campaign != campaign.name:
-            raise CampaignError(
-                f"{db_path} holds campaign {stored_campaign!r}, not {campaign.name!r}"
-            )
-        store.set_meta(
-            {
-                "campaign": campaign.name,
-                "program": campaign.program,
-                "mode": campaign.mode,
-                "campaign_file": str(campaign.source or ""),
-                "campaign_toml": campaign.text,
-                "binary": str(binary),
-                "updated_at": iso_time(),
-            }
-        )
-        store.create_flat_view(campaign.parameters(), campaign.metrics)
-        statuses = store.statuses()
-        todo = []
-        for run in runs:
-            status = statuses.get(run.key)
-            if status == "ok":
-                result.skipped_done += 1
-            elif status is not None and not retry_failed:
-                result.skipped_failed += 1
-            else:
-                todo.append(run)
+    with exclusive_writer(db_path):
+        if db_path.is_file() and db_path.stat().st_size:
+            # Another program's SQLite file, or no database at all, is left as it is.
+            ResultStore(db_path, write=False).close()
+        with ResultStore(db_path, write=True) as store:
+            return _sweep_store(campaign, binary, db_path, result, jobs, cluster, retry_failed,
+                                env, points_per_process, flavor, runs, schema, store, console,
+                                progress_every)
 
-        revision = git_revision()
-        console.print(
-            f"[bold]{campaign.name}[/] ({campaign.mode}): {len(runs)} runs,"
-            f" {result.skipped_done} already done"
-            + (f", {result.skipped_failed} failed before (--retry-failed reruns them)"
-               if result.skipped_failed else "")
-            + f", {len(todo)} to run  →  {db_path}"
+
+def _sweep_store(campaign: Campaign, binary: Path, db_path: Path, result: SweepResult,
+                 jobs: int, cluster: str | None, retry_failed: bool,
+                 env: Mapping[str, str] | None, points_per_process: int | None,
+                 flavor: str | None, runs: list[Run], schema: ProgramSchema | None,
+                 store: ResultStore, console: Console, progress_every: float | None
+                 ) -> SweepResult:
+    """:func:`sweep` into the open database ``store``."""
+    store.check()
+    meta = store.meta()
+    stored_campaign = meta.get("campaign")
+    if stored_campaign and stored_campaign != campaign.name:
+        raise CampaignError(
+            f"{db_path} holds campaign {stored_campaign!r}, not {campaign.name!r}"
         )
-        sweep_id = store.start_sweep(
-            {
-                "campaign": campaign.name,
-                "mode": campaign.mode,
-                "started_at": iso_time(),
-                "cluster": cluster or "local",
-                "planned": len(runs),
-                "skipped": result.skipped_done + result.skipped_failed,
-                "ns3_flavor": flavor,
-                "git_rev": revision,
-            }
+    stored_mode = meta.get("mode")
+    if stored_mode and stored_mode != campaign.mode and sum(store.counts().values()):
+        quick = " --quick" if campaign.quick else ""
+        raise CampaignError(
+            f"{db_path} holds the {stored_mode} sweep of {campaign.name!r}; a {campaign.mode}"
+            f" sweep would mix its runs with those (their parameters and seeds differ, and"
+            f" exports and figures would read both). Sweep{quick} into another --db (by"
+            f" default full and --quick sweeps have their own: campaign.sqlite and"
+            f" campaign-quick.sqlite)."
         )
+    store.set_meta(
+        {
+            "campaign": campaign.name,
+            "program": campaign.program,
+            "mode": campaign.mode,
+            "campaign_file": str(campaign.source or ""),
+            "campaign_toml": campaign.text,
+            "binary": str(binary),
+            "updated_at": iso_time(),
+        }
+    )
+    store.create_flat_view(campaign.parameters(), campaign.metrics)
+    statuses = store.statuses()
+    todo = []
+    for run in runs:
+        status = statuses.get(run.key)
+        if status == "ok":
+            result.skipped_done += 1
+        elif status is not None and not retry_failed:
+            result.skipped_failed += 1
+        else:
+            todo.append(run)
+
+    revision = git_revision()
+    console.print(
+        f"[bold]{campaign.name}[/] ({campaign.mode}): {len(runs)} runs,"
+        f" {result.skipped_done} already done"
+        + (f", {result.skipped_failed} failed before (--retry-failed reruns them)"
+           if result.skipped_failed else "")
+        + f", {len(todo)} to run  →  {db_path}",
+        soft_wrap=True,
+    )
+    if todo:
+        console.print(cost_line(campaign, len(todo), jobs, store.mean_wall_time(), len(runs)),
+                      markup=False, highlight=False, soft_wrap=True)
+    sweep_id = store.start_sweep(
+        {
+            "campaign": campaign.name,
+            "mode": campaign.mode,
+            "started_at": iso_time(),
+            "cluster": cluster or "local",
+            "planned": len(runs),
+            "skipped": result.skipped_done + result.skipped_failed,
+            "ns3_flavor": flavor,
+            "git_rev": revision,
+        }
+    )
+    try:
         if keeping := [run for run in todo if run.keep]:
             patterns = list(dict.fromkeys(p for run in keeping for p in run.keep))
             result.kept = KeptFiles(kept_root(db_path).resolve(), len(keeping),
@@ -598,32 +746,32 @@ def sweep(
             if removed := runner.remove_stale_run_dirs():
                 console.print(
                     f"Removed {removed} scratch director{'y' if removed == 1 else 'ies'}"
-                    " of runs whose sweep was killed."
-                )
+                    " of runs whose sweep was killed.", soft_wrap=True)
         if todo:
             requested = points_per_process or campaign.points_per_process
             _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
-                     requested, console, schema)
+                     requested, console, schema, progress_every)
             if result.kept and result.kept.done and (unmatched := result.kept.unmatched()):
                 console.print(
                     f"[yellow]keep: no run had a file matching {escape(', '.join(unmatched))}"
                     f" (does a parameter write it in the run's directory, {{run}}/...?)[/]",
-                    highlight=False,
-                )
-        store.finish_sweep(
-            sweep_id,
-            {
-                "finished_at": iso_time(),
-                "workers": result.workers,
-                "ok": result.ok,
-                "failed": result.failed,
-                "timeout": result.timeout,
-                "interrupted": int(result.interrupted),
-                "wall_time_s": result.wall_time_s,
-                "run_time_s": result.run_time_s,
-                "cpu_time_s": result.cpu_time_s,
-            },
-        )
+                    highlight=False, soft_wrap=True)
+    except KeyboardInterrupt as exc:  # a stop signal before the runs started
+        _interrupted(result, exc, console)
+    store.finish_sweep(
+        sweep_id,
+        {
+            "finished_at": iso_time(),
+            "workers": result.workers,
+            "ok": result.ok,
+            "failed": result.failed,
+            "timeout": result.timeout,
+            "interrupted": int(result.interrupted),
+            "wall_time_s": result.wall_time_s,
+            "run_time_s": result.run_time_s,
+            "cpu_time_s": result.cpu_time_s,
+        },
+    )
     return result
 
 
@@ -640,6 +788,7 @@ def _execute(
     points_per_process: int,
     console: Console,
     schema: ProgramSchema | None = None,
+    progress_every: float | None = None,
 ) -> None:
     from dask.distributed import as_completed
 
@@ -656,8 +805,8 @@ def _execute(
         result.cluster_start_s = time.monotonic() - started
         where = cluster or f"{jobs} local worker{'s' if jobs != 1 else ''}"
         console.print(
-            f"Dask: {where} ({result.workers} slots), ready in {result.cluster_start_s:.1f} s"
-        )
+            f"Dask: {where} ({result.workers} slots), ready in {result.cluster_start_s:.1f} s",
+            soft_wrap=True)
         argv_base = [str(binary)]
         extra_env = dict(env) if env else None
         # In-process workers track their children (for Ctrl-C); remote ones get a copy.
@@ -667,8 +816,7 @@ def _execute(
         if not cluster and not launcher:
             console.print(
                 "[yellow]setpriv --pdeathsig (util-linux 2.33 or later) is missing: runs"
-                " outlive this sweep if it is killed with SIGKILL.[/]"
-            )
+                " outlive this sweep if it is killed with SIGKILL.[/]", soft_wrap=True)
         batch_size = _batch_size(points_per_process, len(todo), result.workers, binary,
                                  extra_env, launcher, console)
         batch_task = detached_task(runner.execute_batch) if cluster else runner.execute_batch
@@ -700,7 +848,8 @@ def _execute(
         for start in range(0, len(todo), batch_size):
             submit(todo[start:start + batch_size])
 
-        with _progress(console) as progress:
+        with _progress(console) as progress, ProgressLines(console, result, len(todo),
+                                                           progress_every):
             bar = progress.add_task(campaign.name, total=len(todo), status="")
             pending = as_completed(list(futures))
             for future in pending:
@@ -736,7 +885,8 @@ def _execute(
             except Exception:  # noqa: BLE001 - shutting down anyway
                 pass
         if local is not None and not children.wait_idle(STOP_TIMEOUT_S):
-            console.print(f"[yellow]Runs still cleaning up after {STOP_TIMEOUT_S} s.[/]")
+            console.print(f"[yellow]Runs still cleaning up after {STOP_TIMEOUT_S} s.[/]",
+                          soft_wrap=True)
         if not isinstance(exc, KeyboardInterrupt):
             raise
         result.interrupted = True
@@ -744,8 +894,7 @@ def _execute(
         result.wall_time_s = time.monotonic() - started
         console.print(
             f"[yellow]Interrupted ({signal.Signals(result.stop_signal).name}):[/] finished runs"
-            " are stored; rerun to continue."
-        )
+            " are stored; rerun to continue.", soft_wrap=True)
     finally:
         distributed_logger.setLevel(previous_level)
         if client is not None:
@@ -765,11 +914,11 @@ def _batch_size(requested: int, todo: int, workers: int, binary: Path,
         console.print(
             f"[yellow]points_per_process = {requested}, but {binary.name} cannot run points in"
             f" batches ({problem}): one point per process.[/]",
-            highlight=False,
-        )
+            highlight=False, soft_wrap=True)
         return 1
     size = min(requested, math.ceil(todo / max(workers, 1)))
-    console.print(f"Up to {size} points per process (points_per_process = {requested}).")
+    console.print(f"Up to {size} points per process (points_per_process = {requested}).",
+                  soft_wrap=True)
     return size
 
 
@@ -794,7 +943,7 @@ def _store(campaign: Campaign, run: Run, raw: Mapping, binary: Path, revision: s
         if row.get("kept_dir"):
             _write_run_note(Path(kept["dir"]), row, progress.console)
         if warning := result.kept.disk_warning(free_space(result.kept.root)):
-            progress.console.print(f"[yellow]{escape(warning)}[/]", highlight=False)
+            progress.console.print(f"[yellow]{escape(warning)}[/]", highlight=False, soft_wrap=True)
     result.run_time_s += row["wall_time_s"] or 0.0
     result.cpu_time_s += row["cpu_time_s"] or 0.0
     if row["status"] == "ok":
@@ -816,7 +965,7 @@ def _write_run_note(folder: Path, row: Mapping, console: Console) -> None:
                                               encoding="utf-8")
     except OSError as exc:
         console.print(f"[yellow]{escape(f'cannot write {folder / runner.RUN_NOTE}: {exc}')}[/]",
-                      highlight=False)
+                      highlight=False, soft_wrap=True)
 
 
 def summary_table(result: SweepResult) -> Table:

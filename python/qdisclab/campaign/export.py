@@ -30,9 +30,12 @@
     ``kept_dir`` (relative to the NetCDF file's directory; empty where a run kept nothing)
     when some run of the sub-grid kept files. A run
     two sub-grids share is in both; runs stored but not in the campaign file (left from an
-    earlier version of it) are only in the Parquet/CSV export. The NetCDF-4 file holds one
-    group per sub-grid: ``xarray.open_datatree(path)``, or
-    ``xarray.open_dataset(path, group=NAME)``.
+    earlier version of it) are only in the Parquet/CSV export. A campaign of one grid (no
+    ``[[grid]]``, or a single one) is the NetCDF-4 file's root: ``xarray.open_dataset(path)``.
+    With several sub-grids the file holds one group per sub-grid:
+    ``xarray.open_datatree(path)``, or ``xarray.open_dataset(path, group=NAME)``.
+
+Every function here opens the database read-only (:func:`~qdisclab.campaign.store.read_only`).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from qdisclab.campaign.spec import Campaign, CampaignError, run_key, stored_campaign
-from qdisclab.campaign.store import STATUSES, ResultStore, RunRecord, kept_path
+from qdisclab.campaign.store import STATUSES, ResultStore, RunRecord, kept_path, read_only
 
 #: What ``status`` says in a NetCDF export for a point of the grid with no stored run.
 NOT_RUN = "not run"
@@ -82,7 +85,7 @@ def runs_frame(db: str | Path, relative_to: str | Path | None = None):
     ``kept_dir`` relative to the directory ``relative_to``, absolute when it is None."""
     import pandas as pd
 
-    with ResultStore(db) as store:
+    with read_only(), ResultStore(db) as store:
         meta = store.meta()
         records = store.runs()
     tail = _TAIL + (("kept_dir",) if any(r.kept_dir for r in records) else ())
@@ -148,7 +151,7 @@ def grid_datasets(db: str | Path, relative_to: str | Path | None = None) -> dict
     ``kept_dir`` is relative to the directory ``relative_to``, absolute when it is None."""
     import xarray as xr
 
-    with ResultStore(db) as store:
+    with read_only(), ResultStore(db) as store:
         meta = store.meta()
         records = {record.run_key: record for record in store.runs()}
     campaign = stored_campaign(meta)
@@ -213,13 +216,18 @@ def _grid_dataset(xr, campaign: Campaign, index: int, records: dict[str, RunReco
 
 
 def write_netcdf(db: str | Path, path: str | Path) -> dict[str, int]:
-    """Write :func:`grid_datasets` of ``db`` to the NetCDF-4 file ``path``, one group per
-    sub-grid; return the stored runs per sub-grid."""
+    """Write :func:`grid_datasets` of ``db`` to the NetCDF-4 file ``path``: a single grid at
+    the file's root, several as one group each; return the stored runs per sub-grid."""
     import xarray as xr
 
     path = Path(path)
     datasets = grid_datasets(db, path.parent)
     first = next(iter(datasets.values()))
+    if len(datasets) == 1:
+        encoding = {variable: {"zlib": True, "complevel": 4} for variable in first.data_vars}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        first.to_netcdf(path, engine="netcdf4", encoding=encoding)
+        return {name: ds.attrs["runs"] for name, ds in datasets.items()}
     root = xr.Dataset(attrs={key: first.attrs[key] for key in ("campaign", "program", "mode")}
                       | {"grids": list(datasets)})
     tree = xr.DataTree.from_dict(
@@ -232,6 +240,18 @@ def write_netcdf(db: str | Path, path: str | Path) -> dict[str, int]:
     path.parent.mkdir(parents=True, exist_ok=True)
     tree.to_netcdf(path, engine="netcdf4", encoding=encoding)
     return {name: ds.attrs["runs"] for name, ds in datasets.items()}
+
+
+def netcdf_message(runs: dict[str, int], path: str | Path) -> str:
+    """What ``export --netcdf`` says it wrote, and how to open it."""
+    grids = ", ".join(f"{name} ({count} runs)" for name, count in runs.items())
+    if len(runs) == 1:
+        return f"Exported {grids} to {path}: xarray.open_dataset({str(path)!r})"
+    first = next(iter(runs))
+    return (f"Exported {grids} to {path}, one NetCDF group per sub-grid"
+            f" ({', '.join(_group(name) for name in runs)}):"
+            f" xarray.open_dataset({str(path)!r}, group={first!r}), or"
+            f" xarray.open_datatree({str(path)!r})")
 
 
 def _group(name: str) -> str:

@@ -54,6 +54,14 @@ that the engine keeps after the run, beside the results database (see
 ``keep`` is no part of a run's identity: :attr:`Run.key` hashes the parameters as written
 (``"{run}/trace"``), so a campaign without ``keep`` and ``{run}`` has the keys it always had.
 
+Reading a campaign checks it whole before anything runs, each refusal naming the file, the
+key and what is allowed: ``timeout`` finite, above 0 and at most :data:`MAX_TIMEOUT_S`; at
+most :data:`MAX_RUNS` runs, counted without expanding the grid (:func:`campaign_size`);
+seeds from 0 to :data:`RNG_RUN_MAX`; plain names (:data:`_PLAIN_NAME`) for the campaign and
+its sub-grids, each sub-grid its own; no two values of a factor (or rows of a zipped group)
+that give one command line; no parameter among :data:`RESERVED_PARAMS`. :func:`check_program`
+then checks the values, seeds and metrics against the program's ``--schema``.
+
 A campaign without ``[[grid]]`` is one grid of the top-level axes. A sub-grid runs the
 campaign's seeds unless it names its own; ``[quick]``'s seeds replace them all. Runs identical in
 program, parameters and seed (say, a point two sub-grids share) are made once: the
@@ -65,6 +73,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -80,8 +89,33 @@ CAMPAIGNS_DIR = REPO / "campaigns"
 
 Scalar = bool | int | float | str
 
-#: Parameters the engine sets itself on every run's command line.
-RESERVED_PARAMS = frozenset({"RngRun", "output"})
+#: Flags a campaign cannot give as parameters, with what to use instead: the engine sets
+#: ``RngRun`` and ``output`` on every run's command line, ``quick`` is the campaign's
+#: ``[quick]`` (a run made with ``--quick=true`` would record the full settings' values), and
+#: the others are the programs' and ns-3's own options, which run no simulation.
+RESERVED_PARAMS: dict[str, str] = {
+    "RngRun": "the engine sets it from seeds/replications",
+    "output": "the engine sets it (each run's metrics report)",
+    "quick": "use `sweep --quick` and the campaign's [quick] table",
+    "schema": "the engine reads the program's --schema itself",
+    "batch": "the engine batches runs itself (points_per_process)",
+    **dict.fromkeys(
+        ("help", "PrintHelp", "PrintGlobals", "PrintGroups", "PrintGroup", "PrintTypeIds",
+         "PrintAttributes", "version", "PrintVersion"),
+        "an option of ns-3's CommandLine that prints and runs nothing"),
+}
+#: The largest ``RngRun`` a campaign may give: the examples' RngRun is an unsigned 32-bit
+#: number (a program's ``--schema`` may narrow it with ``min``/``max``).
+RNG_RUN_MAX = 2**32 - 1
+#: The most runs a campaign may have (its sub-grids' points times their seeds, counted
+#: before runs shared by two sub-grids are merged); a larger one is refused when it is read,
+#: before anything is expanded.
+MAX_RUNS = 1_000_000
+#: The longest ``timeout`` a campaign may give, in seconds (a week).
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
+#: A campaign or sub-grid name: a plain file name (it names a folder under ``results/`` and a
+#: NetCDF group), no path separators, not ``.`` or ``..``.
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 #: ``{run}`` not followed by ``/`` and a name: a prefix beside the run's directory, not in it.
 _RUN_DIR_MISUSE = re.compile(re.escape(RUN_DIR) + r"(?!/[^/])")
 
@@ -217,6 +251,11 @@ class Campaign:
         """Every parameter any run sets, in first-use order."""
         return list(dict.fromkeys(name for grid in self.grids for name in grid.parameters()))
 
+    def size(self) -> int:
+        """Runs of the campaign, counted without expanding it (:func:`campaign_size`: runs
+        two sub-grids share count twice)."""
+        return campaign_size(self.grids, self.seeds)
+
     def all_seeds(self) -> tuple[int, ...]:
         """Every seed any sub-grid runs: the campaign's, then the sub-grids' own, in order."""
         seeds = list(self.seeds)
@@ -290,17 +329,53 @@ def _scalar(value: Any, where: str) -> Scalar:
 
 def _check_name(name: str, where: str) -> None:
     if name in RESERVED_PARAMS:
-        raise CampaignError(f"{where}: {name!r} is set by the engine (use seeds/replications)")
+        raise CampaignError(
+            f"{where}: {name!r} cannot be a campaign parameter: {RESERVED_PARAMS[name]}")
     if not name or name.startswith("-") or "=" in name or any(c.isspace() for c in name):
         raise CampaignError(f"{where}: {name!r} is not a valid parameter name")
 
 
-def _values(value: Any, where: str) -> list[Scalar]:
+def _values(value: Any, where: str, distinct: bool = True) -> list[Scalar]:
+    """A factor's values (``distinct``: no two of them give one command line)."""
     if not isinstance(value, list):
         raise CampaignError(f"{where}: expected a list of values, got {type(value).__name__}")
     if not value:
         raise CampaignError(f"{where}: empty list")
-    return [_scalar(item, where) for item in value]
+    values = [_scalar(item, where) for item in value]
+    if distinct:
+        _check_distinct([format_value(item) for item in values], values, where)
+    return values
+
+
+def _check_distinct(words: Sequence[str], values: Sequence[Any], where: str) -> None:
+    """Refuse two different values that give one command line (``[1, "1"]``): the program
+    would make one run twice, stored under two keys. (A value repeated as it is, ``[2, 2]``,
+    is one run.)"""
+    first: dict[str, int] = {}
+    for index, word in enumerate(words):
+        if word in first and _typed_value(values[first[word]]) != _typed_value(values[index]):
+            raise CampaignError(
+                f"{where}: values {values[first[word]]!r} and {values[index]!r} give the same"
+                f" command line ({word}); each value must be different once written as"
+                " --name=value")
+        first.setdefault(word, index)
+
+
+def _typed_value(value: Any) -> Any:
+    """``value`` with its type(s), so that ``1``, ``1.0``, ``True`` and ``"1"`` differ."""
+    if isinstance(value, tuple):
+        return tuple(_typed_value(item) for item in value)
+    return (type(value).__name__, value)
+
+
+def _check_plain_name(name: Any, where: str) -> str:
+    """``name`` when it is a plain name (a folder under ``results/``, a NetCDF group)."""
+    if not isinstance(name, str) or not _PLAIN_NAME.fullmatch(name) or name in (".", ".."):
+        raise CampaignError(
+            f"{where}: {name!r} is not a plain name: use letters, digits and . _ + -,"
+            " starting with a letter or digit (no path separators, no '..'), so that it names"
+            " one folder under results/ and one NetCDF group")
+    return name
 
 
 def _parse_fixed(value: Any, where: str) -> dict[str, Scalar]:
@@ -311,11 +386,11 @@ def _parse_fixed(value: Any, where: str) -> dict[str, Scalar]:
     return fixed
 
 
-def _parse_factors(value: Any, where: str) -> dict[str, list[Scalar]]:
+def _parse_factors(value: Any, where: str, distinct: bool = True) -> dict[str, list[Scalar]]:
     factors = {}
     for name, items in _table(value, where).items():
         _check_name(name, where)
-        factors[name] = _values(items, f"{where}.{name}")
+        factors[name] = _values(items, f"{where}.{name}", distinct)
     return factors
 
 
@@ -329,10 +404,11 @@ def _parse_zips(value: Any, where: str) -> tuple[dict[str, list[Scalar]], ...]:
     groups = []
     for index, group in enumerate(value):
         here = f"{where}[{index}]"
-        members = _parse_factors(group, here)
+        members = _parse_factors(group, here, distinct=False)
         if not members:
             raise CampaignError(f"{here}: a zipped group needs at least one parameter")
         _check_zip_lengths(members, here)
+        _check_zip_rows(members, here)
         groups.append(members)
     return tuple(groups)
 
@@ -342,6 +418,14 @@ def _check_zip_lengths(group: Mapping[str, Sequence[Scalar]], where: str) -> Non
     if len(set(lengths.values())) > 1:
         detail = ", ".join(f"{name} has {n}" for name, n in lengths.items())
         raise CampaignError(f"{where}: zipped lists must have equal lengths ({detail})")
+
+
+def _check_zip_rows(group: Mapping[str, Sequence[Scalar]], where: str) -> None:
+    """Refuse two rows of a zipped group that give one command line."""
+    rows = list(zip(*group.values(), strict=True))
+    words = [" ".join(f"--{name}={format_value(v)}" for name, v in zip(group, row, strict=True))
+             for row in rows]
+    _check_distinct(words, rows, where)
 
 
 def _check_unique(grid: Grid, where: str) -> None:
@@ -420,17 +504,23 @@ def _seeds(table: Mapping[str, Any], where: str) -> tuple[int, ...] | None:
         raise CampaignError(f"{where}: give either seeds or replications, not both")
     if "replications" in table:
         count = table["replications"]
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise CampaignError(f"{where}.replications: expected a positive integer")
+        limit = min(MAX_RUNS, RNG_RUN_MAX)
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= limit:
+            raise CampaignError(
+                f"{where}.replications: expected an integer from 1 to {limit:,} (a campaign"
+                f" has at most {MAX_RUNS:,} runs), got {count!r}")
         return tuple(range(1, count + 1))
     if "seeds" in table:
         seeds = table["seeds"]
-        if (
-            not isinstance(seeds, list)
-            or not seeds
-            or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds)
-        ):
-            raise CampaignError(f"{where}.seeds: expected a non-empty list of integers >= 0")
+        if not isinstance(seeds, list) or not seeds:
+            raise CampaignError(
+                f"{where}.seeds: expected a non-empty list of integers from 0 to {RNG_RUN_MAX}"
+                f" (RngRun), got {seeds!r}")
+        for seed in seeds:
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= RNG_RUN_MAX:
+                raise CampaignError(
+                    f"{where}.seeds: {seed!r} is not an RngRun value: expected integers from 0"
+                    f" to {RNG_RUN_MAX} (an unsigned 32-bit number)")
         return tuple(dict.fromkeys(seeds))
     return None
 
@@ -439,9 +529,29 @@ def _timeout(table: Mapping[str, Any], where: str) -> float | None:
     if "timeout" not in table:
         return None
     value = table["timeout"]
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise CampaignError(f"{where}.timeout: expected a positive number of seconds")
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not 0 < value <= MAX_TIMEOUT_S or math.isnan(value)):
+        raise CampaignError(
+            f"{where}.timeout: expected a number of seconds above 0 and at most"
+            f" {MAX_TIMEOUT_S:g} (a week), got {value!r}")
     return float(value)
+
+
+def campaign_size(grids: Sequence[Grid], seeds: Sequence[int]) -> int:
+    """The runs of ``grids``: each one's points times its seeds (``seeds`` unless it has its
+    own), before runs two sub-grids share are merged; counted, not expanded."""
+    return sum(grid.size() * len(seeds if grid.seeds is None else grid.seeds) for grid in grids)
+
+
+def _check_size(grids: Sequence[Grid], seeds: Sequence[int], where: str) -> None:
+    size = campaign_size(grids, seeds)
+    if size > MAX_RUNS:
+        detail = ", ".join(
+            f"{grid.name}: {grid.size():,} points x"
+            f" {len(seeds if grid.seeds is None else grid.seeds):,} seeds" for grid in grids)
+        raise CampaignError(
+            f"{where}: the campaign has {size:,} runs ({detail}), more than the {MAX_RUNS:,}"
+            " a campaign may have: split it into campaigns, or use fewer factor values or seeds")
 
 
 def _merge_grid(base: Grid, sub: Grid, where: str) -> Grid:
@@ -499,8 +609,10 @@ def _apply_overrides(grids: Sequence[Grid], overrides: Mapping[str, Any]) -> tup
                     f"{where}: {', '.join(given)} zipped with {', '.join(missing)}:"
                     " override every member of the group"
                 )
-            new = {name: _values(overrides[name], f"{where}.{name}") for name in group}
+            new = {name: _values(overrides[name], f"{where}.{name}", distinct=False)
+                   for name in group}
             _check_zip_lengths(new, where)
+            _check_zip_rows(new, where)
             zips.append(new)
         result.append(replace(grid, fixed=fixed, factors=factors, zips=tuple(zips)))
     return tuple(result)
@@ -520,9 +632,7 @@ def parse_campaign(
     program = data.get("program")
     if not isinstance(program, str) or not program:
         raise CampaignError(f"{where}: 'program' (the example program's name) is required")
-    campaign_name = data.get("name", name or program)
-    if not isinstance(campaign_name, str) or not campaign_name:
-        raise CampaignError(f"{where}: 'name' must be a non-empty string")
+    campaign_name = _check_plain_name(data.get("name", name or program), f"{where}: name")
 
     metrics = data.get("metrics", [])
     if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
@@ -543,13 +653,19 @@ def parse_campaign(
         if not isinstance(subs, list) or not subs:
             raise CampaignError(f"{where}: [[grid]] must be a non-empty array of tables")
         grids = []
+        names: dict[str, str] = {}
         for index, table in enumerate(subs):
             here = f"[[grid]] #{index + 1}"
             table = _table(table, here)
             _check_keys(table, _GRID_KEYS, here)
-            grid_name = table.get("name", f"grid{index + 1}")
+            grid_name = _check_plain_name(table.get("name", f"grid{index + 1}"), f"{here}.name")
+            if grid_name in names:
+                raise CampaignError(
+                    f"{here}.name: {grid_name!r} is also the name of {names[grid_name]}; each"
+                    " sub-grid needs a name of its own (it names its NetCDF group and --grid)")
+            names[grid_name] = here
             sub = Grid(
-                name=str(grid_name),
+                name=grid_name,
                 fixed=_parse_fixed(table.get("fixed"), f"{here}.fixed"),
                 factors=_parse_factors(table.get("factors"), f"{here}.factors"),
                 zips=_parse_zips(table.get("zip"), f"{here}.zip"),
@@ -571,6 +687,10 @@ def parse_campaign(
         _check_run_dir(grid, "[quick.params]")
     quick_seeds = _seeds(quick_table, "[quick]")
     quick_timeout = _timeout(quick_table, "[quick]")
+    _check_size(grids, seeds, where)
+    _check_size(quick_grids if quick_seeds is None
+                else tuple(replace(grid, seeds=None) for grid in quick_grids),
+                quick_seeds or seeds, "[quick]")
     if quick:
         grids = quick_grids
         if quick_seeds:
@@ -612,7 +732,12 @@ def loads_campaign(text: str, *, name: str | None = None, quick: bool = False,
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CampaignError(f"{source or 'campaign'}: invalid TOML: {exc}") from exc
-    return parse_campaign(data, name=name, quick=quick, source=source, text=text)
+    try:
+        return parse_campaign(data, name=name, quick=quick, source=source, text=text)
+    except CampaignError as exc:
+        if source is None or str(exc).startswith(str(source)):
+            raise
+        raise CampaignError(f"{source}: {exc}") from exc
 
 
 def resolve_campaign_path(name_or_path: str | Path) -> Path:
@@ -649,3 +774,84 @@ def stored_campaign(meta: Mapping[str, str]) -> Campaign | None:
                               quick=meta.get("mode") == "quick")
     except CampaignError:
         return None
+
+
+# --------------------------------------------------------------------------- the program
+
+
+#: The integers a schema's ``int`` parameter takes (the wrapper's ``int64_t``).
+_INT64 = (-(2**63), 2**63 - 1)
+#: The unsigned range of a schema's ``uint`` parameter that gives no ``min``/``max``.
+_UINT32 = (0, RNG_RUN_MAX)
+
+
+def _value_problem(entry: Mapping[str, Any], value: Scalar) -> str | None:
+    """Why ``value`` does not suit the schema parameter ``entry`` (None: it does)."""
+    kind = entry.get("type")
+    if isinstance(value, str) and RUN_DIR in value:
+        return None
+    if kind == "bool":
+        if isinstance(value, bool) or value in ("true", "false"):
+            return None
+        return "expected true or false"
+    if kind in ("int", "uint"):
+        low, high = _INT64 if kind == "int" else (entry.get("min", _UINT32[0]),
+                                                  entry.get("max", _UINT32[1]))
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"expected an integer from {low} to {high}"
+        if not low <= value <= high:
+            return f"out of range: expected an integer from {low} to {high}"
+        return None
+    if kind == "double":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return "expected a number"
+        if not math.isfinite(value):
+            return "expected a finite number"
+        return None
+    if kind in ("rate", "time"):
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            return f"expected a {kind} (a string with its unit, e.g. " + (
+                '"10Mbps")' if kind == "rate" else '"20ms")')
+        if isinstance(value, int | float) and not (math.isfinite(value) and value >= 0):
+            return f"expected a {kind} >= 0"
+        return None
+    return None  # string, and types this tooling does not know
+
+
+def check_program(campaign: Campaign, schema: Any) -> None:
+    """Check ``campaign`` against its program's ``--schema`` (a
+    :class:`~qdisclab.schema.ProgramSchema`) before any run: every parameter value has the
+    parameter's type and range, every seed is in ``RngRun``'s range and every campaign metric
+    is one the program declares. Raises :class:`CampaignError` naming the campaign file, the
+    key and what the program takes. (Unknown parameter names are the engine's check.)"""
+    from qdisclab.schema import metric_matches
+
+    where = str(campaign.source or f"campaign {campaign.name!r}")
+    for grid in campaign.grids:
+        here = f"{where}: sub-grid {grid.name!r}" if len(campaign.grids) > 1 else where
+        values = [*(("fixed", name, v) for name, v in grid.fixed.items()),
+                  *(("factors", name, v) for name, values in grid.factors.items()
+                    for v in values),
+                  *(("zip", name, v) for group in grid.zips for name, values in group.items()
+                    for v in values)]
+        for table, name, value in values:
+            entry = schema.param(name)
+            if entry is None or entry.get("derived"):
+                continue
+            if problem := _value_problem(entry, value):
+                raise CampaignError(
+                    f"{here}: {table}: {name} = {value!r}: {problem} ({campaign.program}'s"
+                    f" --schema: {name} is a {entry.get('type')} parameter)")
+    rng_run = schema.param("RngRun") or {}
+    low, high = rng_run.get("min", 0), rng_run.get("max", RNG_RUN_MAX)
+    if bad := [seed for seed in campaign.all_seeds() if not low <= seed <= high]:
+        raise CampaignError(
+            f"{where}: seeds: {bad[0]} is outside {campaign.program}'s RngRun range"
+            f" {low} to {high}")
+    declared = [m["name"] for m in schema.metrics]
+    unknown = [name for name in campaign.metrics
+               if not any(metric_matches(pattern, name) for pattern in declared)]
+    if unknown:
+        raise CampaignError(
+            f"{where}: metrics: {campaign.program} does not report"
+            f" {', '.join(map(repr, unknown))} (its --schema lists: {', '.join(declared)})")

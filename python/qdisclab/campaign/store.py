@@ -36,6 +36,15 @@ to recover; nothing already stored is changed or removed.
 
 Opening a database made before a column existed adds that column (empty for the
 rows already there; :data:`_ADDED_COLUMNS`), so every older database stays readable.
+
+Readers never write. ``ResultStore(path, write=False)``, and every store opened inside
+:func:`read_only` (what ``export``, ``report``, ``figures`` and ``factorial`` do), opens the
+file with SQLite's ``mode=ro`` (``immutable=1`` when its directory cannot be written, as on a
+read-only mount, where SQLite could not make the ``-shm`` file a WAL database needs): it
+creates no table, adds no column and keeps the journal mode; a column an older database
+lacks reads as NULL. A file that is not a campaign database (empty, another program's
+SQLite), a damaged one, or a row whose ``params``/``metrics`` are not JSON objects raises
+:class:`StoreError` naming the file (and the row) and how to recover.
 """
 
 from __future__ import annotations
@@ -50,8 +59,10 @@ import socket
 import sqlite3
 import sys
 import time
+import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -230,13 +241,62 @@ def _reported(method):
     return wrapper
 
 
+#: Whether stores opened now default to read-only (inside :func:`read_only`).
+_READ_ONLY: ContextVar[bool] = ContextVar("qdisclab_store_read_only", default=False)
+#: The tables a campaign database must have for a reader; ``sweeps`` and ``kept_files`` may
+#: be missing (read as empty), as may columns added later.
+_REQUIRED = {"runs": {"run_key", "params", "seed", "status", "metrics"}, "meta": {"key", "value"}}
+
+
+@contextmanager
+def read_only() -> Iterator[None]:
+    """While the block runs, :class:`ResultStore` opens databases read-only unless told
+    ``write=True`` (the reader commands run in it)."""
+    token = _READ_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _READ_ONLY.reset(token)
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """``path`` opened with ``mode=ro``, or ``immutable=1`` where its directory is read-only."""
+    if not path.is_file():
+        raise StoreError(f"{path} does not exist or is not a file")
+    uri = "file:" + urllib.parse.quote(str(path.resolve()))
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30.0)
+    try:
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        if not name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY")) or os.access(
+                path.parent, os.W_OK):
+            raise
+    # A WAL database on a read-only mount: nothing can write it, so read it as it is.
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=30.0)
+
+
 class ResultStore:
-    """A campaign's SQLite database (created on first use)."""
+    """A campaign's SQLite database: created on first use when ``write`` (the default,
+    except inside :func:`read_only`), else only read."""
 
     @_reported
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, write: bool | None = None):
         self.path = Path(path)
         self.conn = None
+        self.write = not _READ_ONLY.get() if write is None else write
+        self._columns: dict[str, set[str]] = {}
+        if not self.write:
+            self.conn = _connect_read_only(self.path)
+            try:
+                self.conn.row_factory = sqlite3.Row
+                self._check_tables()
+            except BaseException:
+                self.conn.close()
+                raise
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -252,6 +312,32 @@ class ResultStore:
         except BaseException:
             self.conn.close()
             raise
+
+    def _check_tables(self) -> None:
+        """Refuse a file that is not a campaign database; note the columns it has."""
+        tables = [row[0] for row in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")]
+        for table in tables:
+            self._columns[table] = {row[1] for row in self.conn.execute(
+                f"PRAGMA table_info({_quote(table)})")}
+        if not tables:
+            raise StoreError(
+                f"{self.path} is empty: it holds no campaign database ({self.path.stat().st_size}"
+                " bytes, no tables). A sweep writes one: `qdisc-lab sweep CAMPAIGN --db"
+                f" {shlex.quote(str(self.path))}`; or name the database a sweep wrote.")
+        for table, columns in _REQUIRED.items():
+            if table not in tables or not columns <= self._columns[table]:
+                lacks = ", ".join(sorted(columns - self._columns.get(table, set())))
+                missing = (f"no {table} table" if table not in tables else
+                           f"its {table} table lacks {lacks}")
+                raise StoreError(
+                    f"{self.path} is not a qdisc-lab campaign database ({missing}; its tables:"
+                    f" {', '.join(tables)}); it was left as it is. Name the database a sweep"
+                    " wrote (results/<campaign>/campaign.sqlite).")
+
+    def _has(self, table: str) -> bool:
+        """Whether the database has ``table`` (always, for a writer: it made them)."""
+        return self.write or table in self._columns
 
     def _add_missing_columns(self) -> None:
         """Give a database written before :data:`_ADDED_COLUMNS` existed those columns."""
@@ -296,7 +382,8 @@ class ResultStore:
     def meta(self) -> dict[str, str]:
         """Every stored campaign fact."""
         rows = self.conn.execute("SELECT key, value FROM meta")
-        return {row["key"]: row["value"] for row in rows}
+        return {row["key"]: row["value"] for row in rows if isinstance(row["key"], str)
+                and isinstance(row["value"], str)}
 
     # -- runs --------------------------------------------------------------------------
 
@@ -346,6 +433,8 @@ class ResultStore:
     def kept_files(self) -> dict[str, list[tuple[str, int]]]:
         """The files every run kept, by run key: ``(name, bytes)`` in name order."""
         kept: dict[str, list[tuple[str, int]]] = {}
+        if not self._has("kept_files"):
+            return kept
         for row in self.conn.execute(
             "SELECT run_key, name, bytes FROM kept_files ORDER BY run_key, name"
         ):
@@ -368,32 +457,72 @@ class ResultStore:
         for row in self.conn.execute(query, args):
             if wanted is not None and row["run_key"] not in wanted:
                 continue
+            present = set(row.keys())
+
+            def get(column: str, default: Any = None) -> Any:
+                return row[column] if column in present else default
+
             records.append(
                 RunRecord(
                     run_key=row["run_key"],
-                    campaign=row["campaign"],
-                    program=row["program"],
-                    grid=row["grid"],
-                    params=json.loads(row["params"]),
+                    campaign=get("campaign"),
+                    program=get("program"),
+                    grid=get("grid"),
+                    params=self._json_object(row, "params"),
                     seed=row["seed"],
                     status=row["status"],
-                    reason=row["reason"],
-                    metrics=json.loads(row["metrics"]) if row["metrics"] else None,
-                    wall_time_s=row["wall_time_s"],
-                    cpu_time_s=row["cpu_time_s"],
-                    exit_code=row["exit_code"],
-                    stderr_tail=row["stderr_tail"],
-                    ns3_version=row["ns3_version"],
-                    git_rev=row["git_rev"],
-                    host=row["host"],
-                    command=row["command"],
-                    attempts=row["attempts"],
-                    started_at=row["started_at"],
-                    finished_at=row["finished_at"],
-                    kept_dir=row["kept_dir"],
+                    reason=get("reason"),
+                    metrics=self._json_object(row, "metrics", optional=True),
+                    wall_time_s=get("wall_time_s"),
+                    cpu_time_s=get("cpu_time_s"),
+                    exit_code=get("exit_code"),
+                    stderr_tail=get("stderr_tail"),
+                    ns3_version=get("ns3_version"),
+                    git_rev=get("git_rev"),
+                    host=get("host"),
+                    command=get("command"),
+                    attempts=get("attempts", 1),
+                    started_at=get("started_at"),
+                    finished_at=get("finished_at"),
+                    kept_dir=get("kept_dir"),
                 )
             )
         return records
+
+    def _json_object(self, row: sqlite3.Row, column: str, optional: bool = False
+                     ) -> dict[str, Any] | None:
+        """The row's ``column`` as a JSON object (None when ``optional`` and empty);
+        :class:`StoreError` naming the run, the column and the fix when it is not one."""
+        text = row[column]
+        if optional and not text:
+            return None
+        problem = None
+        try:
+            value = json.loads(text) if isinstance(text, str | bytes) else text
+        except ValueError as exc:
+            problem = f"not valid JSON: {exc}"
+        else:
+            if not isinstance(value, dict):
+                kind = "null" if value is None else type(value).__name__
+                problem = f"a JSON {kind}, not an object"
+            elif column == "metrics" and any(
+                    isinstance(v, bool) or not isinstance(v, int | float | type(None))
+                    for v in value.values()):
+                problem = "an object whose values are not all numbers or null"
+        if problem is None:
+            return value
+        key = row["run_key"]
+        raise StoreError(
+            f"{self.path}: the {column} of run {key} are {problem}. The row is damaged: remove"
+            f" it (sqlite3 {shlex.quote(str(self.path))} \"DELETE FROM runs WHERE run_key ="
+            f" '{key}'\") and run the sweep again, which makes that run anew.")
+
+    @_reported
+    def mean_wall_time(self) -> float | None:
+        """The mean wall time of the runs stored as ``ok``, in seconds; None without any."""
+        (mean,) = self.conn.execute(
+            "SELECT AVG(wall_time_s) FROM runs WHERE status = 'ok'").fetchone()
+        return mean
 
     @_reported
     def counts(self, keys: Iterable[str] | None = None) -> dict[str, int]:
@@ -428,7 +557,12 @@ class ResultStore:
     @_reported
     def sweeps(self) -> list[dict[str, Any]]:
         """Every recorded sweep, oldest first."""
-        return [dict(row) for row in self.conn.execute("SELECT * FROM sweeps ORDER BY id")]
+        if not self._has("sweeps"):
+            return []
+        added = dict.fromkeys((c for t, c, _ in _ADDED_COLUMNS if t == "sweeps"), None)
+        # A database older than a column (read-only: not added) has it as None.
+        return [{**added, **dict(row)}
+                for row in self.conn.execute("SELECT * FROM sweeps ORDER BY id")]
 
     # -- views and export --------------------------------------------------------------
 
@@ -524,13 +658,15 @@ def kept_path(db: str | Path, kept_dir: str | None, relative_to: str | Path | No
 def exclusive_writer(path: str | Path) -> Iterator[None]:
     """Be the only sweep writing the database ``path`` while the block runs.
 
-    Holds an exclusive ``flock`` on ``<path>.lock`` (created beside it and kept,
+    Holds an exclusive ``flock`` on ``<path>.lock`` beside the database's real file
+    (symbolic links resolved, so two paths to one file take one lock; created and kept,
     holding the owner's pid, host and command); the kernel releases it when the
     process ends, even by SIGKILL. Another holder raises :class:`StoreError`
     naming it. Readers (export, report) do not take the lock.
     """
     path = Path(path)
-    lock_path = Path(f"{path}.lock")
+    real = path.resolve()
+    lock_path = Path(f"{real}.lock")
     try:
         lock_path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -541,8 +677,9 @@ def exclusive_writer(path: str | Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 4096, 0).decode("utf-8", errors="replace").strip()
+            also = f" (the file {real})" if real != path.absolute() else ""
             raise StoreError(
-                f"another sweep is writing {path}: {holder or 'owner unknown'}.\n"
+                f"another sweep is writing {path}{also}: {holder or 'owner unknown'}.\n"
                 "Two sweeps on one database would run the same runs twice. Wait for it to"
                 " finish, or stop it (its finished runs stay stored) and run this again."
             ) from None
@@ -604,7 +741,7 @@ def salvage(path: str | Path) -> dict[str, int]:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {damaged}: {exc}") from exc
         try:
-            with ResultStore(path) as new:
+            with ResultStore(path, write=True) as new:
                 for table in _TABLES:
                     try:
                         columns, rows = _readable_rows(old, table)
