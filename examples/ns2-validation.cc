@@ -15,11 +15,15 @@
  *
  *   ./ns3 run "ns2-validation --queue=DRR --flows=3 --rates=500,500,800"
  *
- * With --ns2Calibration (the default) it applies the two calibrations that make FIFO agree
- * packet for packet with ns-2: every link's rate is scaled by (packetSize + 2) / packetSize, so
- * a packet and its 2-byte PPP header take as long as the bare packet in ns-2; and ns-2's queue
- * limit_ L maps to a queue disc of L - 2 packets (DropTail, which drops at q + 1 >= L) or
- * L - 1 (RED and RIO, which drop at q >= L), plus the device's one-packet queue.
+ * With --ns2Calibration (the default) it applies the calibrations that make FIFO agree packet
+ * for packet with ns-2: every link's rate is scaled by (packetSize + 2) / packetSize, so a
+ * packet and its 2-byte PPP header take as long as the bare packet in ns-2; ns-2's queue limit_
+ * L maps to a queue disc of L - 2 packets (DropTail, which drops at q + 1 >= L) or L - 1 (RED
+ * and RIO, which drop at q >= L), plus the device's one-packet queue; and the bottleneck is
+ * 1 b/s faster than that (each transmission ends 8 ns early), so that a departure and an
+ * arrival due at the same instant are taken departure first, as ns-2 takes them (ns-3 takes the
+ * arrival first): a fixed-rate flow whose period is a multiple of the transmission time meets
+ * every departure at the same instant, and that order decides whether it is locked out.
  *
  * Reports per flow the packets delivered in [0, simTime] and dropped at the bottleneck, the
  * drops by reason, and the mean queue sampled every 10 ms, with and without the device's
@@ -54,7 +58,7 @@ struct Ns2ValidationConfig
     std::string queue = "DropTail";       //!< DropTail, DRR, SRR, RED, RIO or DscpMarker
     uint32_t flows = 1;                   //!< number of sources
     std::string rates = "2000";           //!< per-flow rates in kb/s (one for all, or one each)
-    double startOffset = 0.001;           //!< flow i starts at i x startOffset seconds
+    double startOffset = 0.000313;        //!< flow i starts at i x startOffset seconds
     std::string starts;                   //!< per-flow start times (s), overriding startOffset
     std::string stops;                    //!< per-flow stop times (s), 0: never
     uint32_t packetSize = 1000;           //!< IP packet size, bytes
@@ -99,8 +103,14 @@ struct Ns2ValidationConfig
     void Declare(ExperimentParams& params);
     /// Check the values after parsing; stops the program naming a wrong one.
     void Resolve();
-    /// \return the factor the link rates are scaled by
-    double RateScale() const;
+    /**
+     * \param ns2Rate a link's rate in ns-2
+     * \param bottleneck whether it is the bottleneck
+     * \return its rate in ns-3: with the calibration, scaled by (packetSize + 2) / packetSize
+     *         (the PPP header), the bottleneck's 1 b/s more (its departures come before the
+     *         arrivals of the same instant, as in ns-2)
+     */
+    DataRate Ns3Rate(const std::string& ns2Rate, bool bottleneck) const;
 };
 
 void
@@ -185,10 +195,15 @@ Ns2ValidationConfig::Resolve()
                     "--queue=DscpMarker marks flow i into AF class i + 1: at most 4 flows");
 }
 
-double
-Ns2ValidationConfig::RateScale() const
+DataRate
+Ns2ValidationConfig::Ns3Rate(const std::string& ns2Rate, bool bottleneck) const
 {
-    return ns2Calibration ? (packetSize + 2.0) / packetSize : 1.0;
+    const uint64_t bps = DataRate(ns2Rate).GetBitRate();
+    if (!ns2Calibration)
+    {
+        return DataRate(bps);
+    }
+    return DataRate(bps * (packetSize + 2) / packetSize + (bottleneck ? 1 : 0));
 }
 
 /**
@@ -235,6 +250,14 @@ Ipv4Address
 SenderAddress(uint32_t i)
 {
     return Ipv4Address(("10.1." + std::to_string(i + 1) + ".1").c_str());
+}
+
+/// \return whether the TypeId \p type exists (a compatibility feature of the model)
+bool
+HasType(const std::string& type)
+{
+    TypeId tid;
+    return TypeId::LookupByNameFailSafe(type, &tid);
 }
 
 /// \return whether \p type has the attribute \p name (a compatibility feature of the model)
@@ -417,7 +440,7 @@ Ns2Validation::MakeQueueDisc() const
         }
         else if (c.classifier == "Ns2SourceHash")
         {
-            NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe("ns3::Ns2SourceHashPacketFilter"),
+            NS_ABORT_MSG_UNLESS(HasType("ns3::Ns2SourceHashPacketFilter"),
                                 "--classifier=Ns2SourceHash needs "
                                 "ns3::Ns2SourceHashPacketFilter, which this build of the "
                                 "module does not have");
@@ -436,12 +459,9 @@ void
 Ns2Validation::BuildTopology()
 {
     const Ns2ValidationConfig& c = m_config;
-    const double scale = c.RateScale();
     m_scenario.SetLeafCount(c.flows);
-    m_scenario.SetAccessLink(DataRate(DataRate(c.accessRate).GetBitRate() * scale),
-                             Time(c.accessDelay));
-    m_scenario.SetBottleneckLink(DataRate(DataRate(c.bottleneckRate).GetBitRate() * scale),
-                                 Time(c.bottleneckDelay));
+    m_scenario.SetAccessLink(c.Ns3Rate(c.accessRate, false), Time(c.accessDelay));
+    m_scenario.SetBottleneckLink(c.Ns3Rate(c.bottleneckRate, true), Time(c.bottleneckDelay));
     if (c.queue != "DscpMarker")
     {
         m_scenario.SetBottleneckQueueDisc(MakeQueueDisc());

@@ -16,7 +16,7 @@ array set P {
     queue DropTail
     flows 1
     rates 2000
-    startOffset 0.001
+    startOffset 0.000313
     starts ""
     stops ""
     packetSize 1000
