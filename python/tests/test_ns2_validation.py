@@ -58,21 +58,28 @@ def test_every_case_is_judged_or_explained():
         assert not (case.seeds == 1), f"{case.name}: an interval needs more than one seed"
 
 
-def test_interval_rejects_a_shift(tmp_path, monkeypatch):
-    """The interval test fails a constant per-seed difference and passes a centred one."""
+def _synthetic(monkeypatch, tmp_path, ns2_values, ns3_values):
+    """Judge a 5-seed case whose runs deliver the given packets."""
     case = suite.Case("synthetic", "per-flow", "", dict(flows=1), seeds=5)
-    ns2_values = iter([10, 11, 12, 13, 14])
-    ns3_values = iter([12, 13, 14, 15, 16])
-    monkeypatch.setattr(suite, "run_ns2", lambda c, s, d: {
-        "flow0_delivered_packets": next(ns2_values), "mean_queue_packets": 0,
-        "flow0_dropped_packets": 0})
-    monkeypatch.setattr(suite, "run_ns3", lambda c, s, d, p: {
-        "flow0_delivered_packets": next(ns3_values), "mean_queue_packets": 0,
-        "flow0_dropped_packets": 0})
+    ns2_iter, ns3_iter = iter(ns2_values), iter(ns3_values)
+    report = lambda it: {"flow0_delivered_packets": next(it),  # noqa: E731
+                         "flow0_dropped_packets": 0, "mean_queue_packets": 0}
+    monkeypatch.setattr(suite, "run_ns2", lambda c, s, d: report(ns2_iter))
+    monkeypatch.setattr(suite, "run_ns3", lambda c, s, d, p: report(ns3_iter))
     monkeypatch.setattr(suite, "WORKERS", 1)
-    shifted = suite.run_case(case, tmp_path)
-    assert shifted.failures and shifted.intervals["flow0_delivered_packets"][0] > 0
-    ns2_values = iter([10, 11, 12, 13, 14])
-    ns3_values = iter([11, 10, 13, 12, 14])
-    centred = suite.run_case(case, tmp_path)
+    return suite.run_case(case, tmp_path)
+
+
+def test_interval_rejects_a_shift(tmp_path, monkeypatch):
+    """The interval test fails a shifted per-seed difference and passes a centred one."""
+    shifted = _synthetic(monkeypatch, tmp_path, [10, 11, 12, 13, 14], [12, 14, 14, 16, 16])
+    low, high = shifted.intervals["flow0_delivered_packets"]
+    assert shifted.failures and 0 < low < 2.4 < high
+    centred = _synthetic(monkeypatch, tmp_path, [10, 11, 12, 13, 14], [11, 10, 13, 12, 14])
     assert not centred.failures
+
+
+def test_constant_difference_is_judged_deterministically(tmp_path, monkeypatch):
+    """A difference the dither does not move is judged within one packet, not by an interval."""
+    assert not _synthetic(monkeypatch, tmp_path, [10] * 5, [11] * 5).failures
+    assert _synthetic(monkeypatch, tmp_path, [10] * 5, [12] * 5).failures
