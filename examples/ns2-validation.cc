@@ -98,6 +98,7 @@ struct Ns2ValidationConfig
     uint32_t ebs = 1000;                  //!< srTCM excess burst, bytes
     double pir = 640;                     //!< trTCM peak rate, kb/s
     uint32_t pbs = 1000;                  //!< trTCM peak burst, bytes
+    bool quick = false;                   //!< short run for CI
 
     /// \param params where to declare the parameters
     void Declare(ExperimentParams& params);
@@ -165,6 +166,7 @@ Ns2ValidationConfig::Declare(ExperimentParams& params)
     params.Add("pir", "trTCM peak rate in kb/s", pir);
     params.AddUnsigned("pbs", "trTCM peak burst in bytes", pbs);
     params.AddRunNumber();
+    params.Add("quick", "Short run for CI: simTime=5", quick, ExperimentParams::NEVER);
     params.AddMetric("flow<i>_delivered_packets");
     params.AddMetric("flow<i>_dropped_packets");
     params.AddMetric("flow<i>_green_packets", ExperimentParams::SOMETIMES);
@@ -182,6 +184,10 @@ Ns2ValidationConfig::Declare(ExperimentParams& params)
 void
 Ns2ValidationConfig::Resolve()
 {
+    if (quick)
+    {
+        simTime = 5;
+    }
     QueueDiscCatalog::Choose("--queue",
                              queue,
                              {"DropTail", "DRR", "SRR", "RED", "RIO", "DscpMarker"});
