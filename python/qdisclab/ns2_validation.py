@@ -25,6 +25,7 @@ Validation sections show (ns-2 | module | difference | verdict).
 from __future__ import annotations
 
 import json
+import re
 import math
 import shutil
 import subprocess
@@ -292,12 +293,12 @@ CASES: tuple[Case, ...] = (
          pending="SRR_FIX"),
     Case("srr-jitter", "per-flow",
          "SRR weights 1:2:3:4 at 80/300/400/600 kb/s (flow 0 below its share), +-50 % CBR "
-         "dither, 10 seeds",
+         "dither",
          _srr("1,2,3,4", "80,300,400,600", 4, jitter=50), seeds=10, judged=("delivered",), note=_SRR_NOTE),
     # RED: ns-3's own RedQueueDisc, the floor of the RED family.
     Case("red", "red-rio",
-         "ns-3 RedQueueDisc vs ns-2 RED: 3 flows 500/500/800 kb/s, limit_ 50, thresholds "
-         "5/15, max_p 0.1, w_q 0.002, 10 seeds",
+         "RedQueueDisc (ns-3's) against ns-2's RED: 3 flows 500/500/800 kb/s, limit_ 50, "
+         "thresholds 5/15, max_p 0.1, w_q 0.002",
          dict(queue="RED", flows=3, rates="500,500,800", limit=50), seeds=10,
          note="the queue is not compared: ns-3's RED averages the queue disc alone, without "
               "the packet the device holds, which ns-2's RED queue counts; its average is one "
@@ -305,8 +306,8 @@ CASES: tuple[Case, ...] = (
               "packet more"),
     # RIO: IN = AF11 in ns-3, flow id 1 (priority_method_ 1) in ns-2.
     Case("rio-fixed", "red-rio",
-         "RIO, flows 0 and 1 IN, 2 and 3 OUT, 4 flows at 400 kb/s, +-50 % dither, 10 seeds "
-         "(module's averaging)",
+         "RIO, flows 0 and 1 IN, 2 and 3 OUT, 4 flows at 400 kb/s, +-50 % dither (module's "
+         "averaging)",
          dict(queue="RIO", flows=4, rates=400, inFlows="0,1", jitter=50), seeds=10,
          expected=_RIO_AVERAGING),
     Case("rio-fixed-ns2", "red-rio", "the same with RioQueueDisc::Ns2Averaging",
@@ -409,6 +410,13 @@ def rst_table(outcomes: list[Outcome]) -> str:
     return "\n".join(out)
 
 
+def _literals(text: str) -> str:
+    """ns-2's names (``limit_``, ``add_to_WM``) as RST literals: a trailing underscore is a
+    reference in RST."""
+    return re.sub(r"(?<![`\w])(\w*_\w*)(?![`\w])", lambda m: f"``{m.group(1)}``"
+                  if m.group(1).endswith("_") or "_to_" in m.group(1) else m.group(1), text)
+
+
 def rst_cases(outcomes: list[Outcome]) -> str:
     """The cases as an RST definition list (what each row runs, and what it states), then
     each distinct reason a shown metric is not judged, once."""
@@ -426,10 +434,12 @@ def rst_cases(outcomes: list[Outcome]) -> str:
         if c.pending:
             text += (" The module starves a flow here: an expected failure (strict), as long "
                      f"as the model lacks {PENDING[c.pending]}.")
-        out.append(f"``{c.name}``\n  " + textwrap.fill(text, 96, subsequent_indent="  "))
+        out.append(f"``{c.name}``\n  "
+                   + textwrap.fill(_literals(text), 96, subsequent_indent="  "))
         if c.note and c.note not in notes:
             notes.append(c.note)
-    out += ["", *(textwrap.fill("Not judged: " + n + ".", 100) + "\n" for n in notes)]
+    out += ["", *(textwrap.fill(_literals(n[0].upper() + n[1:] + "."), 100) + "\n"
+                  for n in notes)]
     return "\n".join(out)
 
 
