@@ -453,7 +453,7 @@ Ns2Validation::MakeQueueDisc() const
             tc.AddPacketFilter(handle,
                                "ns3::Ns2SourceHashPacketFilter",
                                "Mask",
-                               UintegerValue(c.mask),
+                               StringValue(std::to_string(c.mask)), // 0 or 1, in its own type
                                "NodeAddresses",
                                StringValue(NodeAddresses()));
         }
