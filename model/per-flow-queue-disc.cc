@@ -16,6 +16,7 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
+#include <iostream>
 #include <limits>
 
 namespace ns3
@@ -50,8 +51,11 @@ PerFlowQueueDisc::AddCommonAttributes(TypeId tid, const SharedAttributes& shared
                       MakeUintegerAccessor(&PerFlowQueueDisc::m_buckets),
                       MakeUintegerChecker<uint32_t>())
         .AddAttribute("Mask",
-                      "What identifies a flow (ns-2 DRR's mask_): FiveTuple (addresses, "
-                      "ports, protocol; ns-2 mask_ 0, the default) or AddressPair (mask_ 1).",
+                      "What identifies a flow: FiveTuple (addresses, ports, protocol; the "
+                      "default) or AddressPair (source and destination addresses). ns-2's DRR "
+                      "identifies a flow by its source node address alone (mask_ 0; mask_ 1 "
+                      "first clears the address's low four bits): for its buckets, install "
+                      "ns3::Ns2SourceHashPacketFilter.",
                       EnumValue(FlowIdentifier::FIVE_TUPLE),
                       QDISC_LAB_ENUM_ACCESSOR(FlowIdentifier::Mask, &PerFlowQueueDisc::m_mask),
                       MakeEnumChecker(FlowIdentifier::FIVE_TUPLE,
@@ -111,7 +115,13 @@ PerFlowQueueDisc::AddCommonAttributes(TypeId tid, const SharedAttributes& shared
                         "The buffer dropped a packet of a flow (stolen, or on arrival): "
                         "bucket, packet",
                         MakeTraceSourceAccessor(&PerFlowQueueDisc::m_flowDropTrace),
-                        scope + "::FlowItemTracedCallback");
+                        scope + "::FlowItemTracedCallback")
+        .AddTraceSource("SharedBucket",
+                        "A flow arrived in a bucket that already held another flow's packets "
+                        "(the two are one flow to the scheduler): bucket, the number of "
+                        "distinct flows it has held",
+                        MakeTraceSourceAccessor(&PerFlowQueueDisc::m_sharedBucketTrace),
+                        scope + "::SharedBucketTracedCallback");
 }
 
 PerFlowQueueDisc::PerFlowQueueDisc(const char* name, bool dropsLongest, bool dropsLast)
@@ -148,6 +158,56 @@ uint32_t
 PerFlowQueueDisc::GetBucket(Ptr<QueueDiscItem> item)
 {
     return Classify(item, FlowIdentifier::Extract(*item));
+}
+
+uint32_t
+PerFlowQueueDisc::GetSharedBuckets() const
+{
+    return m_sharedBuckets;
+}
+
+uint32_t
+PerFlowQueueDisc::GetFlowsInSharedBuckets() const
+{
+    return static_cast<uint32_t>(m_sharers.size());
+}
+
+void
+PerFlowQueueDisc::NoteOtherFlow(uint32_t bucket, uint32_t flow, const FlowKey& key)
+{
+    BucketOwner& owner = m_owners[bucket];
+    const double weight = m_uniformWeight != 0 ? m_uniformWeight : m_weights.WeightOf(key);
+    if (owner.weight == 0)
+    {
+        owner = BucketOwner{flow, static_cast<float>(weight), 1};
+        return;
+    }
+    const auto pair = [bucket](uint32_t f) { return (uint64_t{bucket} << 32) | f; };
+    if (owner.flows == 1)
+    {
+        ++m_sharedBuckets;
+        m_sharers.insert(pair(owner.flow));
+    }
+    if (!m_sharers.insert(pair(flow)).second)
+    {
+        return; // a flow already counted
+    }
+    ++owner.flows;
+    NS_LOG_DEBUG("bucket " << bucket << " holds another flow, " << key.ToString() << " ("
+                           << owner.flows << " so far)");
+    m_sharedBucketTrace(bucket, owner.flows);
+    if (!m_warnedWeights && static_cast<float>(weight) != owner.weight)
+    {
+        m_warnedWeights = true;
+        std::cerr << "warning: " << m_name << ": flows of different weights share bucket " << bucket
+                  << " of " << m_buckets << " (weights " << owner.weight << " and " << weight
+                  << ", the latter " << key.ToString()
+                  << "): the scheduler sees one flow and gives them one share. Set Buckets "
+                     "well above the number of flows, or install ns3::FlowIndexPacketFilter "
+                     "for a bucket per flow. (Warned once; GetSharedBuckets() and the "
+                     "SharedBucket trace count every such bucket.)"
+                  << std::endl;
+    }
 }
 
 bool
@@ -212,6 +272,10 @@ PerFlowQueueDisc::InitializeParams()
     NS_LOG_FUNCTION(this);
     m_queues->Reset();
     m_activeFlows.Set(0);
+    m_owners.assign(m_buckets, BucketOwner{});
+    m_sharers.clear();
+    m_sharedBuckets = 0;
+    m_warnedWeights = false;
     NS_LOG_INFO(
         m_name << ": " << m_buckets << " buckets, buffer " << GetMaxSize() << ", "
                << m_weights.GetN() << " weight rules, "

@@ -19,7 +19,9 @@
 
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -127,6 +129,26 @@ class PerFlowQueueDisc : public QueueDisc
     uint32_t GetBucket(Ptr<QueueDiscItem> item);
 
     /**
+     * \return the number of buckets that have held packets of more than one flow since the
+     *         simulation started (the non-IP bucket not counted)
+     */
+    uint32_t GetSharedBuckets() const;
+
+    /**
+     * \return the number of distinct flows that have shared a bucket with another flow since the
+     *         simulation started: each such flow is one scheduler flow with the others of its
+     *         bucket, and they split one share among them
+     */
+    uint32_t GetFlowsInSharedBuckets() const;
+
+    /**
+     * Signature of the SharedBucket trace source.
+     * \param bucket the bucket a flow joined that already held another flow's packets
+     * \param flows the number of distinct flows it has held so far (>= 2)
+     */
+    using SharedBucketTracedCallback = void (*)(uint32_t bucket, uint32_t flows);
+
+    /**
      * What its state costs in memory, as the benchmark reports it (QueueDiscCatalog's
      * ReadFlowState reads every per-flow queue disc through this).
      * \return the bytes of state per active flow and per bucket, and the peak active flows
@@ -176,6 +198,12 @@ class PerFlowQueueDisc : public QueueDisc
     /// \return the device's MTU, 1500 B without a device
     uint32_t GetDeviceMtu() const;
 
+    /// \return the memory of the per-bucket record of which flow each bucket holds, in bytes
+    std::size_t GetBucketOwnersBytes() const
+    {
+        return m_owners.capacity() * sizeof(BucketOwner);
+    }
+
     /**
      * \param item a packet
      * \param key its flow key (FlowIdentifier::Extract)
@@ -187,6 +215,34 @@ class PerFlowQueueDisc : public QueueDisc
         const int32_t filterClass =
             GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
         return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
+    }
+
+    /**
+     * Classify an arriving packet, and note which flow its bucket holds (GetSharedBuckets).
+     * \param item a packet
+     * \param key its flow key (FlowIdentifier::Extract)
+     * \return its bucket, as Classify
+     */
+    uint32_t ClassifyArrival(const Ptr<QueueDiscItem>& item, const FlowKey& key)
+    {
+        // Inline: every packet comes here. A flow is what was taken modulo Buckets: the filter's
+        // class, else the hash of the fields the Mask selects.
+        const int32_t filterClass =
+            GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
+        if (filterClass == PacketFilter::PF_NO_MATCH && !key.isIp)
+        {
+            return m_buckets; // the bucket of non-IP packets
+        }
+        const uint32_t flow = filterClass != PacketFilter::PF_NO_MATCH
+                                  ? static_cast<uint32_t>(filterClass)
+                                  : FlowIdentifier::Hash(key, m_mask, m_perturbation);
+        const uint32_t bucket = flow % m_buckets;
+        const BucketOwner& owner = m_owners[bucket];
+        if (owner.flow != flow || owner.weight == 0)
+        {
+            NoteOtherFlow(bucket, flow, key); // the bucket's first flow, or another one
+        }
+        return bucket;
     }
 
     /// \return the subclass's name, for its messages
@@ -214,6 +270,30 @@ class PerFlowQueueDisc : public QueueDisc
     TracedCallback<uint32_t, Ptr<const QueueDiscItem>> m_flowDropTrace;    //!< bucket, packet
 
   private:
+    /// The flow a bucket held first, and its weight.
+    struct BucketOwner
+    {
+        uint32_t flow = 0;  //!< the flow (what was taken modulo Buckets)
+        float weight = 0;   //!< its weight (WeightRules); 0: the bucket has held no packet
+        uint32_t flows = 0; //!< distinct flows the bucket has held
+    };
+
+    /**
+     * ClassifyArrival's rare case: a bucket's first packet, or a packet of another flow than
+     * the one the bucket held first. Counts the bucket's distinct flows, fires SharedBucket, and
+     * warns once on stderr (always, NS_LOG or not) when flows of different weights share one.
+     * \param bucket the bucket
+     * \param flow the arrival's flow
+     * \param key the arrival's flow key
+     */
+    void NoteOtherFlow(uint32_t bucket, uint32_t flow, const FlowKey& key);
+
+    std::vector<BucketOwner> m_owners;      //!< per bucket: its first flow
+    std::unordered_set<uint64_t> m_sharers; //!< (bucket, flow) of every flow in a shared bucket
+    uint32_t m_sharedBuckets = 0;           //!< buckets that have held two flows or more
+    bool m_warnedWeights = false;           //!< whether the weights warning was printed
+    TracedCallback<uint32_t, uint32_t> m_sharedBucketTrace; //!< bucket, its distinct flows
+
     const char* m_name;  //!< the subclass's name
     bool m_dropsLongest; //!< whether its scheduler can drop from the longest flow
     bool m_dropsLast;    //!< whether its scheduler knows which packet it sends last
@@ -367,7 +447,9 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
 
     StateSize GetStateSize() const override
     {
-        return m_scheduler.GetStateSize();
+        StateSize size = m_scheduler.GetStateSize();
+        size.bucketBytes += GetBucketOwnersBytes();
+        return size;
     }
 
   protected:
@@ -427,7 +509,7 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
     {
         // 1. Find the packet's flow; an idle flow takes the weight of its first packet's rule.
         const FlowKey key = FlowIdentifier::Extract(*item);
-        const uint32_t f = Classify(item, key);
+        const uint32_t f = ClassifyArrival(item, key);
         double weight = m_uniformWeight; // every flow's, without rules
         if (weight == 0)
         {

@@ -73,6 +73,16 @@ RioQueueDisc::GetTypeId()
                 EnumValue(COUPLED),
                 QDISC_LAB_ENUM_ACCESSOR(RioQueueDisc::Averaging, &RioQueueDisc::m_averaging),
                 MakeEnumChecker(COUPLED, "Coupled", DECOUPLED, "Decoupled", WRED, "Wred"))
+            .AddAttribute(
+                "Ns2Averaging",
+                "Average as ns-2.35's rio.cc does: the averages (avg_in, avg_total) are "
+                "updated on IN arrivals only, not on OUT ones (Clark and Fang's RIO, the "
+                "default false, updates both on every arrival; older ns-2 versions of rio.cc "
+                "do too). For comparisons with ns-2.35 runs; needs Precedences 2 and Coupled "
+                "averaging.",
+                BooleanValue(false),
+                MakeBooleanAccessor(&RioQueueDisc::m_ns2Averaging),
+                MakeBooleanChecker())
             .AddAttribute("InDscps",
                           "DSCPs of precedence 1 (IN), separated by spaces or commas: BE, "
                           "CS0..CS7, AF11..AF43, EF or 0..63. Default: AFx1.",
@@ -225,6 +235,7 @@ RioQueueDisc::RioQueueDisc()
       m_totalMaxTh(90),
       m_totalMaxP(0.05),
       m_qW(0.002),
+      m_ns2Averaging(false),
       m_wait(true),
       m_gentle(false),
       m_useEcn(false),
@@ -355,21 +366,25 @@ RioQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 
     // Fig. 1, for each packet arrival: calculate every average (avg_in, avg_total), RED's
     // idle-time decay included, from the queue before this packet joins. (All the tests share
-    // the queue's idle state; the clock matters only when it is idle.)
-    const int64_t now = m_red[0].IsIdle() ? Simulator::Now().GetTimeStep() : 0;
-    for (uint32_t j = 0; j < m_precedences; ++j)
+    // the queue's idle state; the clock matters only when it is idle.) ns-2.35's rio.cc skips
+    // this step for OUT packets (Ns2Averaging).
+    if (!m_ns2Averaging || k == 0)
     {
-        m_red[j].UpdateAverage(Followed(j), now);
-    }
-    m_avgIn = m_red[0].GetAverage();
-    m_avgTotal = m_red[m_precedences - 1].GetAverage();
-    if (m_precedences == 3)
-    {
-        m_avgMid = m_red[1].GetAverage();
-    }
-    else if (m_averaging == COUPLED)
-    {
-        m_avgOut = m_avgTotal - m_avgIn;
+        const int64_t now = m_red[0].IsIdle() ? Simulator::Now().GetTimeStep() : 0;
+        for (uint32_t j = 0; j < m_precedences; ++j)
+        {
+            m_red[j].UpdateAverage(Followed(j), now);
+        }
+        m_avgIn = m_red[0].GetAverage();
+        m_avgTotal = m_red[m_precedences - 1].GetAverage();
+        if (m_precedences == 3)
+        {
+            m_avgMid = m_red[1].GetAverage();
+        }
+        else if (m_averaging == COUPLED)
+        {
+            m_avgOut = m_avgTotal - m_avgIn;
+        }
     }
     NS_LOG_DEBUG("precedence " << k + 1 << (isIp ? "" : " (not IP)") << ": avg_in " << m_avgIn
                                << ", avg_total " << m_avgTotal);
@@ -531,6 +546,13 @@ RioQueueDisc::CheckConfig()
                     "RioQueueDisc creates its own internal queue; do not add one");
     NS_ABORT_MSG_UNLESS(m_precedences == 2 || m_precedences == 3,
                         "RioQueueDisc: Precedences = " << m_precedences << " must be 2 or 3");
+    NS_ABORT_MSG_IF(m_ns2Averaging && (m_precedences != 2 || m_averaging != COUPLED),
+                    "RioQueueDisc: Ns2Averaging needs Precedences 2 and Coupled averaging "
+                    "(ns-2.35's rio.cc), not Precedences "
+                        << m_precedences << " and "
+                        << (m_averaging == COUPLED
+                                ? "Coupled"
+                                : (m_averaging == DECOUPLED ? "Decoupled" : "Wred")));
     m_byteMode = GetMaxSize().GetUnit() == QueueSizeUnit::BYTES;
 
     CheckParams(MakeParams(m_inMinTh, m_inMaxTh, m_inMaxP), "In");

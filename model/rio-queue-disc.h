@@ -264,6 +264,7 @@ class RioQueueDisc : public QueueDisc
     double m_totalMaxTh;      //!< IN+OUT max_th
     double m_totalMaxP;       //!< IN+OUT max_p
     double m_qW;              //!< w_q, shared by every average
+    bool m_ns2Averaging;      //!< averages updated on IN arrivals only (ns-2.35's rio.cc)
     bool m_wait;              //!< RED's Wait
     bool m_gentle;            //!< RED's Gentle
     bool m_useEcn;            //!< mark ECN-capable packets instead of early drops

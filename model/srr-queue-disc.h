@@ -23,9 +23,11 @@ namespace ns3
  * Enqueue: PerFlowQueueDisc's, as DrrQueueDisc's (packet filters, else a hash of the fields the
  * Mask selects, modulo Buckets; non-IP packets share bucket number Buckets). A flow that was idle
  * gets the weight its WeightRules give it, rounded to an integer >= 1 (its row of the Weight
- * Matrix), and joins the bottom of the columns of its weight's 1 bits. While the shared buffer
- * (MaxSize) is over its limit, one packet is dropped from the longest flow (the largest bytes /
- * weight), from its head (as ns-2's DRR) or tail (DropFrom), counted under OVERLIMIT_DROP.
+ * Matrix), and joins the columns of its weight's 1 bits: at the bottom, but in the column being
+ * scanned just above the scan position, so that it waits for that column's next turn. While the
+ * shared buffer (MaxSize) is over its limit, one packet is dropped from the longest flow (the
+ * largest bytes / weight), from its head (as ns-2's DRR) or tail (DropFrom), counted under
+ * OVERLIMIT_DROP.
  *
  * Dequeue: SRR (see SrrScheduler): for each term of the Weight Spread Sequence, the flows of its
  * column are visited in turn; a visit adds Quantum to the flow's deficit, and the flow sends its

@@ -83,23 +83,16 @@ SrrScheduler::Join(FlowId f)
         {
             column.entries.resize(m_flows.GetFlowCount());
         }
+        // In the column being scanned, f waits for the column's next turn (Guo's SRR, and ns-2's
+        // add_to_WM): it goes just above the scan position, the flow being visited or else the
+        // next to visit, which this turn has passed. Elsewhere, and in a column whose turn is
+        // over, it joins the bottom.
+        const FlowId below = j != m_column ? NONE : (m_visiting != NONE ? m_visiting : m_next);
         Entry& entry = column.entries[f];
-        entry.prev = column.bottom;
-        entry.next = NONE;
-        if (column.bottom == NONE)
-        {
-            column.top = f;
-        }
-        else
-        {
-            column.entries[column.bottom].next = f;
-        }
-        column.bottom = f;
-        // The column being scanned, with no flow left to visit: f, at its bottom, is next.
-        if (j == m_column && m_next == NONE && m_visiting != NONE)
-        {
-            m_next = f;
-        }
+        entry.next = below;
+        entry.prev = below == NONE ? column.bottom : column.entries[below].prev;
+        (entry.prev == NONE ? column.top : column.entries[entry.prev].next) = f;
+        (below == NONE ? column.bottom : column.entries[below].prev) = f;
         m_nonEmpty |= 1U << j;
     }
 }

@@ -21,8 +21,12 @@ namespace ns3
  * deficit counters; plus a shared buffer's longest-queue bookkeeping; no simulator.
  *
  * Weight Matrix: a flow of integer weight w = sum_j b_j 2^j has an entry in column j for every
- * bit b_j = 1; each column is a list of its flows, in the order they became backlogged (a flow
- * joins the bottom of its columns, and leaves them when it empties).
+ * bit b_j = 1; each column is a list of its flows. A flow that becomes backlogged joins the bottom
+ * of its columns, except in the column being scanned, where it goes just above the scan position
+ * (the flow being visited, else the next to visit): it waits for that column's next turn, as in
+ * Guo's SRR and ns-2's add_to_WM. It leaves its columns when it empties. (Joining below the scan
+ * position instead lets two flows of one column that empty and refill on each send hold the
+ * column's turn for ever, starving every other column.)
  *
  * Weight Spread Sequence of order k: WSS_1 = 1, WSS_k = WSS_{k-1}, k, WSS_{k-1} (2^k - 1 terms;
  * term value v appears 2^{k-v} times). Term v stands for the column of bit k - v, so bit j is
@@ -96,8 +100,8 @@ class SrrScheduler
     static uint32_t WssTerm(uint64_t position);
 
     /**
-     * A packet of \p bytes joins the tail of flow \p f; an idle flow joins the bottom of its
-     * columns of the Weight Matrix.
+     * A packet of \p bytes joins the tail of flow \p f; an idle flow joins its columns of the
+     * Weight Matrix (Join).
      * \param f the flow
      * \param bytes the packet's size
      * \param weight the flow's weight (> 0), used if the flow was idle: it keeps it until it
@@ -191,7 +195,8 @@ class SrrScheduler
     };
 
     /**
-     * \param f a flow that became backlogged: it joins the bottom of its columns
+     * \param f a flow that became backlogged: it joins the bottom of its columns, but in the
+     *        column being scanned goes just above the scan position (its next turn)
      */
     void Join(FlowId f);
 

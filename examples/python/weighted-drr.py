@@ -44,8 +44,10 @@ def build_dumbbell(args):
 
     rules = "; ".join(f"dport={PORT + i} weight={w}" for i, w in enumerate(args.weights))
     drr = ns.TrafficControlHelper()
+    # Buckets well above the flow count: with ns-2's default 10, flows of different weights can
+    # share a bucket (and one share), whatever the run (the queue disc warns when they do).
     drr.SetRootQueueDisc("ns3::DrrQueueDisc", "Quantum", ns.UintegerValue(1500),
-                         "WeightRules", ns.StringValue(rules))
+                         "Buckets", ns.UintegerValue(1024), "WeightRules", ns.StringValue(rules))
     # Before the addresses: Ipv4AddressHelper puts FqCoDel on devices without a queue disc.
     drr.Install(dumbbell.GetLeft().GetDevice(0))  # the helper creates the bottleneck first
 

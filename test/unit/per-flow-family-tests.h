@@ -21,12 +21,14 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <random>
 #include <set>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace ns3
@@ -53,6 +55,24 @@ using SeenPacket = std::tuple<uint32_t, uint32_t, int64_t>;
  */
 template <typename QD>
 struct PerFlowMember;
+
+/**
+ * Whether a member's scheduler lets a flow that empties and returns join the round still open
+ * (PerFlowMember<QD>::JOINS_THE_OPEN_ROUND = true: Vertical Dimensioning's Fig. 2), so that the
+ * family's weighted lower bound for a backlogged flow does not apply to it.
+ * \tparam M a PerFlowMember
+ */
+template <typename M, typename = void>
+struct JoinsTheOpenRound : std::false_type
+{
+};
+
+/// \copydoc JoinsTheOpenRound
+template <typename M>
+struct JoinsTheOpenRound<M, std::void_t<decltype(M::JOINS_THE_OPEN_ROUND)>>
+    : std::bool_constant<M::JOINS_THE_OPEN_ROUND>
+{
+};
 
 /**
  * A scheduler of the family driven directly, with McKenney's buffer stealing from the head of
@@ -205,6 +225,63 @@ TYPED_TEST_P(PerFlowFamilyTest, SendsAndDropsWhatItsSchedulerChooses)
     qd->Dispose();
 }
 
+// A flow that stays backlogged gets at least its weighted share while flows that empty on each
+// send and refill at once come and go: hosts 1 and 2 (weight 1) hold one packet each and host 3
+// (weight 2) two, each sent packet replaced by one of a random size from its host, so the two
+// weight-1 flows leave and rejoin the schedule on every send. Host 3 gets at least 1/2 of the
+// bytes and hosts 1 and 2 at most 1/4 each (1 point either way over 30000 packets; a flow that
+// empties may lose the rest of its turn, so the weight-1 flows may get less, never more); for a
+// member whose returning flows join the round still open (VD), host 3 gets at least as much as
+// either of the others. An SRR
+// that put a rejoining flow below its column's scan position gave host 3 0.445 and hosts 1 and 2
+// 0.277 each here, and no service at all to host 3 with packets of one size.
+TYPED_TEST_P(PerFlowFamilyTest, BackloggedFlowKeepsItsShareWhileOthersRefillAsTheyEmpty)
+{
+    auto qd = TestFixture::Make({{"MaxSize", std::to_string(FAMILY_BUFFER) + "B"},
+                                 {"Buckets", "64"},
+                                 {"WeightRules", "src=10.0.0.3 weight=2"}});
+    std::vector<uint32_t> bucketHost(65, 0);
+    for (uint32_t host = 1; host <= 3; ++host)
+    {
+        const uint32_t bucket = qd->GetBucket(FromHost(host, 100));
+        ASSERT_EQ(bucketHost[bucket], 0U) << "hosts 1-3 in buckets of their own";
+        bucketHost[bucket] = host;
+    }
+    std::mt19937 rng(3);
+    const auto size = [&rng]() { return 100 + static_cast<uint32_t>(rng() % 1401); };
+    for (uint32_t host : {1U, 2U, 3U, 3U})
+    {
+        ASSERT_TRUE(qd->Enqueue(FromHost(host, size())));
+    }
+    std::vector<uint64_t> sent(4, 0);
+    for (int step = 0; step < 30000; ++step)
+    {
+        Ptr<QueueDiscItem> item = qd->Dequeue();
+        ASSERT_TRUE(item) << "step " << step;
+        const uint32_t host = bucketHost[qd->GetBucket(item)];
+        ASSERT_NE(host, 0U);
+        sent[host] += item->GetSize();
+        ASSERT_TRUE(qd->Enqueue(FromHost(host, size()))) << "step " << step;
+    }
+    ASSERT_EQ(qd->GetStats().nTotalDroppedPackets, 0U);
+    const double all = static_cast<double>(sent[1] + sent[2] + sent[3]);
+    EXPECT_GT(std::min(sent[1], sent[2]) / all, 0.15) << "the weight-1 flows are served too";
+    if constexpr (JoinsTheOpenRound<PerFlowMember<TypeParam>>::value)
+    {
+        // VD's Fig. 2 lets a flow that empties and returns join the round still open: no
+        // weighted bound, but no starvation either: the weight-2 flow gets at least as much as
+        // either weight-1 flow.
+        EXPECT_GE(sent[3], std::max(sent[1], sent[2]));
+    }
+    else
+    {
+        EXPECT_GE(sent[3] / all, 0.50 - 0.01);
+        EXPECT_LE(sent[1] / all, 0.25 + 0.01);
+        EXPECT_LE(sent[2] / all, 0.25 + 0.01);
+    }
+    qd->Dispose();
+}
+
 // Per-bucket counters and traces agree with random traffic (IPv4 flows colliding in few
 // buckets, IPv6, non-IP; bursts that fill the buffer) and add up to QueueDisc's statistics, in
 // bytes and in packets (CheckFlowCountersOnRandomTraffic).
@@ -280,6 +357,7 @@ TYPED_TEST_P(PerFlowFamilyTest, SharedAttributesAreItsOwn)
 
 REGISTER_TYPED_TEST_SUITE_P(PerFlowFamilyTest,
                             SendsAndDropsWhatItsSchedulerChooses,
+                            BackloggedFlowKeepsItsShareWhileOthersRefillAsTheyEmpty,
                             CountersAgreeWithTheTraffic,
                             NonIpPacketsHaveTheExtraBucket,
                             SharedAttributesAreItsOwn);

@@ -139,6 +139,9 @@ struct VdModel
 template <>
 struct PerFlowMember<VerticalDimensioningQueueDisc>
 {
+    /// Fig. 2: a flow that empties and returns may join the round still open.
+    static constexpr bool JOINS_THE_OPEN_ROUND = true;
+
     /// \return the queue disc's own attributes
     static Attributes Own()
     {

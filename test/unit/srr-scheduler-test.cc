@@ -342,6 +342,63 @@ TEST(SrrScheduler, StealsFromTheLongestWeightedQueueAndNewFlowsJoinTheBottom)
     EXPECT_TRUE(h.scheduler.GetFlows().Empty());
 }
 
+// Two weight-1 flows that empty on each send and refill at once (A and B, one packet each) and
+// a backlogged weight-2 flow C: WSS_2 = 1 2 1 -> bits 1 0 1 -> C | A B | C, pass after pass.
+// A, refilled while column 0 is scanned at B, waits above B for the column's next turn; B,
+// refilled when the turn is over, joins the bottom. (Were a refilled flow put below the scan
+// position, A and B would keep column 0's turn for ever and C would never send again: the order
+// would be C A B A B A B ...; this is the starvation ns-2.35's Queue/SRR does not have.)
+TEST(SrrScheduler, FlowsRefilledInTheScannedColumnWaitForItsNextTurn)
+{
+    Harness h(3, 1000);
+    h.Arrive(0, 1000, 1.0);
+    h.Arrive(1, 1000, 1.0);
+    h.Arrive(2, 1000, 2.0);
+    h.Arrive(2, 1000, 2.0);
+    const std::vector<uint32_t> pass = {2, 0, 1, 2};
+    for (int round = 0; round < 50; ++round)
+    {
+        for (std::size_t i = 0; i < pass.size(); ++i)
+        {
+            const uint32_t f = h.Send().first;
+            ASSERT_EQ(f, pass[i]) << "pass " << round << ", packet " << i;
+            h.Arrive(f, 1000);
+        }
+    }
+    EXPECT_EQ(h.scheduler.GetPasses(), 49u);
+}
+
+// A flow that joins the scanned column while another of its flows is being visited goes above
+// the visited one: the visit goes on, the turn does not reach the newcomer, and in the column's
+// next turn it comes first. Weights A = 1, C = 2, D = 1; quantum 2000, packets 1000 B.
+TEST(SrrScheduler, AFlowJoiningDuringAVisitWaitsAboveTheVisitedFlow)
+{
+    Harness h(3, 2000);
+    for (int i = 0; i < 4; ++i)
+    {
+        h.Arrive(0, 1000, 1.0); // A
+    }
+    for (int i = 0; i < 8; ++i)
+    {
+        h.Arrive(1, 1000, 2.0); // C
+    }
+    // C | A | C: C sends 2 (deficit 2000), then A's visit starts.
+    EXPECT_EQ(h.Send().first, 1u);
+    EXPECT_EQ(h.Send().first, 1u);
+    EXPECT_EQ(h.Send().first, 0u);
+    h.Arrive(2, 1000, 1.0); // D, during A's visit: column 0 becomes D A, scan at A
+    EXPECT_EQ(h.Send().first, 0u) << "A's visit goes on";
+    EXPECT_EQ(h.Send().first, 1u) << "column 0's turn is over without D";
+    EXPECT_EQ(h.Send().first, 1u);
+    // Next pass: C | D A | C.
+    EXPECT_EQ(h.Send().first, 1u);
+    EXPECT_EQ(h.Send().first, 1u);
+    EXPECT_EQ(h.Send().first, 2u) << "D comes first in column 0's next turn";
+    EXPECT_EQ(h.Send().first, 0u);
+    EXPECT_EQ(h.Send().first, 0u);
+    EXPECT_EQ(h.Send().first, 1u);
+}
+
 TEST(SrrSchedulerDeathTest, RejectsBadParametersAndPhantomDepartures)
 {
     SrrScheduler srr;
