@@ -31,11 +31,7 @@ def ns2():
 def _marks(case: suite.Case) -> list:
     marks = []
     if case.needs and not suite.feature_present(case.needs):
-        marks.append(pytest.mark.skip(reason=f"needs {case.needs} in the model (issue 26)"))
-    if case.pending:
-        marks.append(pytest.mark.xfail(strict=True, reason=f"needs {suite.PENDING[case.pending]}; "
-                                       "an unexpected pass means it is in: drop the case's "
-                                       "pending"))
+        marks.append(pytest.mark.skip(reason=f"needs {case.needs} in the model"))
     return marks
 
 
