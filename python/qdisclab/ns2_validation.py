@@ -247,8 +247,9 @@ _SRR_NOTE = ("drops and queue are not compared: ns-2's Queue/SRR ignores blimit_
              "commented out) and tail-drops each flow's queue at limit_, where the module "
              "shares one buffer and steals from the longest queue")
 _DRR_NOTE = ("the queue is not compared: the device's packet is outside the module's MaxSize = "
-             "blimit_, so the module holds one packet more (MaxSize one packet lower moves the "
-             "decisions DRR takes one packet earlier and the per-flow counts with them)")
+             "blimit_, so the module holds one packet more; MaxSize one packet lower would move "
+             "the decisions DRR takes by a packet, and the counts with them (drr-small-buffer's "
+             "flow 0 then delivers 376 packets, not 1497)")
 
 _RED_NOTE = ("the queue is not compared: the RED family in ns-3 averages the queue disc alone, "
              "without the packet the device holds, which ns-2's RED queue counts; its average "
@@ -454,9 +455,9 @@ def _literals(text: str) -> str:
 
 
 def rst_cases(outcomes: list[Outcome]) -> str:
-    """The cases as an RST definition list (what each row runs, and what it states), then
-    each distinct reason a shown metric is not judged, once."""
-    out, notes = [], []
+    """The cases as an RST definition list (what each row runs, and what it states), then each
+    reason a metric is shown and not judged, once, with the rows it applies to."""
+    out, notes = [], {}
     for o in outcomes:
         c = o.case
         first = c.what.split()[0]
@@ -469,10 +470,13 @@ def rst_cases(outcomes: list[Outcome]) -> str:
             text += f" Runs where the model has ``{c.needs}``."
         out.append(f"``{c.name}``\n  "
                    + textwrap.fill(_literals(text), 96, subsequent_indent="  "))
-        if c.note and c.note not in notes:
-            notes.append(c.note)
-    out += ["", *(textwrap.fill(_literals(n[0].upper() + n[1:] + "."), 100) + "\n"
-                  for n in notes)]
+        if c.note:
+            notes.setdefault(c.note, []).append(c.name)
+    out.append("")
+    for note, names in notes.items():
+        rows = ", ".join(f"``{n}``" for n in names)
+        out.append(textwrap.fill(_literals(f"In {rows} (metrics marked shown): {note}."), 100)
+                   + "\n")
     return "\n".join(out)
 
 
