@@ -17,15 +17,19 @@ from built_examples import needs_build
 pytestmark = needs_build(suite.NS3_PROGRAM)
 
 
-@pytest.fixture(scope="module")
-def ns2():
-    """Stop the suite when ns-2 is missing: a failure in CI, a skip elsewhere."""
+def require_ns2() -> None:
+    """Stop a test when ns-2 is missing: a failure with CI=true, a skip elsewhere."""
     if suite.ns2_available():
         return
     message = "ns-2 (ns) is not installed: apt-get install ns2"
     if os.environ.get("CI") == "true":
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def ns2():
+    require_ns2()
 
 
 def _marks(case: suite.Case) -> list:
@@ -80,3 +84,13 @@ def test_constant_difference_is_judged_deterministically(tmp_path, monkeypatch):
     """A difference the dither does not move is judged within one packet, not by an interval."""
     assert not _synthetic(monkeypatch, tmp_path, [10] * 5, [11] * 5).failures
     assert _synthetic(monkeypatch, tmp_path, [10] * 5, [12] * 5).failures
+
+
+def test_missing_ns2_fails_in_ci_and_skips_elsewhere(monkeypatch):
+    monkeypatch.setattr(suite, "ns2_available", lambda: False)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="apt-get install ns2"):
+        require_ns2()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="apt-get install ns2"):
+        require_ns2()
