@@ -43,8 +43,8 @@ struct FlowStateSize
 
 /**
  * \ingroup qdisc-lab
- * \brief A packet that left a flow of a per-flow scheduler (DrrScheduler, AliquemScheduler,
- * SrrScheduler), sent or dropped.
+ * \brief A packet that left a flow of a per-flow scheduler (the scheduler of a member of the
+ * per-flow family: PerFlowQueueDiscOf), sent or dropped.
  */
 struct FlowPacket
 {
@@ -59,8 +59,8 @@ struct FlowPacket
  * \brief The per-flow packet queues of a shared buffer and the index of the backlogged flows by
  * weighted backlog (bytes / weight) that buffer stealing needs; no simulator, no scheduling.
  *
- * The per-flow schedulers (DrrScheduler, AliquemScheduler, SrrScheduler) keep their packets
- * and their longest-queue bookkeeping here, and add their own service order on top. The
+ * The schedulers of the per-flow family's members that steal from the longest flow keep their
+ * packets and their longest-queue bookkeeping here, and add their own service order on top. The
  * packets themselves live with the caller: Push gives each queued packet a slot number, and
  * Remove says which slot left, so the caller finds the packet in O(1) (the queue discs keep them
  * in a SlotQueue).

@@ -28,8 +28,9 @@ namespace ns3
 
 /**
  * \ingroup qdisc-lab
- * \brief The per-flow family's ns-3 half, shared by DrrQueueDisc, AliquemQueueDisc, SrrQueueDisc
- * and VerticalDimensioningQueueDisc: flows hashed into buckets, per-flow weights, one shared
+ * \brief The per-flow family's ns-3 half, shared by every member (the queue discs deriving from
+ * PerFlowQueueDiscOf; the catalog lists them: its entries with QueueDiscCatalogEntry::PER_FLOW,
+ * `qdisc-bench --list`): flows hashed into buckets, per-flow weights, one shared
  * buffer with a drop policy, per-bucket counters and traces.
  *
  * Classification: installed PacketFilters first (as in FqCoDel), else a hash of the fields the
@@ -81,7 +82,7 @@ class PerFlowQueueDisc : public QueueDisc
     using FlowItemTracedCallback = void (*)(uint32_t bucket, Ptr<const QueueDiscItem> item);
 
     /**
-     * Signature of the Deficit trace source of DrrQueueDisc, AliquemQueueDisc and SrrQueueDisc.
+     * Signature of the Deficit trace source of the family's members.
      * \param bucket the bucket (flow) that sent
      * \param deficit its deficit counter afterwards, in bytes
      */
@@ -359,7 +360,7 @@ struct KeepsLimit<S, std::void_t<decltype(std::declval<const S&>().OverLimit())>
  * (enqueue, the drop policy, dequeue) and the per-bucket getters, written once, without a
  * virtual call per packet.
  *
- * What it calls on the Scheduler (DrrScheduler, AliquemScheduler, SrrScheduler, VdScheduler):
+ * What it calls on the Scheduler (each member's own, e.g. DrrScheduler):
  * `Slot Arrive(flow, size, weight)`, `Packet Dequeue()` (Packet has flow, slot, size and
  * deficit), `const auto& GetFlows()` (the per-flow state: Empty, GetActiveFlows,
  * IsBacklogged, GetBytes, GetPackets, GetDeficit, GetCounters, GetFlowCount) and

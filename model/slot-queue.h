@@ -15,10 +15,10 @@ namespace ns3
 
 /**
  * \ingroup qdisc-lab
- * \brief The one internal queue of a per-flow queue disc (PerFlowQueueDisc's subclasses,
- * VerticalDimensioningQueueDisc): packets addressed by slot numbers.
+ * \brief The one internal queue of a per-flow queue disc (a PerFlowQueueDiscOf): packets
+ * addressed by slot numbers.
  *
- * The queue disc's scheduler (DrrScheduler, AliquemScheduler, SrrScheduler, VdRounds) keeps the
+ * The queue disc's scheduler keeps the
  * order of the packets and gives each queued packet a slot number; this queue holds the packets
  * themselves in a vector indexed by slot, so no object exists per flow or per round and nothing
  * is allocated per packet. Being a single ns-3 Queue, it feeds ns-3's queue disc accounting
