@@ -33,6 +33,7 @@ RandomPacketSource::GetTypeId()
 
 RandomPacketSource::RandomPacketSource()
     : m_mode(NONE),
+      m_tos(0),
       m_seq(0),
       m_measuredSent(0),
       m_measuredBytes(0)
@@ -125,6 +126,12 @@ RandomPacketSource::SetConstantRate(DataRate rate)
 }
 
 void
+RandomPacketSource::SetTos(uint8_t tos)
+{
+    m_tos = tos;
+}
+
+void
 RandomPacketSource::SetMeasurementStart(Time from)
 {
     m_measureFrom = from;
@@ -161,6 +168,10 @@ RandomPacketSource::StartApplication()
     m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     m_socket->Bind();
     m_socket->Connect(m_peer);
+    if (m_tos != 0)
+    {
+        m_socket->SetIpTos(m_tos); // the default sends no TOS tag at all
+    }
     if (m_mode == ON_OFF)
     {
         StartOn();

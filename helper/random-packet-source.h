@@ -107,6 +107,12 @@ class RandomPacketSource : public Application
     void SetConstantRate(DataRate rate);
 
     /**
+     * \param tos the IPv4 type-of-service byte of every packet (the DSCP is its upper six
+     *        bits: AF11 is 0x28); default 0
+     */
+    void SetTos(uint8_t tos);
+
+    /**
      * \param from packets sent from this time on are counted by GetMeasuredSent() and
      *        GetMeasuredSentBytes()
      */
@@ -146,6 +152,7 @@ class RandomPacketSource : public Application
     Ptr<RandomVariableStream> m_on;       //!< ON_OFF: on period, seconds
     Ptr<RandomVariableStream> m_off;      //!< ON_OFF: off period, seconds
     Ptr<Socket> m_socket;                 //!< the UDP socket
+    uint8_t m_tos;                        //!< the packets' type-of-service byte
     EventId m_event;                      //!< next send or next on period
     Time m_onUntil;                       //!< ON_OFF: end of the current on period
     uint32_t m_seq;                       //!< next sequence number

@@ -20,6 +20,7 @@ cpp_examples = [
     ("drr-evaluation --quick --scenario=factorial", "True", "False"),
     ("dscp-marking --quick", "True", "False"),
     ("dumbbell-fifo-vs-red --quick", "True", "False"),
+    ("ns2-validation --quick --queue=DRR --flows=3 --rates=500,500,800", "True", "False"),
     ("red-vs-droptail --quick", "True", "False"),
     ("rio-assured-service --quick", "True", "False"),
     ("vertical-dimensioning-evaluation --quick", "True", "False"),

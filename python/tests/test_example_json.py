@@ -46,6 +46,7 @@ CASES = [
     ("cioq-red-evaluation", "dt",
      "--quick --queueDisc=DropTail --ports=16 --sessions=50 --simTime=5"),
     ("cioq-switch-load", "quick", "--quick"),
+    ("ns2-validation", "quick", "--quick --queue=DRR --flows=3 --rates=500,500,800"),
 ]
 
 #: Metrics that measure the simulator's speed, not the simulation.

@@ -30,6 +30,7 @@ APT_PACKAGES = (
     "python3-venv",
     "dpkg-dev",
     "valgrind",
+    "ns2",
 )
 
 #: The tooling's package description; its ``wheel`` extra pins the ns-3 wheel.
