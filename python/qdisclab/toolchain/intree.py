@@ -91,8 +91,6 @@ DEBIAN_SOURCES: dict[str, DebianSource] = {
     for s in (
         DebianSource("3.37", "bookworm", "3.37-2", "ns3_3.37.orig.tar.bz2",
                      "dfa5ca1994ff3dbe1d4b23cef54e05e6079f5707a2ed6055f717bdd5b458c38d"),
-        DebianSource("3.48", "sid", "3.48-1", "ns3_3.48.orig.tar.bz2",
-                     "5700ceecef2c9bc862502914b2237fe798d4c7ae07652247050e300e49407c4d"),
     )
 }
 
@@ -113,6 +111,8 @@ FIXTURE_SOURCES: dict[str, FixtureSource] = {
     for s in (
         FixtureSource("3.35", "../shared/ns-3/ns-3.35-src.tar.xz",
                       "27728391f1b1a29b257187a52d2d29959a0490be66cf49c5be1b6cfeab59ab15"),
+        FixtureSource("3.48", "../shared/ns-3/ns-3.48-src.tar.xz",
+                      "9bdb4f7f532e7c078323fdbd0d3eb7195327df236d869654ac0efc22b5787adb"),
     )
 }
 DEFAULT_RELEASE = "3.37"  #: Debian stable's, the same as the `system` flavour
