@@ -117,4 +117,4 @@ def test_the_module_sets_the_guard_before_ns3_defines_its_targets():
     """include_directories reaches only targets defined after it: the library, its tests and
     the examples are all defined by build_lib."""
     text = (REPO / "CMakeLists.txt").read_text()
-    assert 0 <= text.index("qdisc_lab_guard_installed_ns3_headers()") < text.index("build_lib(")
+    assert 0 <= text.index("qdisc_lab_guard_installed_ns3_headers()") < text.index("\nbuild_lib(")
