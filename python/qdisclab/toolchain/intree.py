@@ -9,11 +9,12 @@ suites run through ``./test.py`` and the demo example through ``./ns3 run``.
 A waf-era tree (ns-3 <= 3.35) goes through the same steps with ``./waf`` and
 the module's ``wscript`` (:class:`BuildSystem` holds the differences).
 
-The releases that can be fetched are pinned in :data:`DEBIAN_SOURCES`: ns-3.37
-from Debian bookworm and the newest release from Debian unstable (sid), each by
-its exact Debian version and the SHA-256 of its orig tarball (``apt-get source
-ns3=<version>``); ns-3.35, the last waf release, is a fixture file beside the
-clone (:data:`FIXTURE_SOURCES`). For any other version pass ``ns3_src=`` or set
+Each release the mode can fetch has one source, pinned in one of two tables:
+:data:`DEBIAN_SOURCES` for ns-3.37 from Debian bookworm, by its exact Debian
+version and the SHA-256 of its orig tarball (``apt-get source ns3=<version>``);
+:data:`FIXTURE_SOURCES` for the source tarballs beside the clone, by SHA-256:
+ns-3.35, the last waf release, and ns-3.48, the newest release (no Debian suite
+reachable here serves it). For any other version pass ``ns3_src=`` or set
 ``QDISC_LAB_NS3_SRC`` to an existing ns-3 source tree, which is then used in
 place.
 
@@ -73,19 +74,19 @@ DEMO_ARGS = "--simTime=5 --warmup=1"
 class DebianSource:
     """An ns-3 release pinned as one Debian source package."""
 
-    release: str  #: ns-3 release, e.g. "3.48" (the tarball holds ns-allinone-<release>/ns-<release>)
+    release: str  #: ns-3 release, e.g. "3.37" (the tarball holds ns-allinone-<release>/ns-<release>)
     suite: str  #: the Debian suite whose deb-src index lists it
     version: str  #: the exact Debian version `apt-get source ns3=<version>` fetches
     orig: str  #: the upstream tarball's file name
     sha256: str  #: of `orig`, checked after every download
 
 
-# The one place that says which ns-3 source trees the in-tree mode fetches.  To move
-# a pin (e.g. sid moves to 3.49-1): add the suite's deb-src entry (`qdisc-lab intree`
-# writes it), `apt-get update`, then `apt-cache showsrc ns3` prints each Version with
-# its Checksums-Sha256 block; copy the version and the orig tarball's name and sha256
-# here, and point NEWEST_RELEASE at it.  A Debian version that left the archive
-# (superseded in sid) is no longer served: move the pin then.
+# With FIXTURE_SOURCES below, the one place that says which ns-3 source trees the in-tree
+# mode fetches (a release is in one of the two).  To pin a Debian source: add the suite's
+# deb-src entry (`qdisc-lab intree` writes it), `apt-get update`, then `apt-cache showsrc
+# ns3` prints each Version with its Checksums-Sha256 block; copy the version and the orig
+# tarball's name and sha256 here.  A Debian version that left the archive is no longer
+# served: move the pin then.
 DEBIAN_SOURCES: dict[str, DebianSource] = {
     s.release: s
     for s in (
@@ -98,14 +99,16 @@ DEBIAN_SOURCES: dict[str, DebianSource] = {
 @dataclass(frozen=True)
 class FixtureSource:
     """An ns-3 release kept as a source tarball beside the repository clone (no package
-    registry serves a waf-era ns-3 source): the tarball holds ns-<release>/."""
+    registry reachable here serves its source): the tarball holds ns-<release>/."""
 
     release: str  #: ns-3 release, e.g. "3.35"
     path: str  #: the tarball, relative to the repository root
     sha256: str  #: of the tarball, checked before it is unpacked
 
 
-# Releases no Debian suite still serves (/work/shared/ns-3/README.md says what the file holds).
+# Releases no Debian suite reachable here serves: 3.35 (the last waf release) and 3.48, the
+# newest (../shared/ns-3/README.md says what each file holds and leaves out).  A new release:
+# add its tarball and .sha256 there, a line here, and point NEWEST_RELEASE at it.
 FIXTURE_SOURCES: dict[str, FixtureSource] = {
     s.release: s
     for s in (
@@ -284,7 +287,7 @@ def ensure_deb_src(suite: str, console=None) -> bool:
     """Add a deb-src entry for ``suite`` if no apt source has one; True if added.
 
     A deb-src entry only lists source packages: it never changes which binary
-    packages apt installs or upgrades, so adding sid's is safe on bookworm.
+    packages apt installs or upgrades, so adding another suite's is safe on bookworm.
     """
     if has_deb_src(suite):
         return False
@@ -345,7 +348,7 @@ def fetch_debian_source(src_dir: Path, pin: DebianSource, console=None) -> Path:
         if proc.returncode != 0 or not tarball.is_file():
             raise StepFailed(
                 f"apt-get source ns3={pin.version} ({pin.suite}) did not give {pin.orig}: "
-                f"the Debian mirror does not serve it (when sid moved on, move the pin in "
+                f"the Debian mirror does not serve it (when the suite moved on, move the pin in "
                 f"DEBIAN_SOURCES), or set {SRC_ENV_VAR} to an ns-{pin.release} source tree"
             )
     check_sha256(tarball, pin.sha256, f"ns3 {pin.version}", "; delete the file to fetch it again")
