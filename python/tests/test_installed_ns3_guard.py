@@ -118,3 +118,60 @@ def test_the_module_sets_the_guard_before_ns3_defines_its_targets():
     the examples are all defined by build_lib."""
     text = (REPO / "CMakeLists.txt").read_text()
     assert 0 <= text.index("qdisc_lab_guard_installed_ns3_headers()") < text.index("\nbuild_lib(")
+
+
+# --------------------------------------------------------------------------- after the build
+
+DEPS = """\
+src/core/CMakeFiles/core.dir/model/time.cc.o: #deps 2, deps mtime 1 (VALID)
+    ../src/core/model/time.cc
+    /usr/include/ns3/nstime.h
+
+contrib/qdisc-lab/CMakeFiles/qdisc-lab.dir/model/drr-queue-disc.cc.o: #deps 3, deps mtime 1 (VALID)
+    ../contrib/qdisc-lab/model/drr-queue-disc.cc
+    /usr/include/c++/12/vector
+    /usr/include/libxml2/libxml/tree.h
+
+contrib/qdisc-lab/CMakeFiles/qdisc-lab-test.dir/test/x-test-suite.cc.o: #deps 4, deps mtime 1 (VALID)
+    ../contrib/qdisc-lab/test/x-test-suite.cc
+    /tree/build/include/ns3/global-routing.h
+    /usr/include/ns3/ipv4-global-routing.h
+    /usr/include/ns3/ipv4-routing-protocol.h
+
+"""
+
+
+def test_installed_headers_are_found_in_the_module_objects_dependencies():
+    from qdisclab.toolchain import intree
+
+    assert intree.installed_headers_used(DEPS) == {
+        "contrib/qdisc-lab/CMakeFiles/qdisc-lab-test.dir/test/x-test-suite.cc.o": [
+            "/usr/include/ns3/ipv4-global-routing.h",
+            "/usr/include/ns3/ipv4-routing-protocol.h",
+        ]
+    }  # ns-3's own objects and the system's other headers are not the module's concern
+    clean = DEPS.split("contrib/qdisc-lab/CMakeFiles/qdisc-lab-test.dir")[0]
+    assert intree.installed_headers_used(clean) == {}
+
+
+def test_the_in_tree_run_stops_when_the_build_read_an_installed_header(tmp_path, monkeypatch):
+    from qdisclab.toolchain import intree
+
+    tree = tmp_path / "ns-3.48"
+    (tree / "cmake-cache").mkdir(parents=True)
+    (tree / "cmake-cache" / "build.ninja").write_text("")
+    (tree / "ns3").write_text("")
+    calls = []
+
+    def fake_run(cmd, **kwargs):
+        calls.append([str(c) for c in cmd])
+        return subprocess.CompletedProcess(cmd, 0, stdout=DEPS)
+
+    monkeypatch.setattr(intree, "run_cmd", fake_run)
+    monkeypatch.setattr(intree.shutil, "which", lambda name: f"/usr/bin/{name}")
+    with pytest.raises(intree.StepFailed, match=r"1 of qdisc-lab's objects read an installed "
+                                                r"ns-3's headers instead of the tree's:\n"
+                                                r"  contrib/qdisc-lab/.*x-test-suite\.cc\.o: "
+                                                r"/usr/include/ns3/ipv4-global-routing\.h"):
+        intree.check_no_installed_headers(tree, {})
+    assert calls == [["ninja", "-C", str(tree / "cmake-cache"), "-t", "deps"]]

@@ -695,6 +695,51 @@ def build(ns3dir: Path, env: dict[str, str], jobs: int | None = None, console=No
     run_cmd(BuildSystem.of(ns3dir).build_cmd(ns3dir, jobs), cwd=ns3dir, env=env, console=console)
 
 
+# --------------------------------------------------------------------------- installed ns-3 headers
+
+#: Where an installed ns-3's headers sit on the compiler's default search path (Debian's
+#: libns3-dev: /usr/include/ns3); cmake/qdisc-lab-installed-ns3-guard.cmake keeps them out.
+INSTALLED_NS3_INCLUDE_DIRS: tuple[Path, ...] = (Path("/usr/local/include"), Path("/usr/include"))
+
+
+def installed_headers_used(deps: str, include_dirs: Sequence[Path] = INSTALLED_NS3_INCLUDE_DIRS,
+                           module: str = MODULE_NAME) -> dict[str, list[str]]:
+    """The module's objects that read an installed ns-3's header, from ``ninja -t deps``.
+
+    ``deps`` lists each object (``OBJ: #deps N, deps mtime M (VALID)``) and then, indented,
+    every file the compiler read for it; the result maps each of the module's objects
+    (``contrib/<module>/...``) to the files it read under ``<dir>/ns3/`` of ``include_dirs``.
+    """
+    prefixes = tuple(f"{d}/ns3/" for d in include_dirs)
+    found: dict[str, list[str]] = {}
+    target = None
+    for line in deps.splitlines():
+        if line and not line[0].isspace():
+            name = line.split(": #deps", 1)[0]
+            target = name if name.startswith(f"contrib/{module}/") else None
+        elif target is not None and line.strip().startswith(prefixes):
+            found.setdefault(target, []).append(line.strip())
+    return found
+
+
+def check_no_installed_headers(ns3dir: Path, env: dict[str, str], console=None) -> None:
+    """Raise StepFailed if a module object of the CMake tree read an installed ns-3's header
+    (the header dependencies ninja recorded in the build). Waf trees and Makefile builds keep
+    no such record: nothing is checked there."""
+    cache_dir = ns3dir / "cmake-cache"
+    if BuildSystem.of(ns3dir).waf or not (cache_dir / "build.ninja").is_file() or not shutil.which("ninja"):
+        _say(console, "no ninja dependency record; header origins not checked")
+        return
+    proc = run_cmd(["ninja", "-C", cache_dir, "-t", "deps"], env=env, console=console, capture=True)
+    used = installed_headers_used(proc.stdout or "")
+    if used:
+        lines = [f"  {obj}: {', '.join(headers[:3])}{' ...' if len(headers) > 3 else ''}"
+                 for obj, headers in sorted(used.items())]
+        raise StepFailed(f"{len(used)} of {MODULE_NAME}'s objects read an installed ns-3's headers "
+                         "instead of the tree's:\n" + "\n".join(lines))
+    _say(console, f"no {MODULE_NAME} object read a header of an installed ns-3")
+
+
 # --------------------------------------------------------------------------- tests / example
 
 
@@ -794,6 +839,8 @@ def prepare_tree(repo: Path, cache: Path, version: str = DEFAULT_RELEASE, jobs: 
         configure(ns3dir, BuildSystem.of(ns3dir).configure_args(), env, console)
     with _step(console, "build"):
         build(ns3dir, env, jobs or default_jobs(), console)
+    with _step(console, "headers: the tree's only"):
+        check_no_installed_headers(ns3dir, env, console)
     return ns3dir
 
 
