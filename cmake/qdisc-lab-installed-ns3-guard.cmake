@@ -17,8 +17,13 @@
 # Directories an installed ns-3's headers can be found in without any flag: the compiler's implicit
 # include directories (CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES holds /usr/local/include and
 # /usr/include on Debian), and /usr/local/include and /usr/include in any case.
+# QDISC_LAB_INSTALLED_NS3_INCLUDE_DIRS, when set, names them instead (the tests use it).
 function(qdisc_lab_installed_ns3_include_dirs out)
-  set(dirs ${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES} /usr/local/include /usr/include)
+  if(DEFINED QDISC_LAB_INSTALLED_NS3_INCLUDE_DIRS)
+    set(dirs ${QDISC_LAB_INSTALLED_NS3_INCLUDE_DIRS})
+  else()
+    set(dirs ${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES} /usr/local/include /usr/include)
+  endif()
   list(REMOVE_DUPLICATES dirs)
   set(found)
   foreach(dir ${dirs})
@@ -68,29 +73,41 @@ function(qdisc_lab_write_installed_ns3_guard guard_dir count_var)
   set(${count_var} ${count} PARENT_SCOPE)
 endfunction()
 
-# In-tree only (a standalone build compiles against an installed ns-3 on purpose): writes the
-# guard for this tree and adds it to the include path of every target defined from here on in
-# this directory and below (the library, its tests, the examples).
+# In-tree only (a standalone build compiles against an installed ns-3 on purpose): adds the guard
+# directory to the include path of every target defined from here on in this directory and below
+# (the library, its tests, the examples), and fills it at the end of ns-3's configure, when every
+# enabled module has put its headers into the tree's include directory (ns-3 configures contrib/
+# before src/, so they are not there yet when this runs).
 function(qdisc_lab_guard_installed_ns3_headers)
   if(QDISC_LAB_STANDALONE)
     return()
   endif()
-  if(NOT IS_DIRECTORY "${CMAKE_HEADER_OUTPUT_DIRECTORY}")
-    message(FATAL_ERROR "qdisc-lab: in an ns-3 tree, but ns-3's header directory "
-                        "CMAKE_HEADER_OUTPUT_DIRECTORY ('${CMAKE_HEADER_OUTPUT_DIRECTORY}') is "
-                        "not there yet")
+  if(NOT CMAKE_HEADER_OUTPUT_DIRECTORY)
+    message(FATAL_ERROR "qdisc-lab: in an ns-3 tree, but ns-3's CMAKE_HEADER_OUTPUT_DIRECTORY "
+                        "is not set")
+  endif()
+  set(guard ${CMAKE_CURRENT_BINARY_DIR}/installed-ns3-guard)
+  file(MAKE_DIRECTORY ${guard}/ns3)
+  include_directories(AFTER ${guard})
+  if(CMAKE_VERSION VERSION_LESS 3.19)
+    message(WARNING "qdisc-lab: CMake ${CMAKE_VERSION} cannot defer a call (3.19 can): an "
+                    "installed ns-3's headers are not kept out of this build")
+    return()
   endif()
   qdisc_lab_installed_ns3_include_dirs(installed)
-  set(guard ${CMAKE_CURRENT_BINARY_DIR}/installed-ns3-guard)
-  qdisc_lab_write_installed_ns3_guard(
-    ${guard} count
-    TREE ${CMAKE_HEADER_OUTPUT_DIRECTORY}
-    OWN ${CMAKE_CURRENT_SOURCE_DIR}
-    VERSION "${NS3_VER}"
-    INSTALLED ${installed})
-  include_directories(AFTER ${guard})
-  if(installed)
-    message(STATUS "qdisc-lab: an installed ns-3 has headers in ${installed}; "
-                   "${count} of them, not in this tree, stop the build if included")
+  # EVAL bakes the values in now; the call runs when the top-level directory is done.
+  cmake_language(
+    EVAL CODE
+    "cmake_language(DEFER DIRECTORY [[${CMAKE_SOURCE_DIR}]] CALL qdisc_lab_finish_installed_ns3_guard
+       [[${guard}]] [[${CMAKE_HEADER_OUTPUT_DIRECTORY}]] [[${CMAKE_CURRENT_SOURCE_DIR}]]
+       [[${NS3_VER}]] ${installed})")
+endfunction()
+
+function(qdisc_lab_finish_installed_ns3_guard guard tree own version)
+  qdisc_lab_write_installed_ns3_guard(${guard} count TREE ${tree} OWN ${own} VERSION "${version}"
+                                      INSTALLED ${ARGN})
+  if(ARGN)
+    message(STATUS "qdisc-lab: an installed ns-3 has headers in ${ARGN}; the ${count} that this "
+                   "tree lacks stop the build if included (${guard})")
   endif()
 endfunction()

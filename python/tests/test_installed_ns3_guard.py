@@ -175,3 +175,46 @@ def test_the_in_tree_run_stops_when_the_build_read_an_installed_header(tmp_path,
                                                 r"/usr/include/ns3/ipv4-global-routing\.h"):
         intree.check_no_installed_headers(tree, {})
     assert calls == [["ninja", "-C", str(tree / "cmake-cache"), "-t", "deps"]]
+
+
+@pytest.mark.skipif(not shutil.which("ninja"), reason="needs ninja")
+def test_in_a_cmake_tree_the_guard_is_filled_after_ns3_configured_its_modules(tmp_path):
+    """ns-3 configures contrib/ before src/: the guard is written when the whole tree is
+    configured, so a header an src/ module adds later is the tree's, not guarded; the module's
+    targets get the guard directory and stop at a header only the installed ns-3 has."""
+    installed = tmp_path / "usr" / "include"
+    for name in ("core.h", "gone.h"):
+        _write(installed / "ns3" / name, "#define FROM_INSTALLED 1\n")
+    src = tmp_path / "src"
+    _write(src / "CMakeLists.txt", f"""cmake_minimum_required(VERSION 3.19)
+project(fake-ns3 CXX)
+set(NS3_VER 3.48)
+set(CMAKE_HEADER_OUTPUT_DIRECTORY ${{CMAKE_BINARY_DIR}}/include/ns3)
+include_directories(${{CMAKE_BINARY_DIR}}/include)
+add_subdirectory(contrib)
+file(WRITE ${{CMAKE_HEADER_OUTPUT_DIRECTORY}}/core.h "#define FROM_TREE 1\\n")  # src/, later
+""")
+    _write(src / "contrib" / "CMakeLists.txt", f"""include("{GUARD_CMAKE}")
+qdisc_lab_guard_installed_ns3_headers()
+add_library(uses-core OBJECT uses-core.cc)
+add_library(uses-gone OBJECT uses-gone.cc)
+""")
+    _write(src / "contrib" / "uses-core.cc", '#include "ns3/core.h"\nstatic_assert(FROM_TREE);\n')
+    _write(src / "contrib" / "uses-gone.cc", '#include "ns3/gone.h"\n')
+    build = tmp_path / "build"
+    configure = subprocess.run(
+        ["cmake", "-S", src, "-B", build, "-G", "Ninja",
+         f"-DQDISC_LAB_INSTALLED_NS3_INCLUDE_DIRS={installed}",
+         f"-DCMAKE_CXX_FLAGS=-isystem {installed}"],  # searched like /usr/include
+        capture_output=True, text=True)
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    assert "the 1 that this tree lacks stop the build if included" in configure.stdout
+    guard = build / "contrib" / "installed-ns3-guard" / "ns3"
+    assert sorted(p.name for p in guard.iterdir()) == ["gone.h"]
+    ok = subprocess.run(["cmake", "--build", build, "--target", "uses-core"],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    stopped = subprocess.run(["cmake", "--build", build, "--target", "uses-gone"],
+                             capture_output=True, text=True)
+    assert stopped.returncode != 0
+    assert "ns3/gone.h is not a header of this ns-3 3.48 tree" in stopped.stdout
