@@ -4,6 +4,7 @@ with apt, ns-3 and the network replaced by recordings."""
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -368,3 +369,15 @@ def test_a_linked_worktree_finds_the_fixture_beside_its_main_working_tree(tmp_pa
     assert intree.main_worktree(main) is None
     assert intree.fetch_fixture_source(linked, pin) == tarball
     assert intree.fetch_fixture_source(main, pin) == tarball
+
+
+def test_the_manual_lists_each_release_with_the_source_it_is_pinned_to():
+    rows = {line.split()[0]: line for line in (REPO / "doc" / "qdisc-lab.rst").read_text().splitlines()
+            if re.match(r"^3\.\d+ \(\w+\) +``", line)}
+    assert sorted(rows) == sorted([*intree.DEBIAN_SOURCES, *intree.FIXTURE_SOURCES])
+    for release, pin in intree.DEBIAN_SOURCES.items():
+        assert f"``apt-get source ns3={pin.version}`` ({pin.suite})" in rows[release]
+    for release, pin in intree.FIXTURE_SOURCES.items():
+        assert f"``{pin.path}``" in rows[release]
+    assert rows[intree.NEWEST_RELEASE].startswith(f"{intree.NEWEST_RELEASE} (newest)")
+    assert rows[intree.DEFAULT_RELEASE].startswith(f"{intree.DEFAULT_RELEASE} (default)")
