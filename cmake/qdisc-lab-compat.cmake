@@ -12,8 +12,12 @@
 # Our own code always defines NS3_LOG_ENABLE and NS3_ASSERT_ENABLE, so its logging and asserts
 # work whatever ns-3's build profile was.
 
+include_guard(GLOBAL)
+
 set(QDISC_LAB_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 include(${QDISC_LAB_CMAKE_DIR}/qdisc-lab-ns3-targets.cmake)
+# In-tree, an installed ns-3's headers must not stand in for ones the tree lacks.
+include(${QDISC_LAB_CMAKE_DIR}/qdisc-lab-installed-ns3-guard.cmake)
 
 # Finds an installed ns-3 (set ns3_DIR to choose one) and sets lib<module> variables to its
 # imported targets, as ns-3's own build does for in-tree modules.

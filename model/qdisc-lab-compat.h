@@ -89,6 +89,19 @@
  */
 #define QDISC_LAB_NS3_RESETS_STREAM_INDEX QDISC_LAB_NS3_AT_LEAST(3, 44)
 
+/**
+ * The header that declares Ipv4GlobalRouting, for code that inspects a node's global routing
+ * (\#include QDISC_LAB_IPV4_GLOBAL_ROUTING_HEADER). Up to ns-3.44 it is ns3/ipv4-global-routing.h;
+ * ns-3.48 has only ns3/global-routing.h, where the class template GlobalRouting<T> covers IPv4 and
+ * IPv6 and Ipv4GlobalRouting is its typedef for Ipv4RoutingProtocol. 3.48 is the first release
+ * this module verified without the old header.
+ */
+#if QDISC_LAB_NS3_AT_LEAST(3, 48)
+#define QDISC_LAB_IPV4_GLOBAL_ROUTING_HEADER "ns3/global-routing.h"
+#else
+#define QDISC_LAB_IPV4_GLOBAL_ROUTING_HEADER "ns3/ipv4-global-routing.h"
+#endif
+
 #if QDISC_LAB_NS3_NEXTSEG_FULL_WINDOW_BUG
 #include "ns3/abort.h"
 #include "ns3/simple-ref-count.h"

@@ -12,7 +12,6 @@
  * disc, and how the nodes route.
  */
 
-#include "ns3/ipv4-global-routing.h"
 #include "ns3/ipv4-list-routing.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/ipv4-static-routing.h"
@@ -20,6 +19,7 @@
 #include "ns3/loopback-net-device.h"
 #include "ns3/node-list.h"
 #include "ns3/pointer.h"
+#include "ns3/qdisc-lab-compat.h"
 #include "ns3/queue-disc.h"
 #include "ns3/queue.h"
 #include "ns3/scenario-link.h"
@@ -30,6 +30,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include QDISC_LAB_IPV4_GLOBAL_ROUTING_HEADER
 
 namespace ns3
 {

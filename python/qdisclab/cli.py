@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "bench": "qdisclab.bench:bench_cmd",
     "factorial": "qdisclab.factorial:factorial_cmd",
     "python": "qdisclab.toolchain.python_cmd:python_cmd",
+    "docs": "qdisclab.docs:docs_cmd",
 }
 
 

@@ -4,6 +4,7 @@ with apt, ns-3 and the network replaced by recordings."""
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -13,20 +14,72 @@ from qdisclab.campaign.engine import program_binary
 from qdisclab.toolchain import build as build_mod
 from qdisclab.toolchain import intree
 
+REPO = Path(__file__).resolve().parents[2]
+
 
 # --------------------------------------------------------------------------- pins
 
 
 def test_every_pin_names_its_release_and_a_sha256():
     assert intree.DEFAULT_RELEASE == "3.37"
-    assert {intree.DEFAULT_RELEASE, intree.NEWEST_RELEASE} <= intree.DEBIAN_SOURCES.keys()
+    assert intree.DEFAULT_RELEASE in intree.DEBIAN_SOURCES
     for release, pin in intree.DEBIAN_SOURCES.items():
         assert pin.release == release
         assert pin.version.startswith(f"{release}-")  # a Debian revision of that release
         assert pin.orig.startswith(f"ns3_{release}.orig.tar.")
         assert len(pin.sha256) == 64 and int(pin.sha256, 16) >= 0
     assert intree.DEBIAN_SOURCES["3.37"].suite == "bookworm"
-    assert intree.DEBIAN_SOURCES[intree.NEWEST_RELEASE].suite == "sid"
+    for release, pin in intree.FIXTURE_SOURCES.items():
+        assert pin.release == release
+        assert pin.path == f"../shared/ns-3/ns-{release}-src.tar.xz"
+        assert len(pin.sha256) == 64 and int(pin.sha256, 16) >= 0
+
+
+def test_each_release_has_one_source():
+    """One declaration of where each release comes from: a Debian pin or a fixture, not both."""
+    assert not intree.DEBIAN_SOURCES.keys() & intree.FIXTURE_SOURCES.keys()
+    assert sorted([*intree.DEBIAN_SOURCES, *intree.FIXTURE_SOURCES]) == ["3.35", "3.37", "3.48"]
+
+
+def test_the_newest_release_is_the_fixture_tarball():
+    """No Debian suite reachable here serves ns-3.48's source: the fixture is its source."""
+    pin = intree.FIXTURE_SOURCES[intree.NEWEST_RELEASE]
+    assert pin.path == "../shared/ns-3/ns-3.48-src.tar.xz"
+    assert pin.sha256 == "9bdb4f7f532e7c078323fdbd0d3eb7195327df236d869654ac0efc22b5787adb"
+
+
+def test_the_newest_pin_matches_the_fixtures_checksum_file():
+    pin = intree.FIXTURE_SOURCES[intree.NEWEST_RELEASE]
+    sums = (REPO / pin.path).with_name("ns-3.48-src.tar.xz.sha256")
+    if not sums.is_file():
+        pytest.skip(f"no fixture at {sums}")
+    assert sums.read_text().split() == [pin.sha256, "ns-3.48-src.tar.xz"]
+
+
+def test_the_newest_release_unpacks_from_its_fixture_and_builds_with_cmake(tmp_path, monkeypatch):
+    """`--ns3-version newest` (3.48): the fixture's ns-3.48/ becomes cache/ns-3.48, a CMake tree
+    configured with only the modules qdisc-lab needs (never lte: the fixture lacks its fading
+    traces), built with the -j given."""
+    monkeypatch.delenv(intree.SRC_ENV_VAR, raising=False)
+    made = _fake_tree(tmp_path / "made", "3.48")
+    tarball = tmp_path / "ns-3.48-src.tar.xz"
+    subprocess.run(["tar", "-cJf", tarball, "-C", made.parent, "ns-3.48"], check=True)
+    pin = intree.FixtureSource("3.48", str(tarball), intree.sha256_of(tarball))
+    monkeypatch.setitem(intree.FIXTURE_SOURCES, "3.48", pin)
+    cache = tmp_path / "cache"
+    tree = intree.ensure_ns3_source(cache, intree.resolve_release("newest"), repo=tmp_path)
+    assert tree == cache / "ns-3.48" and intree.ns3_version_of(tree) == "3.48"
+    system = intree.BuildSystem.of(tree)
+    assert system == intree.BuildSystem(waf=False)
+    args = system.configure_args()
+    (modules,) = [a.split("=", 1)[1].split(";") for a in args if a.startswith("--enable-modules=")]
+    assert modules[0] == "qdisc-lab" and "lte" not in modules
+    assert {"internet", "point-to-point", "applications", "flow-monitor", "traffic-control",
+            "bridge", "csma"} <= set(modules)
+    assert system.build_cmd(tree, 2) == ["cmake", "--build", "cmake-cache", "-j", "2"]
+    # Unpacked once: a second call reuses the tree without the tarball.
+    tarball.unlink()
+    assert intree.ensure_ns3_source(cache, "3.48", repo=tmp_path) == tree
 
 
 def test_newest_and_default_resolve_to_the_pins():
@@ -37,7 +90,7 @@ def test_newest_and_default_resolve_to_the_pins():
 
 def test_an_unpinned_release_is_refused_with_the_pinned_list(tmp_path, monkeypatch):
     monkeypatch.delenv(intree.SRC_ENV_VAR, raising=False)
-    with pytest.raises(intree.StepFailed, match=r"ns-3\.44 cannot be fetched \(pinned: 3\.37, 3\.48, 3\.35\); "
+    with pytest.raises(intree.StepFailed, match=r"ns-3\.44 cannot be fetched \(pinned: 3\.37, 3\.35, 3\.48\); "
                                                 r"set QDISC_LAB_NS3_SRC"):
         intree.ensure_ns3_source(tmp_path, "3.44")
 
@@ -105,7 +158,7 @@ def apt(monkeypatch):
     return state
 
 
-def _pin_for(content: bytes, release: str = "3.48") -> intree.DebianSource:
+def _pin_for(content: bytes, release: str = "3.37") -> intree.DebianSource:
     import hashlib
     from dataclasses import replace
 
@@ -115,9 +168,9 @@ def _pin_for(content: bytes, release: str = "3.48") -> intree.DebianSource:
 def test_fetch_asks_apt_for_the_exact_pinned_version_of_its_suite(apt, tmp_path):
     pin = _pin_for(b"tarball")
     got = intree.fetch_debian_source(tmp_path, pin)
-    assert got == tmp_path / "ns3_3.48.orig.tar.bz2"
-    assert apt["suites"] == ["sid"]
-    assert apt["calls"] == [["update"], ["apt-get", "source", "--download-only", "ns3=3.48-1"]]
+    assert got == tmp_path / "ns3_3.37.orig.tar.bz2"
+    assert apt["suites"] == ["bookworm"]
+    assert apt["calls"] == [["update"], ["apt-get", "source", "--download-only", "ns3=3.37-2"]]
     # A second call reuses the file (checked again) without apt.
     apt["calls"].clear()
     assert intree.fetch_debian_source(tmp_path, pin) == got and apt["calls"] == []
@@ -125,17 +178,17 @@ def test_fetch_asks_apt_for_the_exact_pinned_version_of_its_suite(apt, tmp_path)
 
 def test_fetch_refuses_a_tarball_whose_checksum_differs(apt, tmp_path):
     pin = _pin_for(b"what the pin was made from")
-    with pytest.raises(intree.StepFailed, match=rf"ns3_3\.48\.orig\.tar\.bz2: SHA-256 [0-9a-f]{{64}}, "
-                                                rf"but the pin for ns3 3\.48-1 says {pin.sha256}"):
+    with pytest.raises(intree.StepFailed, match=rf"ns3_3\.37\.orig\.tar\.bz2: SHA-256 [0-9a-f]{{64}}, "
+                                                rf"but the pin for ns3 3\.37-2 says {pin.sha256}"):
         intree.fetch_debian_source(tmp_path, pin)
 
 
 def test_fetch_says_what_to_do_when_the_mirror_lacks_the_version(apt, tmp_path):
     apt["returncode"] = 100
-    with pytest.raises(intree.StepFailed, match=r"apt-get source ns3=3\.48-1 \(sid\) did not give "
-                                                r"ns3_3\.48\.orig\.tar\.bz2: .*move the pin in "
+    with pytest.raises(intree.StepFailed, match=r"apt-get source ns3=3\.37-2 \(bookworm\) did not give "
+                                                r"ns3_3\.37\.orig\.tar\.bz2: .*move the pin in "
                                                 r"DEBIAN_SOURCES.*QDISC_LAB_NS3_SRC"):
-        intree.fetch_debian_source(tmp_path, intree.DEBIAN_SOURCES["3.48"])
+        intree.fetch_debian_source(tmp_path, intree.DEBIAN_SOURCES["3.37"])
 
 
 # --------------------------------------------------------------------------- the tree
@@ -316,3 +369,15 @@ def test_a_linked_worktree_finds_the_fixture_beside_its_main_working_tree(tmp_pa
     assert intree.main_worktree(main) is None
     assert intree.fetch_fixture_source(linked, pin) == tarball
     assert intree.fetch_fixture_source(main, pin) == tarball
+
+
+def test_the_manual_lists_each_release_with_the_source_it_is_pinned_to():
+    rows = {line.split()[0]: line for line in (REPO / "doc" / "qdisc-lab.rst").read_text().splitlines()
+            if re.match(r"^3\.\d+ \(\w+\) +``", line)}
+    assert sorted(rows) == sorted([*intree.DEBIAN_SOURCES, *intree.FIXTURE_SOURCES])
+    for release, pin in intree.DEBIAN_SOURCES.items():
+        assert f"``apt-get source ns3={pin.version}`` ({pin.suite})" in rows[release]
+    for release, pin in intree.FIXTURE_SOURCES.items():
+        assert f"``{pin.path}``" in rows[release]
+    assert rows[intree.NEWEST_RELEASE].startswith(f"{intree.NEWEST_RELEASE} (newest)")
+    assert rows[intree.DEFAULT_RELEASE].startswith(f"{intree.DEFAULT_RELEASE} (default)")

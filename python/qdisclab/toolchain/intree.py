@@ -9,11 +9,12 @@ suites run through ``./test.py`` and the demo example through ``./ns3 run``.
 A waf-era tree (ns-3 <= 3.35) goes through the same steps with ``./waf`` and
 the module's ``wscript`` (:class:`BuildSystem` holds the differences).
 
-The releases that can be fetched are pinned in :data:`DEBIAN_SOURCES`: ns-3.37
-from Debian bookworm and the newest release from Debian unstable (sid), each by
-its exact Debian version and the SHA-256 of its orig tarball (``apt-get source
-ns3=<version>``); ns-3.35, the last waf release, is a fixture file beside the
-clone (:data:`FIXTURE_SOURCES`). For any other version pass ``ns3_src=`` or set
+Each release the mode can fetch has one source, pinned in one of two tables:
+:data:`DEBIAN_SOURCES` for ns-3.37 from Debian bookworm, by its exact Debian
+version and the SHA-256 of its orig tarball (``apt-get source ns3=<version>``);
+:data:`FIXTURE_SOURCES` for the source tarballs beside the clone, by SHA-256:
+ns-3.35, the last waf release, and ns-3.48, the newest release (no Debian suite
+reachable here serves it). For any other version pass ``ns3_src=`` or set
 ``QDISC_LAB_NS3_SRC`` to an existing ns-3 source tree, which is then used in
 place.
 
@@ -73,26 +74,24 @@ DEMO_ARGS = "--simTime=5 --warmup=1"
 class DebianSource:
     """An ns-3 release pinned as one Debian source package."""
 
-    release: str  #: ns-3 release, e.g. "3.48" (the tarball holds ns-allinone-<release>/ns-<release>)
+    release: str  #: ns-3 release, e.g. "3.37" (the tarball holds ns-allinone-<release>/ns-<release>)
     suite: str  #: the Debian suite whose deb-src index lists it
     version: str  #: the exact Debian version `apt-get source ns3=<version>` fetches
     orig: str  #: the upstream tarball's file name
     sha256: str  #: of `orig`, checked after every download
 
 
-# The one place that says which ns-3 source trees the in-tree mode fetches.  To move
-# a pin (e.g. sid moves to 3.49-1): add the suite's deb-src entry (`qdisc-lab intree`
-# writes it), `apt-get update`, then `apt-cache showsrc ns3` prints each Version with
-# its Checksums-Sha256 block; copy the version and the orig tarball's name and sha256
-# here, and point NEWEST_RELEASE at it.  A Debian version that left the archive
-# (superseded in sid) is no longer served: move the pin then.
+# With FIXTURE_SOURCES below, the one place that says which ns-3 source trees the in-tree
+# mode fetches (a release is in one of the two).  To pin a Debian source: add the suite's
+# deb-src entry (`qdisc-lab intree` writes it), `apt-get update`, then `apt-cache showsrc
+# ns3` prints each Version with its Checksums-Sha256 block; copy the version and the orig
+# tarball's name and sha256 here.  A Debian version that left the archive is no longer
+# served: move the pin then.
 DEBIAN_SOURCES: dict[str, DebianSource] = {
     s.release: s
     for s in (
         DebianSource("3.37", "bookworm", "3.37-2", "ns3_3.37.orig.tar.bz2",
                      "dfa5ca1994ff3dbe1d4b23cef54e05e6079f5707a2ed6055f717bdd5b458c38d"),
-        DebianSource("3.48", "sid", "3.48-1", "ns3_3.48.orig.tar.bz2",
-                     "5700ceecef2c9bc862502914b2237fe798d4c7ae07652247050e300e49407c4d"),
     )
 }
 
@@ -100,19 +99,23 @@ DEBIAN_SOURCES: dict[str, DebianSource] = {
 @dataclass(frozen=True)
 class FixtureSource:
     """An ns-3 release kept as a source tarball beside the repository clone (no package
-    registry serves a waf-era ns-3 source): the tarball holds ns-<release>/."""
+    registry reachable here serves its source): the tarball holds ns-<release>/."""
 
     release: str  #: ns-3 release, e.g. "3.35"
     path: str  #: the tarball, relative to the repository root
     sha256: str  #: of the tarball, checked before it is unpacked
 
 
-# Releases no Debian suite still serves (/work/shared/ns-3/README.md says what the file holds).
+# Releases no Debian suite reachable here serves: 3.35 (the last waf release) and 3.48, the
+# newest (../shared/ns-3/README.md says what each file holds and leaves out).  A new release:
+# add its tarball and .sha256 there, a line here, and point NEWEST_RELEASE at it.
 FIXTURE_SOURCES: dict[str, FixtureSource] = {
     s.release: s
     for s in (
         FixtureSource("3.35", "../shared/ns-3/ns-3.35-src.tar.xz",
                       "27728391f1b1a29b257187a52d2d29959a0490be66cf49c5be1b6cfeab59ab15"),
+        FixtureSource("3.48", "../shared/ns-3/ns-3.48-src.tar.xz",
+                      "9bdb4f7f532e7c078323fdbd0d3eb7195327df236d869654ac0efc22b5787adb"),
     )
 }
 DEFAULT_RELEASE = "3.37"  #: Debian stable's, the same as the `system` flavour
@@ -284,7 +287,7 @@ def ensure_deb_src(suite: str, console=None) -> bool:
     """Add a deb-src entry for ``suite`` if no apt source has one; True if added.
 
     A deb-src entry only lists source packages: it never changes which binary
-    packages apt installs or upgrades, so adding sid's is safe on bookworm.
+    packages apt installs or upgrades, so adding another suite's is safe on bookworm.
     """
     if has_deb_src(suite):
         return False
@@ -345,7 +348,7 @@ def fetch_debian_source(src_dir: Path, pin: DebianSource, console=None) -> Path:
         if proc.returncode != 0 or not tarball.is_file():
             raise StepFailed(
                 f"apt-get source ns3={pin.version} ({pin.suite}) did not give {pin.orig}: "
-                f"the Debian mirror does not serve it (when sid moved on, move the pin in "
+                f"the Debian mirror does not serve it (when the suite moved on, move the pin in "
                 f"DEBIAN_SOURCES), or set {SRC_ENV_VAR} to an ns-{pin.release} source tree"
             )
     check_sha256(tarball, pin.sha256, f"ns3 {pin.version}", "; delete the file to fetch it again")
@@ -692,6 +695,51 @@ def build(ns3dir: Path, env: dict[str, str], jobs: int | None = None, console=No
     run_cmd(BuildSystem.of(ns3dir).build_cmd(ns3dir, jobs), cwd=ns3dir, env=env, console=console)
 
 
+# --------------------------------------------------------------------------- installed ns-3 headers
+
+#: Where an installed ns-3's headers sit on the compiler's default search path (Debian's
+#: libns3-dev: /usr/include/ns3); cmake/qdisc-lab-installed-ns3-guard.cmake keeps them out.
+INSTALLED_NS3_INCLUDE_DIRS: tuple[Path, ...] = (Path("/usr/local/include"), Path("/usr/include"))
+
+
+def installed_headers_used(deps: str, include_dirs: Sequence[Path] = INSTALLED_NS3_INCLUDE_DIRS,
+                           module: str = MODULE_NAME) -> dict[str, list[str]]:
+    """The module's objects that read an installed ns-3's header, from ``ninja -t deps``.
+
+    ``deps`` lists each object (``OBJ: #deps N, deps mtime M (VALID)``) and then, indented,
+    every file the compiler read for it; the result maps each of the module's objects
+    (``contrib/<module>/...``) to the files it read under ``<dir>/ns3/`` of ``include_dirs``.
+    """
+    prefixes = tuple(f"{d}/ns3/" for d in include_dirs)
+    found: dict[str, list[str]] = {}
+    target = None
+    for line in deps.splitlines():
+        if line and not line[0].isspace():
+            name = line.split(": #deps", 1)[0]
+            target = name if name.startswith(f"contrib/{module}/") else None
+        elif target is not None and line.strip().startswith(prefixes):
+            found.setdefault(target, []).append(line.strip())
+    return found
+
+
+def check_no_installed_headers(ns3dir: Path, env: dict[str, str], console=None) -> None:
+    """Raise StepFailed if a module object of the CMake tree read an installed ns-3's header
+    (the header dependencies ninja recorded in the build). Waf trees and Makefile builds keep
+    no such record: nothing is checked there."""
+    cache_dir = ns3dir / "cmake-cache"
+    if BuildSystem.of(ns3dir).waf or not (cache_dir / "build.ninja").is_file() or not shutil.which("ninja"):
+        _say(console, "no ninja dependency record; header origins not checked")
+        return
+    proc = run_cmd(["ninja", "-C", cache_dir, "-t", "deps"], env=env, console=console, capture=True)
+    used = installed_headers_used(proc.stdout or "")
+    if used:
+        lines = [f"  {obj}: {', '.join(headers[:3])}{' ...' if len(headers) > 3 else ''}"
+                 for obj, headers in sorted(used.items())]
+        raise StepFailed(f"{len(used)} of {MODULE_NAME}'s objects read an installed ns-3's headers "
+                         "instead of the tree's:\n" + "\n".join(lines))
+    _say(console, f"no {MODULE_NAME} object read a header of an installed ns-3")
+
+
 # --------------------------------------------------------------------------- tests / example
 
 
@@ -791,6 +839,8 @@ def prepare_tree(repo: Path, cache: Path, version: str = DEFAULT_RELEASE, jobs: 
         configure(ns3dir, BuildSystem.of(ns3dir).configure_args(), env, console)
     with _step(console, "build"):
         build(ns3dir, env, jobs or default_jobs(), console)
+    with _step(console, "headers: the tree's only"):
+        check_no_installed_headers(ns3dir, env, console)
     return ns3dir
 
 

@@ -19,11 +19,11 @@ from qdisclab.context import CACHE, CONSOLE, REPO
     "version",
     default="3.37",
     show_default=True,
-    help="ns-3 release whose source tree hosts the module: a release pinned in "
-    "qdisclab.toolchain.intree.DEBIAN_SOURCES (fetched with apt-get source), `newest` for the "
-    "newest pinned one, 3.35 (the waf era: built with ./waf and the module's wscript, from the "
-    "fixture ../shared/ns-3/ns-3.35-src.tar.xz), or any release whose tree "
-    "QDISC_LAB_NS3_SRC names.",
+    help="ns-3 release whose source tree hosts the module: 3.37 (apt-get source, Debian "
+    "bookworm), 3.48 or `newest` (the fixture ../shared/ns-3/ns-3.48-src.tar.xz), 3.35 (the waf "
+    "era: built with ./waf and the module's wscript, from the fixture "
+    "../shared/ns-3/ns-3.35-src.tar.xz), or any release whose tree QDISC_LAB_NS3_SRC names. "
+    "The pins: DEBIAN_SOURCES and FIXTURE_SOURCES in qdisclab.toolchain.intree.",
 )
 @click.option(
     "--jobs",
