@@ -26,7 +26,8 @@ from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reprodu
 from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
 
 VERDICT_STYLES = {"agree": "green", "partly": "yellow", "disagree": "red",
-                  "not evaluated": "dim", "calibrated": "cyan"}
+                  "not evaluated": "dim", "calibrated": "cyan",
+                  "calibration target not met": "magenta"}
 
 
 def results_dir(name: str) -> Path:
