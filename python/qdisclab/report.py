@@ -345,6 +345,7 @@ def summary_rows(sections: list[Section]) -> list[dict[str, object]]:
             "variants": Counter(c.verdict for c in variants),
             "causes": Counter(_cause_class(c) for c in needing),
             "incomplete": bool(section.state is not None and section.state.incomplete),
+            "tallies": section.figures.tallies,
         })
     return rows
 
@@ -368,8 +369,16 @@ def _summary_html(sections: list[Section]) -> str:
                 + f"<td>{_e(_counts_text(causes, (*CAUSE_CLASSES, 'not classified'))) or '–'}"
                 "</td></tr>")
 
-    body = [line(row["name"], [row["claims"], *(row[h] for h in heads)], row["variants"],
-                 row["causes"], incomplete=row["incomplete"]) for row in rows]
+    body = []
+    for row in rows:
+        body.append(line(row["name"], [row["claims"], *(row[h] for h in heads)], row["variants"],
+                         row["causes"], incomplete=row["incomplete"]))
+        for label, counts in row["tallies"].items():  # other readings, not in the totals
+            cells = [sum(counts.values()), *(sum(counts.get(v, 0) for v in verdicts)
+                                             for _, verdicts in SUMMARY_COLUMNS)]
+            body.append(f"<tr><td>&nbsp;&nbsp;{_e(row['name'])}: {_e(label)}</td>"
+                        + "".join(f'<td class="num">{n}</td>' for n in cells)
+                        + "<td>–</td><td>–</td></tr>")
     totals = [sum(row["claims"] for row in rows), *(sum(row[h] for row in rows) for h in heads)]
     body.append(line("all", totals, sum((row["variants"] for row in rows), Counter()),
                      sum((row["causes"] for row in rows), Counter()), total=True))
@@ -377,8 +386,9 @@ def _summary_html(sections: list[Section]) -> str:
             "<p class='note'>Claims: the papers' statements, each judged against our runs;"
             " calibration statements chose the unknowns and are not judged (“calibrated”"
             " only when the chosen scenario met the target). Variants judge a claim again"
-            " under a changed setting and are counted apart. The last column classes the"
-            " causes of the partly and disagree claims.</p>"
+            " under a changed setting and are counted apart. Indented rows count the same claims"
+            " under another reading (vertical-dimensioning: each topology) and are not in the"
+            " totals. The last column classes the causes of the partly and disagree claims.</p>"
             "<table><tr><th>Reproduction</th><th>Claims</th>"
             + "".join(f"<th>{_e(h)}</th>" for h in heads)
             + "<th>Variants</th><th>Causes of partly / disagree</th></tr>"

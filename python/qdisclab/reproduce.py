@@ -56,7 +56,8 @@ def claims_table(figures: FigureSet) -> Table:
         style = VERDICT_STYLES.get(claim.verdict, "")
         # Claims are plain text: brackets in them ("[RED ahead + identical]") are not markup.
         table.add_row(escape(claim.where), escape(claim.paper), escape(claim.ours),
-                      f"[{style}]{claim.verdict}[/]")
+                      f"[{style}]{claim.verdict}[/]"
+                      + (" (variant)" if claim.kind == "variant" else ""))
     return table
 
 

@@ -326,10 +326,12 @@ def test_variants_campaign_calibrates_and_shows_causes(variants, variant_figures
     # Every other pair is |k - 5| / 512 below 0.32/0.64, within the 0.01 Mb/s margin: all tied.
     assert "seeds 1-10 instead of 1-6): maximum 0.32/0.64 " in causes["C12"]
     assert causes["C12"].endswith("0.32/0.64 tied with it (10 pairs tied)")
-    # Every partly / disagree claim of the figures carries a cause, and its class.
+    # Every partly / disagree claim of the figures carries a cause, and its class: "none" only
+    # where the cause says that no variant changes it.
     for claim in figures.claims:
         if claim.verdict in ("partly", "disagree"):
-            assert claim.cause and claim.cause_class != "none", claim.id
+            assert claim.cause, claim.id
+            assert (claim.cause_class == "none") == claim.cause.startswith("no variant"), claim.id
 
 
 def test_senders_grids_judge_c13_and_c14_per_number_of_senders(variants, variant_figures):

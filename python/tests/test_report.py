@@ -536,3 +536,22 @@ def test_variants_db_is_found_beside_the_campaign(tmp_path):
     other.parent.mkdir(parents=True)
     other.write_bytes(b"")
     assert variants_db(main, "x") == other
+
+
+def test_summary_shows_other_readings_beside_and_outside_the_totals(tmp_path):
+    """A reproduction judged under two readings (VD's two topologies) shows the other one's
+    counts on an indented row of its own, not added to the totals; a figure set keeps them."""
+    from qdisclab.report import render
+    figures = FigureSet("vd", tmp_path, claims=[Claim("1", "p", "o", "agree", id="C1"),
+                                                Claim("2", "p", "o", "disagree", id="C2")],
+                        tallies={"1 ms links (the paper's topology)": {"agree": 2}})
+    figures.save()
+    assert FigureSet.load(tmp_path).tallies == {"1 ms links (the paper's topology)": {"agree": 2}}
+    from qdisclab.report import Section
+    html = render([Section("vd", None, figures=figures)], tmp_path)
+    summary = html[html.index("Verdicts per reproduction"):html.index('<h2 id="vd">')]
+    row = re.search(r"vd: 1 ms links \(the paper&#x27;s topology\)</td>(.*?)</tr>", summary)
+    assert row and re.findall(r'<td class="num">(\d+)</td>', row.group(1)) == [
+        "2", "2", "0", "0", "0", "0", "0"]
+    total = re.search(r"<th>all</th>(.*?)</tr>", summary).group(1)
+    assert re.findall(r'<td class="num">(\d+)</td>', total) == ["2", "1", "0", "1", "0", "0", "0"]

@@ -175,6 +175,9 @@ class FigureSet:
     notes: list[str] = field(default_factory=list)
     #: The campaign the figures were drawn from (None in figure sets saved before it was).
     campaign: CampaignState | None = None
+    #: Verdict counts of the claims under other readings shown beside the claims' own (VD: per
+    #: topology), by label: {label: {verdict: count}}.
+    tallies: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def verdict_counts(self, kind: str = "claim") -> Counter:
         """How many statements of ``kind`` have each verdict (every verdict of
@@ -213,6 +216,7 @@ class FigureSet:
             "claims": [asdict(c) for c in self.claims],
             "notes": self.notes,
             "campaign": None if self.campaign is None else asdict(self.campaign),
+            **({"tallies": self.tallies} if self.tallies else {}),
         }
         path = self.out_dir / MANIFEST
         path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -236,7 +240,8 @@ class FigureSet:
             campaign = CampaignState(**doc["campaign"])
             campaign.failures = [tuple(failure) for failure in campaign.failures]
         return cls(doc["reproduction"], out_dir, artifacts,
-                   [Claim(**c) for c in doc["claims"]], list(doc["notes"]), campaign)
+                   [Claim(**c) for c in doc["claims"]], list(doc["notes"]), campaign,
+                   dict(doc.get("tallies") or {}))
 
 
 @dataclass(frozen=True)

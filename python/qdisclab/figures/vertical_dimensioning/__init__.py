@@ -193,6 +193,10 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     result.claims += merge_claims(claims[PRIMARY_DELAY], claims[1.0],
                                   delay_name(PRIMARY_DELAY), delay_name(1.0))
     result.notes.append(topology_tally(claims))
+    result.tallies = {
+        f"{delay_name(delay)}" + (" (the paper's topology)" if delay != PRIMARY_DELAY else ""):
+            {v: n for v, n in Counter(c.verdict for c in claims[delay]).items()}
+        for delay in sorted(claims, key=lambda d: d != PRIMARY_DELAY)}
     both = {c.id for c in claims[PRIMARY_DELAY] if c.verdict != "not evaluated"}
     add_causes(result.claims, variants, {c.id: c.verdict for c in claims[1.0]
                                          if c.id in both and c.verdict != "not evaluated"})
