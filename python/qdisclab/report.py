@@ -42,10 +42,14 @@ from qdisclab.campaign.store import ResultStore, StoreError, read_only
 from qdisclab.campaign.timing import COLUMNS, TIMING_CSV, read_timing
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.figures import (
+    CAUSE_CLASSES,
     MANIFEST,
     REPRODUCTIONS,
+    VERDICTS,
+    VERDICTS_NEEDING_CAUSE,
     Artifact,
     CampaignState,
+    Claim,
     FigureSet,
     Reproduction,
 )
@@ -320,25 +324,126 @@ def _verdict(verdict: str, state: CampaignState | None) -> str:
             f" {state.counts['ok']}/{state.planned} runs)</span>")
 
 
-def _claims_html(figures: FigureSet, state: CampaignState | None) -> str:
-    if not figures.claims:
+#: The summary table's verdict columns: (heading, verdicts counted in it).
+SUMMARY_COLUMNS = (
+    ("agree", ("agree",)),
+    ("partly", ("partly",)),
+    ("disagree", ("disagree",)),
+    ("not evaluated", ("not evaluated",)),
+    ("calibrated", ("calibrated",)),
+    ("calibration target not met", ("calibration target not met",)),
+)
+assert {v for _, vs in SUMMARY_COLUMNS for v in vs} == set(VERDICTS)
+
+
+def _cause_class(claim: Claim) -> str:
+    """The class of a claim's cause ("not classified" in a figure set saved before causes
+    were classed)."""
+    return claim.cause_class or ("none" if not claim.cause else "not classified")
+
+
+def summary_rows(sections: list[Section]) -> list[dict[str, object]]:
+    """Per reproduction with claims: its claims' verdict counts (:data:`SUMMARY_COLUMNS`),
+    the number of variants (claims judged again under a changed setting) with their
+    verdicts, and the classes of the causes of its partly and disagree claims."""
+    rows = []
+    for section in sections:
+        if section.figures is None or not section.figures.claims:
+            continue
+        claims = [c for c in section.figures.claims if c.kind == "claim"]
+        variants = [c for c in section.figures.claims if c.kind == "variant"]
+        needing = [c for c in claims if c.verdict in VERDICTS_NEEDING_CAUSE]
+        rows.append({
+            "name": section.name,
+            "claims": len(claims),
+            **{head: sum(c.verdict in verdicts for c in claims)
+               for head, verdicts in SUMMARY_COLUMNS},
+            "variants": Counter(c.verdict for c in variants),
+            "causes": Counter(_cause_class(c) for c in needing),
+            "incomplete": bool(section.state is not None and section.state.incomplete),
+            "tallies": section.figures.tallies,
+        })
+    return rows
+
+
+def _summary_html(sections: list[Section]) -> str:
+    """The table the page leads with: verdict counts per reproduction and in all."""
+    rows = summary_rows(sections)
+    if not rows:
         return ""
-    counts = Counter(claim.verdict for claim in figures.claims)
-    summary = ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
-    if state is not None and state.incomplete:
-        summary += (f" — drawn from {state.counts['ok']} of the campaign's {state.planned}"
-                    " runs: a verdict may change when the rest are in")
+    heads = [head for head, _ in SUMMARY_COLUMNS]
+
+    def line(name: str, cells: list[int], variants: Counter, causes: Counter,
+             total: bool = False, incomplete: bool = False) -> str:
+        tag = "th" if total else "td"
+        link = name if total else f'<a href="#{_e(name)}">{_e(name)}</a>'
+        if incomplete:
+            link += " <span class='incomplete'>(incomplete campaign)</span>"
+        return (f"<tr><{tag}>{link}</{tag}>"
+                + "".join(f'<td class="num">{n}</td>' for n in cells)
+                + f"<td>{_e(_counts_text(variants, VERDICTS)) or '–'}</td>"
+                + f"<td>{_e(_counts_text(causes, (*CAUSE_CLASSES, 'not classified'))) or '–'}"
+                "</td></tr>")
+
+    body = []
+    for row in rows:
+        body.append(line(row["name"], [row["claims"], *(row[h] for h in heads)], row["variants"],
+                         row["causes"], incomplete=row["incomplete"]))
+        for label, counts in row["tallies"].items():  # other readings, not in the totals
+            cells = [sum(counts.values()), *(sum(counts.get(v, 0) for v in verdicts)
+                                             for _, verdicts in SUMMARY_COLUMNS)]
+            body.append(f"<tr><td>&nbsp;&nbsp;{_e(row['name'])}: {_e(label)}</td>"
+                        + "".join(f'<td class="num">{n}</td>' for n in cells)
+                        + "<td>–</td><td>–</td></tr>")
+    totals = [sum(row["claims"] for row in rows), *(sum(row[h] for row in rows) for h in heads)]
+    body.append(line("all", totals, sum((row["variants"] for row in rows), Counter()),
+                     sum((row["causes"] for row in rows), Counter()), total=True))
+    return ("<h2 id='summary'>Verdicts per reproduction</h2>"
+            "<p class='note'>Claims: the papers' statements, each judged against our runs;"
+            " calibration statements chose the unknowns and are not judged (“calibrated”"
+            " only when the chosen scenario met the target). Variants judge a claim again"
+            " under a changed setting and are counted apart. Indented rows count the same claims"
+            " under another reading (vertical-dimensioning: each topology) and are not in the"
+            " totals. The last column classes the causes of the partly and disagree claims.</p>"
+            "<table><tr><th>Reproduction</th><th>Claims</th>"
+            + "".join(f"<th>{_e(h)}</th>" for h in heads)
+            + "<th>Variants</th><th>Causes of partly / disagree</th></tr>"
+            + "".join(body) + "</table>")
+
+
+def _counts_text(counts: Counter, order: tuple[str, ...]) -> str:
+    """``counts`` as "2 agree, 1 partly" in the order of ``order`` (zero counts left out)."""
+    return ", ".join(f"{counts[key]} {key}" for key in order if counts.get(key))
+
+
+def _claims_table(claims: list[Claim], state: CampaignState | None) -> str:
     rows = "".join(
         f'<tr class="{_e(c.verdict.replace(" ", "-"))}"><td>{_e(c.id)}</td><td>{_e(c.where)}</td>'
         f"<td>{_e(c.paper)}</td><td>{_e(c.ours)}</td><td>{_verdict(c.verdict, state)}</td>"
-        f"<td>{_e(c.cause)}</td></tr>"
-        for c in figures.claims
+        f"<td>{_e(c.cause)}</td><td>{_e(_cause_class(c))}</td></tr>"
+        for c in claims
     )
-    return (
-        f"<h3>Where we agree and where we do not</h3><p>{_e(summary)}.</p>"
-        "<table><tr><th>Id</th><th>Where</th><th>The paper</th><th>This reproduction</th>"
-        f"<th>Verdict</th><th>Cause, shown by a run</th></tr>{rows}</table>"
-    )
+    return ("<table><tr><th>Id</th><th>Where</th><th>The paper</th><th>This reproduction</th>"
+            f"<th>Verdict</th><th>Cause</th><th>What the cause stands on</th></tr>{rows}"
+            "</table>")
+
+
+def _claims_html(figures: FigureSet, state: CampaignState | None) -> str:
+    if not figures.claims:
+        return ""
+    claims = [c for c in figures.claims if c.kind == "claim"]
+    variants = [c for c in figures.claims if c.kind == "variant"]
+    summary = _counts_text(Counter(c.verdict for c in claims), VERDICTS) or "no claims"
+    if state is not None and state.incomplete:
+        summary += (f" — drawn from {state.counts['ok']} of the campaign's {state.planned}"
+                    " runs: a verdict may change when the rest are in")
+    out = (f"<h3>Where we agree and where we do not</h3><p>{_e(summary)}.</p>"
+           + _claims_table(claims, state))
+    if variants:
+        out += ("<h3>Variants: claims judged again under a changed setting</h3>"
+                f"<p>{_e(_counts_text(Counter(c.verdict for c in variants), VERDICTS))}"
+                " (not counted with the claims).</p>" + _claims_table(variants, state))
+    return out
 
 
 def _artifact_html(artifact: Artifact, base: Path) -> str:
@@ -373,6 +478,7 @@ def render(sections: list[Section], base: Path) -> str:
         f"<p class='note'>Generated {_e(time.strftime('%Y-%m-%d %H:%M:%S %Z'))} by"
         " <code>./qdisc-lab report</code>. Means over seeds with 95&nbsp;% Student-t"
         " confidence intervals.</p>",
+        _summary_html(sections),
         f"<ul>{toc}</ul>" if sections else "<p>No results yet: run"
         " <code>./qdisc-lab reproduce NAME</code>.</p>",
     ]

@@ -26,7 +26,8 @@ from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reprodu
 from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
 
 VERDICT_STYLES = {"agree": "green", "partly": "yellow", "disagree": "red",
-                  "not evaluated": "dim", "calibrated": "cyan"}
+                  "not evaluated": "dim", "calibrated": "cyan",
+                  "calibration target not met": "magenta"}
 
 
 def results_dir(name: str) -> Path:
@@ -55,7 +56,8 @@ def claims_table(figures: FigureSet) -> Table:
         style = VERDICT_STYLES.get(claim.verdict, "")
         # Claims are plain text: brackets in them ("[RED ahead + identical]") are not markup.
         table.add_row(escape(claim.where), escape(claim.paper), escape(claim.ours),
-                      f"[{style}]{claim.verdict}[/]")
+                      f"[{style}]{claim.verdict}[/]"
+                      + (" (variant)" if claim.kind == "variant" else ""))
     return table
 
 

@@ -21,7 +21,19 @@ from scipy import stats
 from qdisclab.campaign.spec import loads_campaign
 from qdisclab.campaign.store import ResultStore
 from qdisclab.context import REPO
-from qdisclab.figures import REPRODUCTIONS, Claim, FigureSet, Reproduction, get_reproduction
+from qdisclab.figures import (
+    ARGUMENT,
+    DOES_NOT_MOVE,
+    MOVES,
+    NO_CAUSE,
+    REPRODUCTIONS,
+    Claim,
+    FigureSet,
+    Reproduction,
+    calibration_verdict,
+    class_by_verdicts,
+    get_reproduction,
+)
 from qdisclab.figures import red_vs_droptail as rvd
 from qdisclab.figures.common import campaign_state, t_interval
 from qdisclab.report import write_report
@@ -223,7 +235,8 @@ def test_claims_state_agreement_with_numbers(full_figures):
     # The calibration statement S16 is shown, not judged: constructed so that RED is ahead at
     # window 2000 from queue 8000 on (the paper says equal from 16000).
     equal = next(c for c in figures.claims if c.id == "C7")
-    assert equal.verdict == "calibrated" and "window 2000" in equal.paper
+    assert equal.verdict == "calibration target not met" and "window 2000" in equal.paper
+    assert equal.ours.endswith("not met)")
     assert equal.ours.startswith("queue 8000: RED ahead; queue 16000: RED ahead")
 
 
@@ -389,14 +402,16 @@ def test_claims_are_numbered_in_order_and_keep_given_ids(tmp_path):
     figures = FigureSet("x", tmp_path, claims=[
         Claim("Fig. 1", "a", "b", "agree"),
         Claim("Fig. 2", "c", "d", "calibrated", id="C7"),
-        Claim("Fig. 3", "e", "f", "disagree", cause="variant v: flips to agree"),
+        Claim("Fig. 3", "e", "f", "disagree", cause="variant v: flips to agree",
+              cause_class=MOVES),
     ])
     figures.number_claims()
     assert [c.id for c in figures.claims] == ["C1", "C7", "C3"]
     figures.save()
     loaded = FigureSet.load(tmp_path)
-    assert [(c.id, c.verdict, c.cause) for c in loaded.claims] == [
-        ("C1", "agree", ""), ("C7", "calibrated", ""), ("C3", "disagree", "variant v: flips to agree")]
+    assert [(c.id, c.verdict, c.cause, c.cause_class) for c in loaded.claims] == [
+        ("C1", "agree", "", "none"), ("C7", "calibrated", "", "none"),
+        ("C3", "disagree", "variant v: flips to agree", MOVES)]
 
 
 def test_claim_ids_used_twice_are_refused(tmp_path):
@@ -409,9 +424,90 @@ def test_claim_ids_used_twice_are_refused(tmp_path):
 def test_report_shows_claim_id_and_cause(tmp_path):
     from qdisclab.report import _claims_html
     figures = FigureSet("x", tmp_path, claims=[
-        Claim("Fig. 3", "paper says", "we say", "partly", id="C4", cause="run <v> moved it")])
+        Claim("Fig. 3", "paper says", "we say", "partly", id="C4", cause="run <v> moved it",
+              cause_class=MOVES)])
     html = _claims_html(figures, None)
     assert "<td>C4</td>" in html and "run &lt;v&gt; moved it" in html and 'class="partly"' in html
+    # Every cause is labelled by what it stands on, never titled "shown by a run" as a whole.
+    assert f"<td>{MOVES}</td>" in html and "shown by a run" not in html
+
+
+def test_a_calibration_whose_target_is_missed_is_not_calibrated():
+    assert calibration_verdict(True) == "calibrated"
+    assert calibration_verdict(False) == "calibration target not met"
+    assert calibration_verdict(None) == "not evaluated"
+
+
+def test_cause_classes_follow_the_variant_verdicts(tmp_path):
+    assert class_by_verdicts("disagree", ["disagree", "partly"]) == MOVES
+    assert class_by_verdicts("partly", ["partly", "partly"]) == DOES_NOT_MOVE
+    assert class_by_verdicts("partly", ["not evaluated"]) == NO_CAUSE
+    # A cause without its class is refused when the figure set is numbered.
+    figures = FigureSet("x", tmp_path, claims=[Claim("a", "b", "c", "partly", cause="a guess")])
+    with pytest.raises(ValueError, match="its cause needs a class"):
+        figures.number_claims()
+    claim = Claim("a", "b", "c", "partly")
+    claim.set_cause("the background scales with P", ARGUMENT)
+    assert claim.cause_class == ARGUMENT
+    with pytest.raises(ValueError, match="unknown cause class"):
+        claim.set_cause("x", "shown by a run")
+
+
+def _section(name, claims):
+    from qdisclab.report import Section
+    return Section(name, None, figures=FigureSet(name, Path("."), claims=claims))
+
+
+def test_report_leads_with_the_verdict_counts_of_every_reproduction(tmp_path):
+    """The summary table comes before the first section and counts each verdict apart:
+    calibrations whose target was missed apart from the calibrated ones, variants (claims judged
+    again under a changed setting) apart from the claims, and the causes by class."""
+    from qdisclab.report import render, summary_rows
+    a = _section("paper-a", [
+        Claim("1", "p", "o", "agree", id="C1"),
+        Claim("2", "p", "o", "partly", id="C2", cause="variant v", cause_class=MOVES),
+        Claim("3", "p", "o", "disagree", id="C3", cause="a reading", cause_class=ARGUMENT),
+        Claim("4", "p", "o", "calibrated", id="C4"),
+        Claim("5", "p", "o", "calibration target not met", id="C5"),
+        Claim("6", "p", "o", "agree", id="C6", kind="variant"),
+        Claim("7", "p", "o", "partly", id="C7", kind="variant"),
+    ])
+    b = _section("paper-b", [Claim("1", "p", "o", "not evaluated", id="C1"),
+                             Claim("2", "p", "o", "disagree", id="C2")])
+    rows = summary_rows([a, b])
+    assert [(r["name"], r["claims"], r["agree"], r["partly"], r["disagree"], r["not evaluated"],
+             r["calibrated"], r["calibration target not met"]) for r in rows] == [
+        ("paper-a", 5, 1, 1, 1, 0, 1, 1), ("paper-b", 2, 0, 0, 1, 1, 0, 0)]
+    assert rows[0]["variants"] == {"agree": 1, "partly": 1}
+    assert rows[0]["causes"] == {MOVES: 1, ARGUMENT: 1}
+    assert rows[1]["causes"] == {"none": 1}
+    html = render([a, b], tmp_path)
+    assert html.index("Verdicts per reproduction") < html.index('<h2 id="paper-a">')
+    summary = html[html.index("Verdicts per reproduction"):html.index('<h2 id="paper-a">')]
+    cells = re.findall(r'<td class="num">(\d+)</td>', summary)
+    assert cells == ["5", "1", "1", "1", "0", "1", "1", "2", "0", "0", "1", "1", "0", "0",
+                     "7", "1", "1", "2", "1", "1", "1"]
+    assert "1 agree, 1 partly" in summary and f"1 {MOVES}, 1 {ARGUMENT}" in summary
+    # The variants have their own table, after the claims'.
+    section = html[html.index('<h2 id="paper-a">'):]
+    assert section.index("Variants: claims judged again") > section.index("Where we agree")
+
+
+def test_recorded_claims_carry_cause_classes_and_no_target_missed_is_calibrated():
+    """Every recorded claim with a cause has its class, and every recorded calibration claim
+    that says its target was not met has that verdict."""
+    for name in REPRODUCTIONS:
+        figures = FigureSet.load(REPO / "doc" / "results" / name)
+        for claim in figures.claims:
+            if not claim.cause:
+                assert claim.cause_class == "none", (name, claim.id)
+            elif claim.cause_class == "none":  # a text saying no variant was run or covers it
+                assert re.search(r"not run|no variant", claim.cause), (name, claim.id)
+            else:
+                assert claim.cause_class in (MOVES, DOES_NOT_MOVE, ARGUMENT), (name, claim.id)
+            if claim.verdict == "calibrated":
+                assert "not met" not in claim.ours, (name, claim.id)
+        assert "shown by a run" not in " ".join(c.cause_class for c in figures.claims)
 
 
 def test_compare_paired_separates_identical_ties_and_wins():
@@ -422,6 +518,12 @@ def test_compare_paired_separates_identical_ties_and_wins():
     kind, diff = compare_paired([1.5, 1.0, 3.2], [1.0, 2.0, 3.0])
     assert kind == "tied" and diff.low < 0 < diff.high
     assert compare_paired([1.5], [1.0])[0] == "tied"  # one seed: the interval is unknown
+    # An equivalence margin: a sure difference smaller than it is a tie, a larger one is not.
+    close = ([0.9307, 0.9308, 0.9306], [0.9300, 0.9301, 0.9300])
+    assert compare_paired(*close)[0] == "A ahead"
+    assert compare_paired(*close, margin=0.01)[0] == "tied"
+    assert compare_paired([2.0, 3.1, 4.0], [1.0, 2.0, 3.0], margin=0.01)[0] == "A ahead"
+    assert compare_paired([1.0, 2.0], [1.0, 2.0], margin=0.01)[0] == "identical"
     with pytest.raises(ValueError, match="equal, non-empty"):
         compare_paired([1.0], [1.0, 2.0])
 
@@ -434,3 +536,22 @@ def test_variants_db_is_found_beside_the_campaign(tmp_path):
     other.parent.mkdir(parents=True)
     other.write_bytes(b"")
     assert variants_db(main, "x") == other
+
+
+def test_summary_shows_other_readings_beside_and_outside_the_totals(tmp_path):
+    """A reproduction judged under two readings (VD's two topologies) shows the other one's
+    counts on an indented row of its own, not added to the totals; a figure set keeps them."""
+    from qdisclab.report import render
+    figures = FigureSet("vd", tmp_path, claims=[Claim("1", "p", "o", "agree", id="C1"),
+                                                Claim("2", "p", "o", "disagree", id="C2")],
+                        tallies={"1 ms links (the paper's topology)": {"agree": 2}})
+    figures.save()
+    assert FigureSet.load(tmp_path).tallies == {"1 ms links (the paper's topology)": {"agree": 2}}
+    from qdisclab.report import Section
+    html = render([Section("vd", None, figures=figures)], tmp_path)
+    summary = html[html.index("Verdicts per reproduction"):html.index('<h2 id="vd">')]
+    row = re.search(r"vd: 1 ms links \(the paper&#x27;s topology\)</td>(.*?)</tr>", summary)
+    assert row and re.findall(r'<td class="num">(\d+)</td>', row.group(1)) == [
+        "2", "2", "0", "0", "0", "0", "0"]
+    total = re.search(r"<th>all</th>(.*?)</tr>", summary).group(1)
+    assert re.findall(r'<td class="num">(\d+)</td>', total) == ["2", "1", "0", "1", "0", "0", "0"]

@@ -379,3 +379,41 @@ def test_empty_database(tmp_path):
     figures = ras.make_figures(db, tmp_path)
     assert not figures.artifacts
     assert {c.verdict for c in figures.claims} == {"not evaluated"}
+
+
+def _run(params: dict, metrics: dict) -> RunRecord:
+    return RunRecord("k", "rio-assured-service", "rio-assured-service", "fig2", params, 1, "ok",
+                     None, metrics, None, None, None, None, None, None, None, 1, None, None)
+
+
+def test_goodput_reading_replaces_every_rate_that_has_a_goodput():
+    """The claims judge goodput: each ``<x>_mbps`` with a ``<x>_goodput_mbps`` takes it; the AS
+    aggregate and the poorest AS flow come from the first n_as flows' goodput (the BE flows
+    after them do not count); the IN-marked rate stays the marker's."""
+    params = {"queueDisc": "Rio", "profiles": "2", "flowsPerProfile": 2, "nBestEffort": 1,
+              "grid": "fig2"}
+    metrics = {"as_mbps": 3.0, "as_min_mbps": 2.5, "as_in_mbps": 1.2, "as0_mbps": 3.0,
+               "as0_goodput_mbps": 2.0, "be_mbps": 1.0, "be_goodput_mbps": 0.9,
+               "flow0_mbps": 3.5, "flow0_goodput_mbps": 2.5, "flow1_mbps": 2.5,
+               "flow1_goodput_mbps": 1.5, "flow2_mbps": 1.0, "flow2_goodput_mbps": 0.9}
+    run = _run(params, metrics)
+    assert ras.has_goodput([run]) and not ras.has_goodput([_run(params, {"as_mbps": 1.0})])
+    good = ras.goodput_run(run).metrics
+    assert good["as0_mbps"] == 2.0 and good["be_mbps"] == 0.9 and good["flow1_mbps"] == 1.5
+    assert good["as_mbps"] == pytest.approx(2.0) and good["as_min_mbps"] == 1.5
+    assert "as_in_mbps" not in good  # the runs hold no goodput of the IN-marked part
+    assert run.metrics["as_mbps"] == 3.0  # the run itself is not changed
+
+
+def test_claims_show_the_other_reading_beside_their_own():
+    goodput = [ras.Claim("Fig. 2", "p", "RIO 1.5", "disagree", id="C5")]
+    throughput = [ras.Claim("Fig. 2", "p", "RIO 1.9", "agree", id="C5")]
+    (claim,) = ras.both_readings(goodput, throughput)
+    assert claim.verdict == "disagree"
+    assert claim.ours == ("[goodput] RIO 1.5 ‖ [throughput, retransmissions counted; verdict"
+                          " there: agree] RIO 1.9")
+    # A claim goodput cannot judge keeps the throughput's verdict, said so.
+    (kept,) = ras.both_readings(
+        [ras.Claim("§3", "p", "needs RIO runs with as<k>_in_mbps", "not evaluated", id="C13")],
+        [ras.Claim("§3", "p", "OUT skewed", "disagree", id="C13")])
+    assert kept.verdict == "disagree" and kept.ours.startswith("[throughput only: goodput")

@@ -413,3 +413,19 @@ def test_causes_come_from_the_variant_runs(tmp_path, monkeypatch):
     assert {(r["link_delay_ms"], r["maxSize_bytes"], r["wins"]) for r in keep} == {
         ("1.0", "12500", "30"), ("1.0", "50000", "30"), ("5.0", "12500", "30"),
         ("5.0", "50000", "30")}
+
+
+def test_topology_tally_gives_both_topologies_counts():
+    """The headline counts of both topologies: the 5 ms one (the claims' verdicts) and the
+    paper's 1 ms one beside it, with the claims whose verdict differs between them."""
+    from qdisclab.figures import Claim
+    claims = {5.0: [Claim("a", "p", "o", "agree", id="C1"), Claim("b", "p", "o", "disagree",
+                                                                  id="C2")],
+              1.0: [Claim("a", "p", "o", "agree", id="C1"), Claim("b", "p", "o", "partly",
+                                                                  id="C2"),
+                    Claim("c", "p", "o", "partly", id="C9")]}
+    text = vd.topology_tally(claims)
+    assert text.startswith("Verdict counts per topology: 5 ms links (the claims' verdicts where"
+                           " both judge): 1 agree, 1 disagree; 1 ms links (the paper's"
+                           " topology): 1 agree, 2 partly.")
+    assert text.endswith("Claims whose verdict differs between them: C2.")

@@ -24,16 +24,53 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 #: Verdicts a claim can have. "calibrated": the statement was used to choose the
-#: reproduction's unknowns (the doc's reconstruction plan), so it is shown, not judged.
-VERDICTS = ("agree", "partly", "disagree", "not evaluated", "calibrated")
+#: reproduction's unknowns (the doc's reconstruction plan) and the chosen scenario meets its
+#: target, so it is shown, not judged; "calibration target not met": it was used to choose
+#: them and no scenario met its target (counted apart, never as "calibrated").
+VERDICTS = ("agree", "partly", "disagree", "not evaluated", "calibrated",
+            "calibration target not met")
 
-#: Verdicts that need a cause demonstrated by a run (:attr:`Claim.cause`).
+#: Verdicts that need a cause (:attr:`Claim.cause`, classed by :attr:`Claim.cause_class`).
 VERDICTS_NEEDING_CAUSE = ("partly", "disagree")
+
+#: What a claim's cause stands on: a variant run that changes exactly that cause and on which
+#: the claim's own rule gives another verdict; such a run on which the rule gives the same
+#: verdict; an argument (a reading of numbers, of runs or of the paper, without the claim's
+#: rule judged on a run that changes the cause); no cause given (or no variant run).
+MOVES = "run that moves the verdict"
+DOES_NOT_MOVE = "run that does not move the verdict"
+ARGUMENT = "argument"
+NO_CAUSE = "none"
+CAUSE_CLASSES = (MOVES, DOES_NOT_MOVE, ARGUMENT, NO_CAUSE)
+
+#: What a statement is: one of the paper's claims, or a variant that judges a claim again
+#: under a changed setting (counted apart from the claims).
+KINDS = ("claim", "variant")
+
+
+def class_by_verdicts(verdict: str, variant_verdicts) -> str:
+    """The class of a cause shown by variant runs whose verdicts on the same claim are
+    ``variant_verdicts``: :data:`MOVES` when one of them differs from ``verdict``, else
+    :data:`DOES_NOT_MOVE`; :data:`NO_CAUSE` without any judged variant."""
+    judged = [v for v in variant_verdicts if v != "not evaluated"]
+    if not judged:
+        return NO_CAUSE
+    return MOVES if any(v != verdict for v in judged) else DOES_NOT_MOVE
+
+
+def calibration_verdict(met: bool | None) -> str:
+    """The verdict of a calibration statement: "calibrated" only when its target was met,
+    "calibration target not met" when it was not, "not evaluated" when it could not be
+    measured (``met`` None)."""
+    if met is None:
+        return "not evaluated"
+    return "calibrated" if met else "calibration target not met"
 
 
 @dataclass
@@ -68,13 +105,34 @@ class Claim:
     #: Stable id ("C1", "C2", ...): the doc's reconstruction plan names claims by it.
     #: Claims left without one are numbered in their order by :meth:`FigureSet.number_claims`.
     id: str = ""
-    #: For a "partly" or "disagree" verdict: the cause, shown by a run that changes exactly
-    #: that cause (the variant campaign's grid, what it changed and what it measured).
+    #: For a "partly" or "disagree" verdict: the cause, preferably shown by a run that changes
+    #: exactly that cause (the variant campaign's grid, what it changed and what it measured).
     cause: str = ""
+    #: What the cause stands on, one of :data:`CAUSE_CLASSES` ("none" without a cause).
+    cause_class: str = ""
+    #: "claim", or "variant": a claim judged again under a changed setting (see :data:`KINDS`).
+    kind: str = "claim"
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {self.verdict!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown kind {self.kind!r}")
+
+    def set_cause(self, cause: str, cause_class: str) -> None:
+        """Give the claim its cause and what the cause stands on (:data:`CAUSE_CLASSES`)."""
+        if cause_class not in CAUSE_CLASSES:
+            raise ValueError(f"unknown cause class {cause_class!r}")
+        self.cause, self.cause_class = cause, cause_class if cause else NO_CAUSE
+
+    def check_cause(self) -> None:
+        """Class a claim without a cause as "none"; raise ``ValueError`` for a cause without
+        its class (a text saying that no variant was run or covers it is classed "none")."""
+        if not self.cause:
+            self.cause_class = NO_CAUSE
+        elif self.cause_class not in CAUSE_CLASSES:
+            raise ValueError(f"{self.id or self.where}: its cause needs a class"
+                             f" ({', '.join(CAUSE_CLASSES)}), not {self.cause_class!r}")
 
 
 @dataclass
@@ -117,15 +175,26 @@ class FigureSet:
     notes: list[str] = field(default_factory=list)
     #: The campaign the figures were drawn from (None in figure sets saved before it was).
     campaign: CampaignState | None = None
+    #: Verdict counts of the claims under other readings shown beside the claims' own (VD: per
+    #: topology), by label: {label: {verdict: count}}.
+    tallies: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def verdict_counts(self, kind: str = "claim") -> Counter:
+        """How many statements of ``kind`` have each verdict (every verdict of
+        :data:`VERDICTS` present, zero where none)."""
+        counts = Counter(claim.verdict for claim in self.claims if claim.kind == kind)
+        return Counter({verdict: counts.get(verdict, 0) for verdict in VERDICTS})
 
     def number_claims(self) -> None:
         """Give every claim without an id the id ``C<n>`` of its position (1-based).
 
-        Raises ``ValueError`` when two claims share an id.
+        Raises ``ValueError`` when two claims share an id or a cause has no class
+        (:meth:`Claim.check_cause`).
         """
         for index, claim in enumerate(self.claims, start=1):
             if not claim.id:
                 claim.id = f"C{index}"
+            claim.check_cause()
         ids = [claim.id for claim in self.claims]
         duplicated = sorted({i for i in ids if ids.count(i) > 1})
         if duplicated:
@@ -147,6 +216,7 @@ class FigureSet:
             "claims": [asdict(c) for c in self.claims],
             "notes": self.notes,
             "campaign": None if self.campaign is None else asdict(self.campaign),
+            **({"tallies": self.tallies} if self.tallies else {}),
         }
         path = self.out_dir / MANIFEST
         path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -170,7 +240,8 @@ class FigureSet:
             campaign = CampaignState(**doc["campaign"])
             campaign.failures = [tuple(failure) for failure in campaign.failures]
         return cls(doc["reproduction"], out_dir, artifacts,
-                   [Claim(**c) for c in doc["claims"]], list(doc["notes"]), campaign)
+                   [Claim(**c) for c in doc["claims"]], list(doc["notes"]), campaign,
+                   dict(doc.get("tallies") or {}))
 
 
 @dataclass(frozen=True)

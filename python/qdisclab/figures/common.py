@@ -261,16 +261,21 @@ COMPARISONS = ("identical", "A ahead", "tied", "B ahead")
 
 
 def compare_paired(a: Sequence[float], b: Sequence[float],
-                   confidence: float = CONFIDENCE) -> tuple[str, Estimate]:
+                   confidence: float = CONFIDENCE, margin: float = 0.0) -> tuple[str, Estimate]:
     """Classify ``a`` against ``b`` (values per seed, in the same seed order) as one of
     :data:`COMPARISONS` with the paired interval of ``a - b``: *identical* when every seed gives
-    the same value, *A ahead* / *B ahead* when the interval lies above / below 0, *tied* when it
-    contains 0 (or is unknown, with one seed and a difference)."""
+    the same value, *A ahead* / *B ahead* when the interval lies above / below 0 and not
+    entirely within the equivalence margin ±``margin``, *tied* when it contains 0 (or is
+    unknown, with one seed and a difference) or lies within ±``margin`` (a difference too
+    small to matter, however sure)."""
     if len(a) != len(b) or not a:
         raise ValueError(f"paired comparison needs equal, non-empty samples ({len(a)} vs {len(b)})")
     diff = t_interval(x - y for x, y in zip(a, b))
     if all(x == y for x, y in zip(a, b)):
         return "identical", diff
+    if margin > 0 and math.isfinite(diff.half_width) and -margin <= diff.low \
+            and diff.high <= margin:
+        return "tied", diff
     if diff.excludes_zero():
         return ("A ahead" if diff.low > 0 else "B ahead"), diff
     return "tied", diff

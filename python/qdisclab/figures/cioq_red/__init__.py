@@ -49,6 +49,7 @@ from qdisclab.figures.cioq_red.analysis import (
 )
 from qdisclab.figures.cioq_red.claims import (
     CLAIM_IDS,
+    PAPER_LOSS,
     band_position,
     load_claims,
     loss_cause,
@@ -90,7 +91,7 @@ from qdisclab.figures.common import figure_artifact, load_campaign_runs, variant
 
 #: The entry point, and the names the tests and other modules use.
 __all__ = [
-    "CLAIM_IDS", "COLORS", "INPUT", "LABELS", "LOSS", "OUTPUT", "PAPER_NU", "PAPER_SESSIONS",
+    "CLAIM_IDS", "COLORS", "INPUT", "LABELS", "LOSS", "OUTPUT", "PAPER_LOSS", "PAPER_NU", "PAPER_SESSIONS",
     "QDISCS", "READING_LABELS", "Study", "UTIL", "band_position", "choose_setting",
     "loss_differences", "make_figures", "resolved", "setting_of",
 ]
@@ -207,7 +208,7 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
         if any(k[1] == ports and k[0] == "Paper" for k in study.cells):
             result.claims += speedup_claims(study, ports)
             result.claims += load_claims(study, ports,
-                                          cause if ports == 4 else "variant not run (the"
-                                          " variants are 4×4; see C7's)")
+                                          cause if ports == 4 else ("variant not run (the"
+                                          " variants are 4×4; see C7's)", None))
             result.claims += nu_claims(study, ports)
     return result

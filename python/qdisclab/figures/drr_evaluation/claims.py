@@ -6,25 +6,37 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import replace
 
 import numpy as np
 
 from qdisclab.factorial import MINUS, FactorialResult
-from qdisclab.figures import Claim, TableData
+from qdisclab.figures import (
+    ARGUMENT,
+    NO_CAUSE,
+    Claim,
+    TableData,
+    calibration_verdict,
+    class_by_verdicts,
+)
 from qdisclab.figures.common import Estimate, metric_value, t_interval
 from qdisclab.figures.drr_evaluation.analysis import (
     BACKGROUND,
     DELAY,
     DELAY_ANCHORS,
+    DELAY_BAND,
     DROPTAIL_LIMIT,
     DRR_BLIMIT_HEAD,
     DRR_BLIMIT_TAIL,
     RATIO,
     RATIO_ANCHOR,
+    RATIO_BAND,
+    RATIO_TARGET,
     Design,
     Fairness,
     Variants,
     background_label,
+    background_preference,
     choose_background,
     choose_buffer,
     effect_text,
@@ -388,7 +400,7 @@ def queue_gap_verdict(gap: float) -> str:
     return "agree" if gap <= 0.02 else "partly" if gap <= 0.05 else "disagree"
 
 
-def tail_buffers_cause(variants: Variants) -> str | None:
+def tail_buffers_cause(variants: Variants) -> tuple[str, list[str]] | None:
     """C13 (Table 3 with tail drop) against the buffers: the suspect is the anchor-calibrated
     buffers, so Table 3's claim is judged at every buffer pair of the buffers grids."""
     designs = variants.buffer_designs("Tail")
@@ -414,10 +426,10 @@ def tail_buffers_cause(variants: Variants) -> str | None:
         f" ({_percents(designs[closest].results[DELAY], shares)}). "
         + ("No buffer pair gives the paper's shares: the buffers are not the cause, and no run"
            " of ours shows one" if "agree" not in verdicts else
-           f"{verdicts.count('agree')} buffer pair(s) agree: the buffers are a cause"))
+           f"{verdicts.count('agree')} buffer pair(s) agree: the buffers are a cause")), verdicts
 
 
-def one_bucket_cause(main: Design, variants: Variants) -> str | None:
+def one_bucket_cause(main: Design, variants: Variants) -> tuple[str, list[str]] | None:
     """C11's cause: DRR keeps the measured flow from the background. The variant puts both in
     one DRR bucket, nothing else changed, against the main design's DropTail runs."""
     parts, gaps = [], []
@@ -434,7 +446,8 @@ def one_bucket_cause(main: Design, variants: Variants) -> str | None:
             " flow gets half the link whatever it offers. factorial-one-bucket (DRR with"
             " Buckets 1: both flows in one bucket, buffer and head drop as the main design,"
             " nothing else changed): arrival ratio " + "; ".join(parts)
-            + f"; largest |DRR − DropTail| {max(gaps):.4f} → {queue_gap_verdict(max(gaps))}")
+            + f"; largest |DRR − DropTail| {max(gaps):.4f} → {queue_gap_verdict(max(gaps))}"),\
+        [queue_gap_verdict(max(gaps))]
 
 
 def factorial_claims(designs: dict[str, Design]) -> list[Claim]:
@@ -448,7 +461,9 @@ def factorial_claims(designs: dict[str, Design]) -> list[Claim]:
     claims = numbered(delay_claims(main) + ratio_claims(main), 5)
     tail = designs.get("drr-tail")
     if tail is not None and tail.results:
-        claims += numbered(delay_claims(tail, "DRR tail drop"), 12)
+        # Tables 2-3 and Eq. (1) judged again with DRR's tail drop: variants, not claims.
+        claims += [replace(claim, kind="variant")
+                   for claim in numbered(delay_claims(tail, "DRR tail drop"), 12)]
     return claims
 
 
@@ -484,11 +499,16 @@ def calibration_claims(designs: dict[str, Design], variants: Variants | None) ->
                              f" closest of {', '.join(series)} is {chosen}"
                              f" ({series[chosen].format(3)} s,"
                              f" {'within' if inside else 'outside'} ±5 %)")
+        mean = main.estimate(cell, DELAY).mean if main and main.results else math.nan
+        met = (abs(mean - PAPER_TABLE2[cell]) <= DELAY_BAND * PAPER_TABLE2[cell]
+               if math.isfinite(mean) else None)
+        text += (f"; target: within ±{DELAY_BAND:.0%} of {PAPER_TABLE2[cell]:.4f} s"
+                 f" ({'not run' if met is None else 'met' if met else 'not met'})")
         claims.append(Claim(
             "Table 2 (anchor)",
             f"{_cell_label(cell)}: delay {PAPER_TABLE2[cell]:.4f} s (used to choose the"
             f" {'DropTail limit' if queue == 'DropTail' else 'DRR blimit_'})",
-            text, "calibrated", id=cid))
+            text, calibration_verdict(met), id=cid))
     ours = main.estimate(RATIO_ANCHOR, RATIO).format(3) if main and main.results else "–"
     text = f"{ours} with the chosen background {background_label(BACKGROUND)}"
     if variants is not None and (anchor_runs := variants.anchor_backgrounds()):
@@ -496,10 +516,25 @@ def calibration_claims(designs: dict[str, Design], variants: Variants | None) ->
         text += (f"; factorial-background-anchor: {len(anchor_runs)} backgrounds, "
                  + ("first in the band" if inside else "none within ±0.01, the closest")
                  + f" is {background_label(chosen)} ({anchor_runs[chosen].format(3)})")
+        band = [b for b, e in anchor_runs.items()
+                if e.n and abs(e.mean - RATIO_TARGET) <= RATIO_BAND]
+        if len(band) > 1:
+            delays = variants.anchor_delays()
+            text += ("; in the band, in the plan's order of preference (the tie-break): "
+                     + ", ".join(f"{background_label(b)} {anchor_runs[b].format(3)}"
+                                 + (f" (delay at {_cell_label(RATIO_ANCHOR)}:"
+                                    f" {delays[b].format(3)} s)" if b in delays else "")
+                                 for b in sorted(band, key=background_preference))
+                     + "; the final campaign ran the first only, so Tables 2-5 are drawn with"
+                     " it alone")
+    main_ratio = main.estimate(RATIO_ANCHOR, RATIO).mean if main and main.results else math.nan
+    met = abs(main_ratio - RATIO_TARGET) <= RATIO_BAND if math.isfinite(main_ratio) else None
+    text += (f"; target: within ±{RATIO_BAND} of {RATIO_TARGET}"
+             f" ({'not run' if met is None else 'met' if met else 'not met'})")
     claims.append(Claim(
         "Table 4 (anchor)",
         f"{_cell_label(RATIO_ANCHOR)}: arrival ratio {PAPER_TABLE4[RATIO_ANCHOR]} (used to"
-        " choose the background)", text, "calibrated", id="C18"))
+        " choose the background)", text, calibration_verdict(met), id="C18"))
     return claims
 
 
@@ -510,7 +545,9 @@ def add_causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Desig
             variants: Variants | None) -> None:
     """Name, for every "partly"/"disagree" claim, the run that changes exactly its suspected
     cause (the plan's table "Cause-demonstrating variants") and what it measured."""
-    causes: dict[str, str] = {}
+    #: Per claim id: the cause and the verdicts the claim's own rule gives on its run (None:
+    #: the run is not judged by the claim's rule, so the cause is an argument from its numbers).
+    causes: dict[str, tuple[str, list[str] | None]] = {}
     tail = designs.get("drr-tail")
     if tail is not None and tail.results:
         tail_claims = {c.id: c for c in claims if c.where.endswith("(DRR tail drop)")}
@@ -522,11 +559,9 @@ def add_causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Desig
                     "ns-2's head drop delivers younger packets. factorial-drr-tail (DRR drops"
                     " from the tail of the longest queue, blimit_ calibrated again on the"
                     f" anchor, nothing else changed): {twin.id} {twin.verdict}: {twin.ours}"
-                    f" (all tail-drop claims: {summary})")
+                    f" (all tail-drop claims: {summary})", [twin.verdict])
     if variants is None:
-        for claim in claims:
-            if claim.verdict in ("partly", "disagree") and not claim.cause:
-                claim.cause = causes.get(claim.id, "variant not run")
+        _set_causes(claims, causes, "variant not run")
         return
     studies = reading_studies(fairness, variants)
     if len(studies) > 1:
@@ -535,8 +570,10 @@ def add_causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Desig
             f"R1 offers {offered_load('R1'):.1f}× the bottleneck, so every bucket stays"
             " backlogged. fig3-rates (only the source rate / on-off changed, three seeds): "
             + "; ".join(f"{r} ({offered_load(r):.2f}×) {v['C2']}"
-                        for r, v in verdicts.items() if r != "R1"))
-        causes["C1"] = "fig3-rates: " + "; ".join(f"{r} {v['C1']}" for r, v in verdicts.items())
+                        for r, v in verdicts.items() if r != "R1"),
+            [_lead_verdict(v["C2"]) for r, v in verdicts.items() if r != "R1"])
+        causes["C1"] = ("fig3-rates: " + "; ".join(f"{r} {v['C1']}" for r, v in verdicts.items()),
+                        [_lead_verdict(v["C1"]) for r, v in verdicts.items() if r != "R1"])
     if variants.flows:
         parts = []
         for flows, study in variants.flows.items():
@@ -550,7 +587,7 @@ def add_causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Desig
             parts.append(f"{flows} flows: " + ", ".join(steps))
         causes["C3"] = ("fig3-flows (7 and 11 flows, so no Buckets value below the flow count"
                         " but 1 splits them evenly): steps against a single minimum along"
-                        " Buckets beyond the CIs: " + "; ".join(parts))
+                        " Buckets beyond the CIs: " + "; ".join(parts), None)
     series = hash_series(fairness, variants)
     if any(b > 32 for b in series):
         causes["C4"] = ("the hash puts flows in one bucket. fig3-hash-buckets (more buckets,"
@@ -559,7 +596,7 @@ def add_causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Desig
                             f" {v['hash'].format(1)} kb/s" for b, v in series.items())
                         + (f"; ns-2 mapping at Buckets {FLOWS}:"
                            f" {series[FLOWS]['sequential'].format(1)} kb/s"
-                           if FLOWS in series and series[FLOWS]["sequential"].n else ""))
+                           if FLOWS in series and series[FLOWS]["sequential"].n else ""), None)
     designs_bg = variants.background_designs()
     fixed = {b: d for b, d in designs_bg.items() if b[1] != 0}
     if fixed:
@@ -574,22 +611,41 @@ def add_causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Desig
         text = "; ".join(parts)
         for cid in ("C9", "C10"):
             causes[cid] = ("the background scales with P. factorial-background-size (the"
-                           " background's packet size fixed, nothing else): " + text)
-    if text := tail_buffers_cause(variants):
-        causes["C13"] = text
+                           " background's packet size fixed, nothing else): " + text, None)
+    if found := tail_buffers_cause(variants):
+        causes["C13"] = found
     main = designs.get("main")
-    if main is not None and main.results and (text := one_bucket_cause(main, variants)):
-        causes["C11"] = text
+    if main is not None and main.results and (found := one_bucket_cause(main, variants)):
+        causes["C11"] = found
     delays = variants.anchor_delays()
     if delays:
         causes["C12"] = (
             f"at {_cell_label(RATIO_ANCHOR)} the offered load (1.6 Mb/s) keeps DropTail's"
             " 400 packets full. factorial-background-anchor (only the background changed):"
             " delay " + "; ".join(f"{background_label(b)} {e.format(3)} s"
-                                  for b, e in delays.items()))
+                                  for b, e in delays.items()), None)
+    _set_causes(claims, causes, "no variant of the plan changes this cause")
+
+
+def _lead_verdict(text: str) -> str:
+    """The verdict a text of :func:`reading_verdicts` starts with."""
+    return next(v for v in ("not evaluated", "agree", "partly", "disagree") if text.startswith(v))
+
+
+def _set_causes(claims: list[Claim], causes: dict[str, tuple[str, list[str] | None]],
+                missing: str) -> None:
+    """Give each partly / disagree claim without a cause its cause from ``causes`` and its
+    class (``missing``, classed "none", where ``causes`` has none)."""
     for claim in claims:
-        if claim.verdict in ("partly", "disagree") and not claim.cause:
-            claim.cause = causes.get(claim.id, "no variant of the plan changes this cause")
+        if claim.verdict not in ("partly", "disagree") or claim.cause:
+            continue
+        if claim.id not in causes:
+            claim.set_cause(missing, NO_CAUSE)
+            continue
+        text, verdicts = causes[claim.id]
+        claim.set_cause(text, ARGUMENT if verdicts is None
+                        else class_by_verdicts(claim.verdict, verdicts))
+
 
 
 # ----------------------------------------------------------------- Fig. 3 per source-rate reading

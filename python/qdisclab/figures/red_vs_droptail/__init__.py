@@ -70,7 +70,7 @@ import math
 from collections import defaultdict
 from pathlib import Path
 
-from qdisclab.figures import VERDICTS_NEEDING_CAUSE, Artifact, FigureSet
+from qdisclab.figures import NO_CAUSE, VERDICTS_NEEDING_CAUSE, Artifact, Claim, FigureSet
 from qdisclab.figures.common import (
     figure_artifact,
     load_campaign_runs,
@@ -80,6 +80,8 @@ from qdisclab.figures.common import (
 )
 from qdisclab.figures.red_vs_droptail.analysis import (
     ACCESS_ORDER,
+    EQUIVALENCE_SHARE,
+    equivalence_margin,
     DEFAULTS,
     DROPTAIL_AHEAD,
     IDENTICAL,
@@ -107,6 +109,7 @@ from qdisclab.figures.red_vs_droptail.claims import (
     new_claims,
     table_claims,
     threshold_claims,
+    cause_class,
     variant_causes,
 )
 from qdisclab.figures.red_vs_droptail.paper import (
@@ -139,7 +142,7 @@ __all__ = [
     "ACCESS_ORDER", "BASE_LINK", "Counts", "DEFAULTS", "DROPTAIL_AHEAD", "IDENTICAL", "LINKS",
     "PAIRS", "PAPER_TABLE1", "QUEUES", "RED_AHEAD", "S16_QUIET", "Scenario", "Study", "TIED", "TT",
     "UDP_ORDER", "WAIT_GENTLE", "WINDOWS", "calibration_rows", "choose_scenario", "count_verdict", "load_variants",
-    "make_figures", "variant_causes",
+    "ALL_SEEDS_IDS", "cause_class", "equivalence_margin", "make_figures", "variant_causes",
 ]
 
 
@@ -166,6 +169,13 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             " missing and the verdicts below are indicative only."
         )
     result.notes.append(study.seeds_note())
+    result.notes.append(
+        f"Equivalence margin: two goodputs whose paired 95 % interval of difference lies within"
+        f" ±{EQUIVALENCE_SHARE:.0%} of the bottleneck rate (0.01 Mb/s at 1 Mb/s, 0.005 at"
+        " 0.5 Mb/s) are tied, however narrow the interval; \u201cahead\u201d and"
+        " \u201csignificantly ahead\u201d mean beyond both. The paper prints no goodput (its"
+        " figures plot one run a point over the link's range), so the margin is fixed by the"
+        " link, not by a result.")
 
     # fig1 … fig4 (and beyond, for link settings the paper did not use).
     cells_by_link: dict[Link, list[Cell]] = {}
@@ -277,12 +287,63 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     else:
         result.artifacts += variant_artifacts(found, out_dir)
         result.notes += variant_notes(found)
+    if found is not None:
+        result.claims = all_seeds_claims(result.claims, table, found)
     causes = variant_causes(found)
     for claim in result.claims:
-        if claim.verdict in VERDICTS_NEEDING_CAUSE:
-            claim.cause = causes.get(claim.id, "no variant of the plan changes this claim's"
-                                     " cause" if found else "variant not run")
+        if claim.verdict not in VERDICTS_NEEDING_CAUSE:
+            continue
+        if claim.id in causes:
+            text, verdicts = causes[claim.id]
+            claim.set_cause(text, cause_class(claim.verdict, verdicts))
+        else:
+            claim.set_cause("no variant of the plan changes this claim's cause" if found
+                            else "variant not run", NO_CAUSE)
     return result
+
+
+#: The claims judged again on every recorded seed of Fig. 1's setting (1 Mb/s, 20 ms): the
+#: final campaign's seeds 1-6 and the variants' seeds-* grids' 4-10 of the same cells.
+ALL_SEEDS_IDS = ("C1", "C2", "C3", "C4", "C5", "C6", "C8")
+
+
+def all_seeds_claims(claims: list[Claim], table: dict[tuple[WaitGentle, Link], Counts],
+                     found: Variants) -> list[Claim]:
+    """``claims`` with the count claims (:data:`ALL_SEEDS_IDS`) judged on every recorded seed
+    of Fig. 1's setting: each cell's best pair chosen on seeds 1-3, judged on the others (4-10,
+    the seeds-* grids with the final campaign's 4-6), never on the seeds that chose it; Table
+    1's other link settings keep the final campaign's 4-6. Each keeps the final campaign's
+    verdict and numbers beside its own."""
+    seeds = found.seeds_all
+    if seeds is None or not seeds.split or BASE_LINK not in seeds.links:
+        return claims
+    wider = dict(table)
+    for wg in seeds.wait_gentle:
+        if (wg, BASE_LINK) in table and (counts := Counts.of(seeds.cells(BASE_LINK, wg))).n:
+            wider[(wg, BASE_LINK)] = counts
+    again = {c.id: c for c in table_claims(wider)
+             + grid_claims(seeds, {BASE_LINK: seeds.cells(BASE_LINK, TT)})
+             if c.id in ALL_SEEDS_IDS}
+    rule = (f"best pair chosen on seeds {_seeds(seeds.choice_seeds)}, judged on"
+            f" {_seeds(seeds.judge_seeds)}")
+    scope = (f"{link_label(BASE_LINK)} on those seeds, the other link settings on the final"
+             " campaign's" if again.get("C1") else "")
+    out = []
+    for claim in claims:
+        new = again.get(claim.id)
+        if new is None:
+            out.append(claim)
+            continue
+        where = f"{rule}; {scope}" if claim.id in ("C1", "C2", "C3") else rule
+        new.ours = (f"[every recorded seed: {where}] {new.ours} ‖ [final campaign alone,"
+                    f" judged on seeds 4-6; verdict there: {claim.verdict}] {claim.ours}")
+        out.append(new)
+    return out
+
+
+def _seeds(seeds: list[int]) -> str:
+    return f"{seeds[0]}-{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) \
+        else ", ".join(map(str, seeds))
 
 
 def variant_notes(found: Variants) -> list[str]:

@@ -18,6 +18,7 @@ from qdisclab.figures.common import (
     Estimate,
     compare_paired,
     load_campaign_runs,
+    parse_mbps,
     t_interval,
 )
 from qdisclab.figures.red_vs_droptail.paper import (
@@ -67,6 +68,19 @@ def kilo(value: int) -> str:
 
 
 # ----------------------------------------------------------------- cells, counts and the runs
+
+#: The study's equivalence margin, as a share of the bottleneck rate: two goodputs whose paired
+#: interval of difference lies within ± this share of the link are tied, however narrow the
+#: interval. The paper prints no goodput (its figures are plots over the link's range, one run
+#: a point), so the margin is fixed by the link, not by any result: one hundredth of it,
+#: 0.01 Mb/s at 1 Mb/s, 0.005 Mb/s at 0.5 Mb/s.
+EQUIVALENCE_SHARE = 0.01
+
+
+def equivalence_margin(link: Link) -> float:
+    """The equivalence margin at ``link`` in Mb/s (:data:`EQUIVALENCE_SHARE` of its rate)."""
+    return EQUIVALENCE_SHARE * parse_mbps(link[0])
+
 
 #: How a cell's judged comparison comes out (compare_paired's classes, named for this study).
 RED_AHEAD, IDENTICAL, TIED, DROPTAIL_AHEAD = "RED ahead", "identical", "tied", "DropTail ahead"
@@ -232,7 +246,8 @@ class Study:
         if not common:
             return None
         kind, difference = compare_paired([red_values[s] for s in common],
-                                          [droptail[s] for s in common])
+                                          [droptail[s] for s in common],
+                                          margin=equivalence_margin(link))
         dt_drops = self.droptail_values(link, window, queue, "drops")
         red_drops = self.red_values(link, window, queue, wg, pair, "drops")
         return Cell(link, window, queue, t_interval(droptail[s] for s in common),
@@ -327,16 +342,17 @@ def halving_ratios(study: Study) -> dict[int, float]:
     return ratios
 
 
-def tied_with_best(rows: list[PairRow]) -> tuple[PairRow, list[PairRow]]:
+def tied_with_best(rows: list[PairRow], margin: float) -> tuple[PairRow, list[PairRow]]:
     """The pair of highest mean total goodput, and every pair not significantly below it
-    (identical or tied in the paired comparison over common seeds)."""
+    (identical or tied in the paired comparison over common seeds, ``margin`` the
+    equivalence margin, :func:`equivalence_margin`)."""
     best = max(rows, key=lambda r: r.total.mean)
     tied = []
     for row in rows:
         common = [s for s in best.totals if s in row.totals]
         if row is best or (common and compare_paired(
                 [row.totals[s] for s in common],
-                [best.totals[s] for s in common])[0] in ("identical", "tied")):
+                [best.totals[s] for s in common], margin=margin)[0] in ("identical", "tied")):
             tied.append(row)
     return best, tied
 

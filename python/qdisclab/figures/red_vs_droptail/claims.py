@@ -4,10 +4,12 @@ tie rule, and the run-backed causes the variants campaign shows."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from qdisclab.figures import Claim
+from qdisclab.figures import ARGUMENT, Claim, calibration_verdict, class_by_verdicts
+from qdisclab.figures.common import compare_paired
 from qdisclab.figures.red_vs_droptail.analysis import (
     DROPTAIL_AHEAD,
     RED_AHEAD,
@@ -15,7 +17,11 @@ from qdisclab.figures.red_vs_droptail.analysis import (
     Counts,
     PairRow,
     Study,
+    S16_QUIET,
+    S20_LARGE,
+    S20_SMALL,
     Variants,
+    equivalence_margin,
     focus_window,
     halving_ratios,
     kilo,
@@ -179,13 +185,17 @@ def grid_claims(study: Study, cells_by_link: dict[Link, list[Cell]]) -> list[Cla
         claims.append(_largest_claim(base, PAPER_DROPTAIL_LARGEST, -1, "DropTail", "C6"))
         small = [base[(2000, q)] for q in QUEUES[1:] if (2000, q) in base]
         if small:
+            # S16: identical from queue 16000 on, different below.
+            s16_met = all((c.comparison == "identical") == (c.queue >= min(S16_QUIET))
+                          for c in small)
             claims.append(Claim(
                 "§2.1",
                 "window 2000: RED and DropTail give the same results once the queue reaches"
                 " 16000 (RED's queue never reaches minTh), not below",
                 "; ".join(f"queue {c.queue}: {c.comparison}" for c in small)
-                + " (the calibration statement S16: the scenario was chosen to meet it)",
-                "calibrated", id="C7"))
+                + " (the calibration statement S16: the scenario was chosen to meet it; "
+                + ("met)" if s16_met else "not met)"),
+                calibration_verdict(s16_met), id="C7"))
         below = [c for c in base.values() if c.queue <= c.window]
         if below:
             below_counts = Counts.of(below)
@@ -217,14 +227,17 @@ def grid_claims(study: Study, cells_by_link: dict[Link, list[Cell]]) -> list[Cla
     ratios = halving_ratios(study)
     if len(ratios) == 2:
         (small_w, small), (large_w, large) = sorted(ratios.items())
+        met = S20_SMALL[0] <= small <= S20_SMALL[1] and large > S20_LARGE
         claims.append(Claim(
             "§2.3",
             "halving the link rate halves goodput at small windows, less than halves it"
             " at large ones",
             f"DropTail goodput at 0.5 Mb/s ÷ at 1 Mb/s (20 ms, mean over queue sizes):"
-            f" {small:.2f} at window {small_w}, {large:.2f} at window {large_w}"
-            " (the calibration statement S20: the scenario was chosen to meet it)",
-            "calibrated", id="C11"))
+            f" {small:.3f} at window {small_w}, {large:.3f} at window {large_w}"
+            f" (the calibration statement S20, target {S20_SMALL[0]}–{S20_SMALL[1]} at the"
+            f" smallest window and > {S20_LARGE} at the largest: "
+            + ("met)" if met else "not met; no swept scenario met it)"),
+            calibration_verdict(met), id="C11"))
     return claims
 
 
@@ -232,15 +245,22 @@ def threshold_claims(rows: list[PairRow], window: int) -> list[Claim]:
     if not rows:
         return [Claim("§3.1 (Figure 5)", "maximum goodput at minTh 0.32, maxTh 0.64",
                       "no RED run at the base link setting", "not evaluated", id="C12")]
-    best, tied = tied_with_best(rows)
+    best, tied = tied_with_best(rows, equivalence_margin(BASE_LINK))
     paper_row = next((r for r in rows if r.pair == PAPER_BEST_PAIR), None)
     detail = (f"maximum at {pair_label(best.pair)}: {best.total.format()} Mb/s; tied with it"
-              f" (paired 95 % CI over seeds): {', '.join(pair_label(r.pair) for r in tied)}")
+              f" (paired 95 % CI over seeds, or within the equivalence margin"
+              f" ±{equivalence_margin(BASE_LINK):g} Mb/s):"
+              f" {', '.join(pair_label(r.pair) for r in tied)}")
     if paper_row is None:
         verdict = "not evaluated"
         detail += f"; {pair_label(PAPER_BEST_PAIR)} was not run"
     else:
         detail += f"; {pair_label(PAPER_BEST_PAIR)}: {paper_row.total.format()} Mb/s"
+        common = [s for s in best.totals if s in paper_row.totals]
+        if paper_row is not best and common:
+            _, gap = compare_paired([paper_row.totals[s] for s in common],
+                                    [best.totals[s] for s in common])
+            detail += f", {gap.format(5)} Mb/s from the maximum"
         verdict = "agree" if any(r is paper_row for r in tied) else "disagree"
     claims = [Claim("§3.1 (Figure 5)",
                     f"maximum total goodput at minTh/maxTh = 0.32/0.64 (window {FOCUS_WINDOW})",
@@ -414,36 +434,52 @@ def _sack_cause(found: Variants) -> str | None:
     return (f"sack-* ({found.sack_scenario.label()}, only SACK changes): " + "; ".join(texts))
 
 
-def _seeds_cause(found: Variants, sign: int) -> str | None:
-    if not (found.seeds_first and found.seeds_rest):
+def _all_seeds(found: Variants) -> Study | None:
+    """Fig. 1's setting on every recorded seed, the best pairs chosen on seeds 1-3 and judged
+    on the others (None without the seeds-* grids)."""
+    study = found.seeds_all
+    return study if study is not None and study.split and study.cells(BASE_LINK, TT) else None
+
+
+def _seeds_cause(found: Variants, sign: int) -> tuple[str, None] | None:
+    """C5 / C6 on every recorded seed: how far the largest gap stands out of the others (an
+    argument: no run changes the cause, the noise)."""
+    if (study := _all_seeds(found)) is None:
         return None
     kind = RED_AHEAD if sign > 0 else DROPTAIL_AHEAD
-    texts = []
-    for study in (found.seeds_first, found.seeds_rest):
-        cell = largest_cell(study, sign)
-        if cell is None:
-            return None
-        significant = sum(c.comparison == kind for c in study.cells(BASE_LINK, TT))
-        texts.append(f"seeds {seeds_text(study)}: largest at ({cell.window}, {cell.queue})"
-                     f" {cell.difference.format()} Mb/s, {significant} cell(s) significant")
-    return (f"seeds-* ({found.seeds_scenario.label()}, only the seeds change): "
-            + "; ".join(texts))
+    cells = study.cells(BASE_LINK, TT)
+    cell = largest_cell(study, sign)
+    significant = sum(c.comparison == kind for c in cells)
+    overlapping = sum(c is not cell and c.difference.low <= cell.difference.high
+                      and c.difference.high >= cell.difference.low for c in cells)
+    share = abs(cell.difference.mean) / cell.droptail.mean if cell.droptail.mean else math.nan
+    return (f"the largest gap is within the noise of the others. seeds-*"
+            f" ({found.seeds_scenario.label()}; chosen on seeds {seeds_text(study)}, judged on"
+            f" {_seed_span(study.judge_seeds)}): largest at ({cell.window}, {cell.queue})"
+            f" {cell.difference.format()} Mb/s ({share:.1%} of DropTail's goodput),"
+            f" {significant} cell(s) significant, {overlapping} of the other {len(cells) - 1}"
+            " cells' intervals overlap its interval"), None
 
 
-def _plateau_cause(found: Variants) -> str | None:
-    if not (found.seeds_first and found.seeds_rest):
+def _seed_span(seeds: list[int]) -> str:
+    return f"{seeds[0]}-{seeds[-1]}" if seeds else "–"
+
+
+def _plateau_cause(found: Variants) -> tuple[str, list[str]] | None:
+    """C12 on every recorded seed of its cells (seeds 1-10): whether the paper's pair is tied
+    with the maximum there."""
+    if (study := _all_seeds(found)) is None:
         return None
-    texts = []
-    for study in (found.seeds_first, found.seeds_rest):
-        rows = threshold_rows(study, BASE_LINK, FOCUS_WINDOW, TT)
-        if not rows:
-            return None
-        best, tied = tied_with_best(rows)
-        paper = "tied with it" if any(r.pair == PAPER_BEST_PAIR for r in tied) else "below it"
-        texts.append(f"seeds {seeds_text(study)}: maximum {pair_label(best.pair)},"
-                     f" {pair_label(PAPER_BEST_PAIR)} {paper} ({len(tied)} pairs tied)")
-    return (f"seeds-* ({found.seeds_scenario.label()}, only the seeds change): "
-            + "; ".join(texts))
+    rows = threshold_rows(study, BASE_LINK, FOCUS_WINDOW, TT)
+    if not rows:
+        return None
+    best, tied = tied_with_best(rows, equivalence_margin(BASE_LINK))
+    paper = "tied with it" if any(r.pair == PAPER_BEST_PAIR for r in tied) else "below it"
+    seeds = sorted({*study.choice_seeds, *study.judge_seeds})
+    return (f"seeds-* ({found.seeds_scenario.label()}, only the seeds change: seeds"
+            f" {_seed_span(seeds)} instead of 1-6): maximum {pair_label(best.pair)}"
+            f" {best.total.format(4)} Mb/s, {pair_label(PAPER_BEST_PAIR)} {paper}"
+            f" ({len(tied)} pairs tied)"), [_verdict(paper == "tied with it")]
 
 
 def _tt_best(counts: dict[WaitGentle, Counts]) -> bool:
@@ -453,45 +489,47 @@ def _tt_best(counts: dict[WaitGentle, Counts]) -> bool:
 
 
 def _wait_gentle_cause(found: Variants) -> str | None:
-    """C3 on two sets of seeds (grid seeds-waitgentle with seeds-red)."""
-    if not (found.seeds_first and found.seeds_rest):
+    """C3 at Fig. 1's setting on every recorded seed (grid seeds-waitgentle with seeds-red),
+    chosen on 1-3 and judged on the others: one of the claim's four link settings."""
+    if (study := _all_seeds(found)) is None:
         return None
-    texts = []
-    for study in (found.seeds_first, found.seeds_rest):
-        counts = wait_gentle_counts(study, BASE_LINK)
-        if TT not in counts or len(counts) < 2:
-            return None
-        texts.append(f"seeds {seeds_text(study)}: TT {'is' if _tt_best(counts) else 'is not'}"
-                     " (one of) the best; RED ahead + identical " + ", ".join(
-                         f"{wg_label(wg)} {c.red_ahead + c.identical}" for wg, c in counts.items())
-                     + f" of {next(iter(counts.values())).n}")
+    counts = wait_gentle_counts(study, BASE_LINK)
+    if TT not in counts or len(counts) < 2:
+        return None
     return (f"seeds-* and seeds-waitgentle ({found.seeds_scenario.label()},"
-            f" {link_label(BASE_LINK)}, only the seeds change): " + "; ".join(texts))
+            f" {link_label(BASE_LINK)}; chosen on seeds {seeds_text(study)}, judged on"
+            f" {_seed_span(study.judge_seeds)}): TT {'is' if _tt_best(counts) else 'is not'}"
+            " (one of) the best; RED ahead + identical " + ", ".join(
+                f"{wg_label(wg)} {c.red_ahead + c.identical}" for wg, c in counts.items())
+            + f" of {next(iter(counts.values())).n}")
 
 
-def _senders_causes(found: Variants) -> dict[str, str]:
+def _senders_causes(found: Variants) -> dict[str, tuple[str, list[str]]]:
     """C13 and C14 per number of TCP senders (grids senders-*)."""
     if not found.senders:
         return {}
     trends, lows = [], []
+    verdicts: dict[str, list[str]] = {"C13": [], "C14": []}
     for n, study in found.senders.items():
         rows = threshold_rows(study, BASE_LINK, FOCUS_WINDOW, TT)
         if len(rows) >= 3:
             t = PairTrend.of(rows)
             trends.append(f"nTcp={n}: TCP falls {t.falls} of {t.steps} steps, UDP spread"
                           f" {t.spread:.0%} ({t.verdict})")
+            verdicts["C13"].append(t.verdict)
         if (low := LowWindow.of(study)) and low.queues:
             lows.append(f"nTcp={n}: window {low.small} below {low.large} at {low.lower} of"
                         f" {low.queues} queue sizes ({low.verdict})")
+            verdicts["C14"].append(low.verdict)
     first = next(iter(found.senders.values()))
     context = (f"senders-* ({link_label(BASE_LINK)}, UDP and access links of the calibrated"
                f" scenario, seeds {_seed_range(first)}; only the number of TCP senders"
                " changes): ")
     result = {}
     if trends:
-        result["C13"] = context + "; ".join(trends)
+        result["C13"] = (context + "; ".join(trends), verdicts["C13"])
     if lows:
-        result["C14"] = context + "; ".join(lows)
+        result["C14"] = (context + "; ".join(lows), verdicts["C14"])
     return result
 
 
@@ -500,24 +538,35 @@ def _seed_range(study: Study) -> str:
     return f"{seeds[0]}-{seeds[-1]}" if seeds else "–"
 
 
-def variant_causes(found: Variants | None) -> dict[str, str]:
-    """Per claim id, the variant run that shows the cause the plan names for it."""
+def variant_causes(found: Variants | None) -> dict[str, tuple[str, list[str] | None]]:
+    """Per claim id, the variant run that shows the cause the plan names for it, and the
+    verdicts the claim's own rule gives on that run (None where the run is not judged by the
+    claim's rule: the cause is then an argument from its numbers)."""
     if found is None:
         return {}
-    result = {}
+    result: dict[str, tuple[str, list[str] | None]] = {}
     load = _load_cause(found)
     for claim_id in ("C1", "C2", "C4", "C8"):
         if load:
-            result[claim_id] = load
+            result[claim_id] = (load, None)
     sack = _sack_cause(found)
     if load or sack:
-        result["C10"] = " | ".join(t for t in (load, sack) if t)
+        result["C10"] = (" | ".join(t for t in (load, sack) if t), None)
     for claim_id, sign in (("C5", 1), ("C6", -1)):
-        if text := _seeds_cause(found, sign):
-            result[claim_id] = text
-    if text := _plateau_cause(found):
-        result["C12"] = text
+        if found_cause := _seeds_cause(found, sign):
+            result[claim_id] = found_cause
+    if found_cause := _plateau_cause(found):
+        result["C12"] = found_cause
     if text := _wait_gentle_cause(found):
-        result["C3"] = text
+        result["C3"] = (text, None)
     result.update(_senders_causes(found))
     return result
+
+
+def cause_class(verdict: str, verdicts: list[str] | None) -> str:
+    """A cause's class (:data:`qdisclab.figures.CAUSE_CLASSES`) from the verdicts its run
+    gives the claim (None: the run is not judged by the claim's rule)."""
+    if verdicts is None:
+        return ARGUMENT
+    return class_by_verdicts(verdict, verdicts)
+

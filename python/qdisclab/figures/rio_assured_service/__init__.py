@@ -47,9 +47,10 @@ The package splits the paper's numbers (:mod:`.paper`), the analysis of the runs
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
-from qdisclab.figures import FigureSet
+from qdisclab.figures import VERDICTS, Claim, FigureSet
 from qdisclab.figures.common import figure_artifact, load_campaign_runs, variants_db
 from qdisclab.figures.rio_assured_service.analysis import (
     CRITERIA,
@@ -63,6 +64,8 @@ from qdisclab.figures.rio_assured_service.analysis import (
     best,
     choose_criterion,
     episodes,
+    goodput_run,
+    has_goodput,
     last_met,
     paired,
     parse_profiles,
@@ -104,6 +107,7 @@ from qdisclab.figures.rio_assured_service.plots import (
 
 #: The entry point, and the names the tests and other modules use.
 __all__ = [
+    "Claim", "both_readings", "goodput_run", "has_goodput",
     "CRITERIA", "Curve", "FIG3_LEVELS", "PAPER_BEST_RIO", "PAPER_FAIR_SHARE", "PAPER_TABLE1",
     "SCHEMES", "SCHEME_LABELS", "Setup", "TABLE1_COLUMNS", "TABLE1_PROFILES", "TABLE1_TOTAL",
     "TRACES", "TRACE_COLUMNS", "TRACE_DIR", "Table1Row", "best", "choose_criterion", "episodes",
@@ -114,6 +118,40 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- entry point
+
+
+def both_readings(goodput: list[Claim], throughput: list[Claim]) -> list[Claim]:
+    """The claims judged on goodput (``goodput``, changed in place), each with the throughput
+    reading's numbers and verdict beside its own; a claim goodput cannot judge (the IN-marked
+    part has no goodput) keeps the throughput's verdict, marked as such."""
+    others = {c.id: c for c in throughput}
+    for index, claim in enumerate(goodput):
+        other = others.get(claim.id)
+        if claim.verdict == "not evaluated" and other is not None \
+                and other.verdict != "not evaluated":
+            other.ours = (f"[throughput only: goodput cannot judge it ({claim.ours})]"
+                          f" {other.ours}")
+            goodput[index] = other
+            continue
+        claim.ours = f"[goodput] {claim.ours}"
+        if other is not None:
+            claim.ours += (f" ‖ [throughput, retransmissions counted; verdict there:"
+                           f" {other.verdict}] {other.ours}")
+    return goodput
+
+
+def _tally(goodput: Analysis, throughput: Analysis) -> str:
+    """The verdict counts of the two readings, and the claims whose verdict differs."""
+    def counts(analysis: Analysis) -> str:
+        found = Counter(c.verdict for c in analysis.claims)
+        return ", ".join(f"{found[v]} {v}" for v in VERDICTS if found.get(v))
+
+    verdicts = {c.id: c.verdict for c in throughput.claims}
+    moved = [c.id for c in goodput.claims if verdicts.get(c.id, c.verdict) != c.verdict]
+    return (f"Goodput: {counts(goodput)}; throughput: {counts(throughput)}"
+            + (f"; verdicts that differ: {', '.join(moved)}." if moved else "; no verdict"
+               " differs."))
+
 
 
 def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
@@ -147,7 +185,21 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     ]
 
     primary = Analysis.of(runs)
-    result.notes.append(f"\u201cMaintains the profile\u201d (U9): {primary.choice}.")
+    goodput = has_goodput(runs)
+    judged = Analysis.of([goodput_run(run) for run in runs]) if goodput else primary
+    if not goodput:
+        result.notes.append("Verdicts: on throughput, retransmissions included: these runs"
+                            " hold no goodput metrics (*_goodput_mbps).")
+        result.notes.append(f"\u201cMaintains the profile\u201d (U9): {primary.choice}.")
+    else:
+        result.notes.append(f"\u201cMaintains the profile\u201d (U9), on goodput (the claims):"
+                            f" {judged.choice}; on throughput (the figures): {primary.choice}.")
+        result.notes.append(
+            "Verdicts: on goodput (bytes received for the first time, *_goodput_mbps), since the"
+            " throughput counts the spurious retransmissions of NewReno without SACK; each claim"
+            " shows the throughput's numbers and verdict beside its own. The figures and tables"
+            " draw throughput, retransmissions included. The IN-marked rates (*_in_mbps) and"
+            f" the OUT drop probabilities are the same in both readings. {_tally(judged, primary)}")
     if primary.view.rows:
         result.artifacts.append(table1_artifact(primary.view, out_dir, "320 kbit"))
     panels2 = [p for p in FIG2_PROFILES if any(k[0] == p for k in primary.curves2)]
@@ -187,12 +239,17 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
         for variant in VARIANTS:
             mine = variant_runs(variant, vruns, runs)
             if mine:
-                analyses[variant.name] = Analysis.of(
-                    mine, variant.name == "riplus-total", primary.criterion)
-                result.artifacts.append(variant_artifact(variant, primary,
-                                                         analyses[variant.name], out_dir))
-    variant_causes(primary, analyses, variants_path is not None)
-    result.claims += primary.claims
+                rates = Analysis.of(mine, variant.name == "riplus-total", primary.criterion)
+                result.artifacts.append(variant_artifact(variant, primary, rates, out_dir))
+                analyses[variant.name] = rates
+                if goodput:  # judged as the primary is: goodput, else throughput
+                    analyses[variant.name] = Analysis.of(
+                        [goodput_run(run) for run in mine], variant.name == "riplus-total",
+                        judged.criterion)
+                    analyses[variant.name].claims = both_readings(
+                        analyses[variant.name].claims, rates.claims)
+    result.claims += both_readings(judged.claims, primary.claims) if goodput else primary.claims
+    variant_causes(judged, analyses, variants_path is not None)
 
     sensitivity = sensitivity_artifact(db_path, out_dir)
     if sensitivity is not None:

@@ -11,7 +11,7 @@ import dataclasses
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from qdisclab.campaign.store import RunRecord
@@ -86,6 +86,38 @@ def setup_of(run: RunRecord) -> Setup:
            if p["queueDisc"] == "RiPlusO" else (0.0, 0.0, 0.0))
     return Setup(run.grid or "", str(p["queueDisc"]), profiles, flows, int(p["nBestEffort"]),
                  capacity, total, out)
+
+
+#: The rate the claims judge: goodput (the bytes the receivers get for the first time), as
+#: the paper's "throughput" of TCP NewReno without spurious retransmissions would be.
+JUDGED = "goodput"
+
+
+def has_goodput(runs: Iterable[RunRecord]) -> bool:
+    """Whether the runs hold goodput metrics (``*_goodput_mbps``)."""
+    return any(key.endswith("_goodput_mbps") for run in runs for key in (run.metrics or {}))
+
+
+def goodput_run(run: RunRecord) -> RunRecord:
+    """``run`` with its rates read as goodput: every ``<x>_mbps`` that has a ``<x>_goodput_mbps``
+    beside it takes its value; the AS aggregate ``as_mbps`` is the AS flows' mean goodput and
+    ``as_min_mbps`` the poorest AS flow's (the AS flows are the first ``n_as`` of the run). The
+    runs hold no goodput of the IN-marked part, so ``*_in_mbps`` is left out (a claim that splits
+    IN from OUT is not evaluated on goodput)."""
+    metrics = {key: value for key, value in (run.metrics or {}).items()
+               if not key.endswith("_in_mbps")}
+    for key, value in run.metrics.items():
+        if key.endswith("_goodput_mbps"):
+            metrics[key[:-len("_goodput_mbps")] + "_mbps"] = value
+    setup = setup_of(run)
+    n_as = setup.n_as
+    flows = [metric_value(metrics, f"flow{i}_goodput_mbps") for i in range(n_as)]
+    if n_as and all(v is not None for v in flows):
+        metrics["as_mbps"] = sum(flows) / n_as
+        metrics["as_min_mbps"] = min(flows)
+    elif "as_mbps" in metrics:
+        metrics["as_mbps"] = metrics["as_min_mbps"] = None
+    return replace(run, metrics=metrics)
 
 
 def setting_label(setting: Setting) -> str:
@@ -572,6 +604,16 @@ class Curve:
         return last
 
 
+def meets_s26(curves3: dict[tuple[float, str], Curve], criterion: Criterion) -> bool | None:
+    """Whether ``criterion`` calls Fig. 3(a)'s 10-90 % met and 100 % missed for both schemes
+    (the calibration target of S26; None when a point was not run)."""
+    curves = [curves3.get((0.5, q)) for q in SCHEMES]
+    if any(c is None or any(x not in c.points for x in FIG3_LEVELS) for c in curves):
+        return None
+    return all(all(c.met(x, criterion) for x in FIG3_LEVELS[:-1])
+               and not c.met(FIG3_LEVELS[-1], criterion) for c in curves)
+
+
 def choose_criterion(curves3: dict[tuple[float, str], Curve]) -> tuple[Criterion, str]:
     """The plan's choice rule for U9, on Fig. 3(a) (S26: both schemes meet the 0.5 Mb/s
     profile up to 90 %): the first criterion that calls 10-90 % met and 100 % missed for both
@@ -581,8 +623,7 @@ def choose_criterion(curves3: dict[tuple[float, str], Curve]) -> tuple[Criterion
         return CRITERIA[0], ("not calibrated: Fig. 3(a)'s points 10-100 % were not all run;"
                              " criterion (a)")
     for criterion in CRITERIA:
-        if all(all(c.met(x, criterion) for x in FIG3_LEVELS[:-1])
-               and not c.met(FIG3_LEVELS[-1], criterion) for c in curves):
+        if meets_s26(curves3, criterion) is True:
             return criterion, (f"criterion ({criterion.key}), {criterion.text}: calibrated on"
                                " Fig. 3(a)")
     return CRITERIA[0], ("no candidate calls Fig. 3(a)'s 10-90 % met and 100 % missed;"

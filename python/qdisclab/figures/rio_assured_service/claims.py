@@ -9,7 +9,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from qdisclab.campaign.store import RunRecord
-from qdisclab.figures import VERDICTS_NEEDING_CAUSE, Claim
+from qdisclab.figures import (
+    NO_CAUSE,
+    VERDICTS_NEEDING_CAUSE,
+    Claim,
+    calibration_verdict,
+    class_by_verdicts,
+)
 from qdisclab.figures.common import COMPARISONS, Estimate, metric_value, t_interval
 from qdisclab.figures.rio_assured_service.analysis import (
     VARIANTS,
@@ -22,6 +28,7 @@ from qdisclab.figures.rio_assured_service.analysis import (
     fig2_curves,
     fig3_curves,
     level_label,
+    meets_s26,
     paired,
     paper_row,
     searched,
@@ -308,8 +315,8 @@ def figure_claims(curves2: dict[tuple[float, str], Curve], curves3: dict[tuple[f
         claim = _limit_claim(f"§3, Fig. 3({letter})", paper_text, curves3, panel, PAPER_FIG3,
                              level_label, criterion, claim_id)
         if claim_id == "C8" and claim.verdict != "not evaluated":  # S26 chose U9: not judged
-            claim = Claim(claim.where, claim.paper, f"{claim.ours}; {choice}", "calibrated",
-                          id="C8")
+            claim = Claim(claim.where, claim.paper, f"{claim.ours}; {choice}",
+                          calibration_verdict(meets_s26(curves3, criterion)), id="C8")
         claims.append(claim)
     claims.append(_gain_claim("§3, Fig. 3", curves3, list(FIG3_PROFILES),
                               "the gap grows with the profile rate", "C11"))
@@ -362,7 +369,7 @@ def variant_causes(primary: Analysis, variants: dict[str, Analysis], ran: bool) 
     for claim in primary.claims:
         if claim.verdict not in VERDICTS_NEEDING_CAUSE:
             continue
-        parts, unrun = [], []
+        parts, unrun, verdicts = [], [], []
         for variant in VARIANTS:
             analysis = variants.get(variant.name)
             other = next((c for c in analysis.claims if c.id == claim.id), None) \
@@ -371,18 +378,19 @@ def variant_causes(primary: Analysis, variants: dict[str, Analysis], ran: bool) 
                 head = _head(other.ours)  # its result, without the details
                 parts.append(f"variant {variant.name} ({variant.what}): {head} →"
                              f" {other.verdict}")
+                verdicts.append(other.verdict)
             elif variant.covers(claim.id):
                 unrun.append(variant.name)
         if parts and unrun:
             parts.append(f"not run for this claim: {', '.join(unrun)}")
         covering = [variant for variant in VARIANTS if variant.covers(claim.id)]
         if parts:
-            claim.cause = "; ".join(parts)
+            claim.set_cause("; ".join(parts), class_by_verdicts(claim.verdict, verdicts))
         elif covering:
             missing = ", ".join(f"{variant.prefix}*" for variant in covering)
-            claim.cause = ("variant not run (campaigns/rio-assured-service-variants.toml: "
-                           + (f"no runs of {missing} for this claim)" if ran else
-                              "SACK, 320 kbit buckets, RI+O's IN+OUT)"))
+            claim.set_cause("variant not run (campaigns/rio-assured-service-variants.toml: "
+                            + (f"no runs of {missing} for this claim)" if ran else
+                               "SACK, 320 kbit buckets, RI+O's IN+OUT)"), NO_CAUSE)
         else:
-            claim.cause = ("no variant of campaigns/rio-assured-service-variants.toml covers"
-                           " this claim")
+            claim.set_cause("no variant of campaigns/rio-assured-service-variants.toml covers"
+                            " this claim", NO_CAUSE)

@@ -44,9 +44,10 @@ The package splits the paper's numbers (:mod:`.paper`), the analysis of the runs
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
-from qdisclab.figures import Claim, FigureSet
+from qdisclab.figures import VERDICTS, Claim, FigureSet
 from qdisclab.figures.common import figure_artifact, load_campaign_runs, runs_note, variants_db
 from qdisclab.figures.vertical_dimensioning.analysis import (
     PRIMARY_DELAY,
@@ -97,11 +98,29 @@ from qdisclab.figures.vertical_dimensioning.plots import (
 __all__ = [
     "PAPER_COMPARATORS", "SCHEDULER_STYLES", "Tally", "base_rtt_ms", "bdp_bytes",
     "estimated_rtt_ms", "expected_ideal", "lower_is_better", "make_figures", "parse_ms", "resolved",
-    "run_ideal", "weighted_max_min", "weights_of",
+    "run_ideal", "topology_tally", "weighted_max_min", "weights_of",
 ]
 
 
 # ----------------------------------------------------------------- entry point
+
+
+def topology_tally(claims: dict[float, list[Claim]]) -> str:
+    """The verdict counts of each topology: the claims' verdicts are the 5 ms topology's; the
+    paper's own (1 ms) topology's verdicts are beside them in each claim's numbers."""
+    parts = []
+    for delay in sorted(claims, key=lambda d: d != PRIMARY_DELAY):
+        counts = Counter(c.verdict for c in claims[delay])
+        role = ("the claims' verdicts where both judge" if delay == PRIMARY_DELAY
+                else "the paper's topology")
+        parts.append(f"{delay_name(delay)} ({role}): " + ", ".join(
+            f"{counts[v]} {v}" for v in VERDICTS if counts.get(v)))
+    changed = sorted((c.id for c in claims.get(PRIMARY_DELAY, [])
+                      if any(o.id == c.id and o.verdict != c.verdict
+                             for o in claims.get(1.0, []))), key=lambda i: int(i[1:]))
+    return ("Verdict counts per topology: " + "; ".join(parts)
+            + (f". Claims whose verdict differs between them: {', '.join(changed)}."
+               if changed else "."))
 
 
 def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
@@ -173,7 +192,14 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             claims[delay] += fig5_claims(tcp or Study("tcp", {}, ()))
     result.claims += merge_claims(claims[PRIMARY_DELAY], claims[1.0],
                                   delay_name(PRIMARY_DELAY), delay_name(1.0))
-    add_causes(result.claims, variants)
+    result.notes.append(topology_tally(claims))
+    result.tallies = {
+        f"{delay_name(delay)}" + (" (the paper's topology)" if delay != PRIMARY_DELAY else ""):
+            {v: n for v, n in Counter(c.verdict for c in claims[delay]).items()}
+        for delay in sorted(claims, key=lambda d: d != PRIMARY_DELAY)}
+    both = {c.id for c in claims[PRIMARY_DELAY] if c.verdict != "not evaluated"}
+    add_causes(result.claims, variants, {c.id: c.verdict for c in claims[1.0]
+                                         if c.id in both and c.verdict != "not evaluated"})
     rows = sensitivity_rows(variants)
     if rows:
         result.artifacts.append(figure_artifact(

@@ -6,12 +6,13 @@ variant runs show."""
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from qdisclab.figures import Claim
+from qdisclab.figures import ARGUMENT, NO_CAUSE, Claim, class_by_verdicts
 from qdisclab.figures.common import NO_ESTIMATE, compare_paired, metric_value, t_interval
 from qdisclab.figures.vertical_dimensioning.analysis import (
     TOPOLOGY_DELAYS,
@@ -417,7 +418,56 @@ def _fig5_vd_cause(v: Variants) -> str:
     return "; ".join(parts) if parts else "variant not run"
 
 
-def add_causes(claims: list[Claim], v: Variants) -> None:
+def variant_verdicts(v: Variants) -> dict[str, list[str]]:
+    """Per claim id, the verdicts the claims' own rules give on each variant study (both
+    topologies): fig4-nodrop alone, vd-return and onoff-exp with the main runs' comparators
+    on the same seeds (Fig. 4); vd-return and onoff-exp (Fig. 5)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for delay in TOPOLOGY_DELAYS:
+        cbr, tcp = v.main.get(("cbr", delay)), v.main.get(("tcp", delay))
+        returns = ((delay, "pareto", "keep"), (delay, "exponential", "fresh"))
+        studies = [v.study("cbr", main_variant(delay))]
+        if cbr is not None:
+            studies += [study.with_cells(cbr, PAPER_COMPARATORS)
+                        for study in (v.study("cbr", variant) for variant in returns)
+                        if study.cells]
+        for study in studies:
+            if any(key[1] == "VD" for key in study.cells):
+                for claim in fig4_claims(study):
+                    out[claim.id].append(claim.verdict)
+        if tcp is not None:
+            for variant in returns:
+                study = v.study("tcp", variant)
+                if study.cells:
+                    for claim in fig5_claims(study.with_cells(tcp, ("DRR", "SRR", "Aliquem"))):
+                        out[claim.id].append(claim.verdict)
+    return out
+
+
+def add_causes(claims: list[Claim], v: Variants,
+               topology_verdicts: dict[str, str] | None = None) -> None:
+    """Set each "partly" / "disagree" claim's cause: the variant runs that change it, classed
+    by whether the claim's own rule on those runs gives another verdict. Fig. 5's excess and
+    BDP-fraction causes (C8-C11) are the main runs of the other topology, whose verdict is
+    ``topology_verdicts`` (by claim id)."""
+    _add_causes(claims, v)
+    judged = variant_verdicts(v)
+    other = topology_verdicts or {}
+    for claim in claims:
+        if not claim.cause:
+            continue
+        if claim.cause == "variant not run":
+            claim.cause_class = NO_CAUSE
+        elif claim.id in EXCESS_IDS.values():
+            claim.cause_class = (class_by_verdicts(claim.verdict, [other[claim.id]])
+                                 if claim.id in other else ARGUMENT)
+        else:
+            claim.cause_class = class_by_verdicts(claim.verdict, judged.get(claim.id, []))
+            if claim.cause_class == NO_CAUSE:
+                claim.cause_class = ARGUMENT
+
+
+def _add_causes(claims: list[Claim], v: Variants) -> None:
     """Set each "partly" / "disagree" claim's cause: the variant runs that change it."""
     by_id = {c.id: c for c in claims}
     for other, ids in FIG4_IDS.items():
