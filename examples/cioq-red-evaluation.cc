@@ -42,6 +42,8 @@
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/experiment-params.h"
+#include "ns3/qdisc-lab-config.h"
+#include "ns3/tcp-congestion-ops.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -262,10 +264,10 @@ CioqRedEvaluationConfig::Declare(ExperimentParams& params)
                "CioqRed's input weight nu (< 0: the paper's 0.5 for 4 ports, 0.125 for 16)",
                nu,
                SOMETIMES);
-    params.Add("inputBuffer",
+    params.AddText("inputBuffer",
                "buffer of each switch input, shared by its VOQs (0p: only the VOQ limit)",
-               inputBuffer);
-    params.Add("voqLimit", "limit of each VOQ (0p: only the input buffer)", voqLimit);
+               inputBuffer, ExperimentParams::QUEUE_SIZE_TEXT);
+    params.AddText("voqLimit", "limit of each VOQ (0p: only the input buffer)", voqLimit, ExperimentParams::QUEUE_SIZE_TEXT);
     params.AddUnsigned("outputBuffer", "output buffer, packets", outputBuffer, 1, 1000000);
     params.Add("fabric", "switch fabric: Paper (N^2 links at s/N) or Islip", fabric);
     params.AddUnsigned("islipIterations",
@@ -275,7 +277,7 @@ CioqRedEvaluationConfig::Declare(ExperimentParams& params)
                        256,
                        SOMETIMES);
     params.AddRate("lineRate", "rate of every host link", lineRate);
-    params.Add("linkDelay", "propagation delay of every host link", linkDelay);
+    params.AddText("linkDelay", "propagation delay of every host link", linkDelay, ExperimentParams::TIME_TEXT);
     params.AddUnsigned("hostQueue",
                        "DropTail queue of each source's link, packets",
                        hostQueue,
@@ -418,8 +420,7 @@ CioqRedEvaluationConfig::Resolve(ExperimentParams& params)
 
     // TCP as ns-2's agents of the time (ConfigureTcp): the congestion control's TypeId.
     tcpType = tcp.find("::") == std::string::npos ? "ns3::Tcp" + tcp : tcp;
-    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(tcpType, &tcpTid),
-                        "--tcp: no TCP congestion control '" << tcpType << "'");
+    tcpTid = qdisclab::LookupTypeId(tcpType, TcpCongestionOps::GetTypeId(), "--tcp");
 
     // The report records the parameters that apply to this run, and the TCP's TypeId name.
     if (queueDisc == "DropTail")

@@ -293,12 +293,13 @@ DrrEvaluationConfig::Declare(ExperimentParams& params)
                        nFlows,
                        1,
                        254);
-    params.Add("maxSize",
+    params.AddText("maxSize",
                "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the "
                "shared "
                "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
                "DropTail 400p",
-               maxSize);
+               maxSize,
+               ExperimentParams::QUEUE_SIZE_TEXT);
     params.AddUnsigned("buckets", "DRR: Buckets (ns-2 buckets_)", buckets, 1, 16777216, SOMETIMES);
     params.AddUnsigned("quantum",
                        "DRR: Quantum in bytes (ns-2 quantum_; ns-2's default 250)",
@@ -327,9 +328,9 @@ DrrEvaluationConfig::Declare(ExperimentParams& params)
                perturbation,
                SOMETIMES);
     params.AddRate("accessRate", "Senders' link rate", accessRate);
-    params.Add("accessDelay", "Senders' link one-way delay", accessDelay);
+    params.AddText("accessDelay", "Senders' link one-way delay", accessDelay, ExperimentParams::TIME_TEXT);
     params.AddRate("bottleneckRate", "Bottleneck rate (the factorial's B)", bottleneckRate);
-    params.Add("bottleneckDelay", "Bottleneck one-way delay", bottleneckDelay);
+    params.AddText("bottleneckDelay", "Bottleneck one-way delay", bottleneckDelay, ExperimentParams::TIME_TEXT);
     params.AddUnsigned("packetSizeMin",
                        "Smallest IPv4 packet size in bytes (sizes are uniform integers in "
                        "[packetSizeMin, packetSizeMax]; the factorial's P: both equal)",

@@ -68,6 +68,7 @@ main(int argc, char* argv[])
                "CSV file for the queue length every 10 ms (time_s,packets,bytes)",
                queueTrace,
                ExperimentParams::NEVER);
+    params.WritesFile("queueTrace", queueTrace);
     params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--queueLimit");
     params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueLimit");
     params.Parse(argc, argv);

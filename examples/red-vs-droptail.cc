@@ -50,7 +50,7 @@ RunPoint(int argc, char* argv[])
     double maxTh = 0.64;
     bool wait = true;
     bool gentle = true;
-    double meanPktSize = 500;
+    uint32_t meanPktSize = 500;
     uint32_t nTcp = 8;
     uint32_t segmentSize = 512;
     bool sack = true;
@@ -74,10 +74,12 @@ RunPoint(int argc, char* argv[])
     params.Add("maxTh", "RED maximum threshold as a fraction of queueSize, in (minTh, 1]", maxTh);
     params.Add("wait", "RED: wait between dropping consecutive packets", wait);
     params.Add("gentle", "RED: gentle mode above the maximum threshold", gentle);
-    params.Add("meanPktSize",
-               "RED: mean packet size in bytes (idle-time estimate)",
-               meanPktSize,
-               ExperimentParams::NEVER);
+    params.AddUnsigned("meanPktSize",
+                       "RED: mean packet size in bytes (idle-time estimate)",
+                       meanPktSize,
+                       1,
+                       65535,
+                       ExperimentParams::NEVER);
     params.AddUnsigned("nTcp",
                        "Number of TCP senders (one sender/receiver pair each)",
                        nTcp,
@@ -153,7 +155,7 @@ RunPoint(int argc, char* argv[])
                             "Gentle",
                             BooleanValue(gentle),
                             "MeanPktSize",
-                            UintegerValue(static_cast<uint32_t>(meanPktSize)),
+                            UintegerValue(meanPktSize),
                             "LinkBandwidth",
                             StringValue(links.bottleneckRate),
                             "LinkDelay",

@@ -422,9 +422,9 @@ RioAssuredServiceConfig::Declare(ExperimentParams& params)
     params.AddUnsigned("queueLimit", "Bottleneck queue limit, packets", queueLimit, 1, 1000000);
     params.Add("queueWeight", "RED averaging weight w_q of the queue averages", queueWeight);
     params.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
-    params.Add("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
+    params.AddText("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay, ExperimentParams::TIME_TEXT);
     params.AddRate("accessRate", "Access links' rate", accessRate);
-    params.Add("accessDelay", "Access links' one-way propagation delay", accessDelay);
+    params.AddText("accessDelay", "Access links' one-way propagation delay", accessDelay, ExperimentParams::TIME_TEXT);
     params.AddUnsigned("segmentSize",
                        "TCP segment size, bytes (IPv4 packets are 40 B larger)",
                        segmentSize,

@@ -43,6 +43,8 @@
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/experiment-params.h"
+#include "ns3/qdisc-lab-config.h"
+#include "ns3/tcp-congestion-ops.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -310,10 +312,11 @@ VerticalDimensioningConfig::Declare(ExperimentParams& params)
                "Reference flows: cbr (UDP at w_i x cbrRateUnit, Fig. 4) or tcp (long-lived "
                "TCP, Fig. 5)",
                reference);
-    params.Add("maxSize",
+    params.AddText("maxSize",
                "Buffer of each core link's scheduler as an ns-3 QueueSize ('12500B'); "
                "shared by all flows",
-               maxSize);
+               maxSize,
+               ExperimentParams::QUEUE_SIZE_TEXT);
     params.AddUnsigned("quantum",
                        "Quantum of a weight-1 flow in bytes (VD's L_M, DRR's Quantum); the paper's "
                        "1000",
@@ -384,9 +387,9 @@ VerticalDimensioningConfig::Declare(ExperimentParams& params)
     params.Add("tcp", "tcp: congestion control, an ns-3 TcpSocketBase subclass", tcp, SOMETIMES);
     params.AddUnsigned("hops", "Core links of the parking lot (Fig. 3: 2)", hops, 1, 84);
     params.AddRate("accessRate", "Hosts' link rate", accessRate);
-    params.Add("accessDelay", "Hosts' link one-way delay", accessDelay);
+    params.AddText("accessDelay", "Hosts' link one-way delay", accessDelay, ExperimentParams::TIME_TEXT);
     params.AddRate("coreRate", "Core links' rate", coreRate);
-    params.Add("coreDelay", "Core links' one-way delay", coreDelay);
+    params.AddText("coreDelay", "Core links' one-way delay", coreDelay, ExperimentParams::TIME_TEXT);
     params.Add("simTime", "Seconds until the sources stop (the paper's 60)", simTime);
     params.Add("warmup", "Seconds excluded from the statistics", warmup);
     params.Add("drainTime",
@@ -489,8 +492,7 @@ VerticalDimensioningConfig::Resolve(ExperimentParams& params)
     }
     nReference = static_cast<uint32_t>(weights.size());
     tcpReference = reference == "tcp";
-    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe("ns3::" + tcp, &tcpType),
-                        "--tcp=" << tcp << ": no TypeId ns3::" << tcp);
+    tcpType = qdisclab::LookupTypeId("ns3::" + tcp, TcpCongestionOps::GetTypeId(), "--tcp");
 
     // The report records the parameters that apply to this run.
     if (scheduler->quantumAttribute.empty())

@@ -8,6 +8,9 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
+#include <limits>
+
 namespace ns3
 {
 
@@ -91,7 +94,17 @@ AliquemQueueDisc::CheckConfig()
                                                  << m_scalingFactor << " rounds for a packet above "
                                                  << m_quantum << " B, and is then visited again");
     }
-    return PerFlowQueueDisc::CheckConfig();
+    PerFlowQueueDisc::CheckConfig();
+    // A flow's phi, Quantum x weight / ScalingFactor, is held in 32 bits: refuse what would
+    // not fit (wrapped to 0, it would divide by zero).
+    const double largest = std::round(m_quantum * m_weights.GetMaxWeight() / m_scalingFactor);
+    NS_ABORT_MSG_UNLESS(largest <= std::numeric_limits<uint32_t>::max(),
+                        "AliquemQueueDisc: Quantum x weight / ScalingFactor = "
+                            << m_quantum << " B x " << m_weights.GetMaxWeight() << " / "
+                            << m_scalingFactor << " = " << largest
+                            << " B is out of range [1, 4294967295] B; lower the weight "
+                               "(DefaultWeight, WeightRules) or Quantum");
+    return true;
 }
 
 void

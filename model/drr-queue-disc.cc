@@ -8,6 +8,9 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
+#include <limits>
+
 namespace ns3
 {
 
@@ -55,7 +58,19 @@ DrrQueueDisc::CheckConfig()
         NS_LOG_INFO("Quantum " << m_quantum << " B is below a 1500 B packet: such packets wait "
                                << "several rounds, and a dequeue may visit a flow several times");
     }
-    return PerFlowQueueDisc::CheckConfig();
+    PerFlowQueueDisc::CheckConfig();
+    // A flow's quantum, Quantum x weight, is held in 32 bits: refuse what would not fit
+    // (rounded to 0 or wrapped, the flow could never send and Dequeue would not end).
+    const double largest = std::round(m_quantum * m_weights.GetMaxWeight());
+    NS_ABORT_MSG_UNLESS(largest <= std::numeric_limits<uint32_t>::max(),
+                        "DrrQueueDisc: Quantum x weight = " << m_quantum << " B x "
+                                                            << m_weights.GetMaxWeight()
+                                                            << " = " << largest
+                                                            << " B is out of range [1, "
+                                                               "4294967295] B; lower the "
+                                                               "weight (DefaultWeight, "
+                                                               "WeightRules) or Quantum");
+    return true;
 }
 
 void
