@@ -60,7 +60,7 @@ main(int argc, char* argv[])
     params.Add("qdisc", "Output queue disc TypeId", qdisc);
     params.AddRate("lineRate", "Line rate of every link", lineRate);
     params.Add("load", "Offered load per host, fraction of the line rate, in (0, 100]", load);
-    params.Add("duration", "Simulated seconds, > 0", duration);
+    params.AddSeconds("duration", "Simulated seconds, > 0", duration);
     params.AddRunNumber();
     params.Add("quick", "Short run for CI: duration=10", quick, ExperimentParams::NEVER);
     for (const char* metric : {"throughput",
@@ -87,8 +87,7 @@ main(int argc, char* argv[])
     }
     NS_ABORT_MSG_UNLESS(load > 0 && load <= 100, "--load=" << load << " is out of range (0, 100]");
     NS_ABORT_MSG_UNLESS(duration > 0 && std::isfinite(duration) && duration < 1e9,
-                        "--duration=" << duration
-                                      << " must be finite and in (0, 1e9) seconds");
+                        "--duration=" << duration << " must be finite and in (0, 1e9) seconds");
     NS_ABORT_MSG_UNLESS(fabric == "Paper" || fabric == "Islip",
                         "--fabric must be Paper or Islip, got '" << fabric << "'");
     NS_ABORT_MSG_UNLESS(queueing == "Voq" || queueing == "Fifo",

@@ -49,8 +49,8 @@ main(int argc, char* argv[])
                        nTcp,
                        1,
                        1000);
-    params.Add("simTime", "Simulated time in seconds", simTime);
-    params.Add("warmup", "Seconds excluded from goodput and delay statistics", warmup);
+    params.AddSeconds("simTime", "Simulated time in seconds", simTime);
+    params.AddSeconds("warmup", "Seconds excluded from goodput and delay statistics", warmup);
     links.Declare(params, ExperimentParams::ALWAYS, ExperimentParams::SOMETIMES);
     params.AddUnsigned("queueLimit",
                        "Queue disc limit in packets (both queue discs)",

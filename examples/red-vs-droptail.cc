@@ -92,14 +92,17 @@ RunPoint(int argc, char* argv[])
                sack);
     params.AddRate("udpRate", "UDP sender's rate while on", udpRate);
     params.AddUnsigned("udpPacketSize", "UDP packet size in bytes", udpPacketSize, 12, 1472);
-    params.Add("udpOn", "UDP on time in seconds (constant)", udpOn, ExperimentParams::NEVER);
-    params.Add("udpOff", "UDP off time in seconds (constant)", udpOff, ExperimentParams::NEVER);
-    params.Add("simTime", "Simulated time in seconds", simTime);
-    params.Add("warmup", "Seconds excluded from the statistics", warmup);
-    params.Add("startJitter",
-               "TCP senders start at times uniform in [0, startJitter) s",
-               startJitter,
-               ExperimentParams::NEVER);
+    params.AddSeconds("udpOn", "UDP on time in seconds (constant)", udpOn, ExperimentParams::NEVER);
+    params.AddSeconds("udpOff",
+                      "UDP off time in seconds (constant)",
+                      udpOff,
+                      ExperimentParams::NEVER);
+    params.AddSeconds("simTime", "Simulated time in seconds", simTime);
+    params.AddSeconds("warmup", "Seconds excluded from the statistics", warmup);
+    params.AddSeconds("startJitter",
+                      "TCP senders start at times uniform in [0, startJitter) s",
+                      startJitter,
+                      ExperimentParams::NEVER);
     params.AddRunNumber();
     params.Add("quick", "Short run for CI: simTime=10, warmup=1", quick, ExperimentParams::NEVER);
     params.SetsAttribute("window", "ns3::TcpSocket::RcvBufSize");

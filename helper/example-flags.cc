@@ -122,6 +122,17 @@ ExampleFlags::AddDecimal(const std::string& name, const std::string& help, doubl
 }
 
 void
+ExampleFlags::AddSeconds(const std::string& name, const std::string& help, double& value)
+{
+    double* target = &value;
+    std::ostringstream text;
+    text << value;
+    AddParsed(name, help, text.str(), [name, target](const std::string& text) {
+        *target = ParseSeconds(name, text);
+    });
+}
+
+void
 ExampleFlags::AddRate(const std::string& name, const std::string& help, std::string& value)
 {
     std::string* target = &value;
@@ -227,6 +238,16 @@ ExampleFlags::ParseBoolean(const std::string& name, const std::string& text)
     return v;
 }
 
+double
+ExampleFlags::ParseSeconds(const std::string& name, const std::string& text)
+{
+    const double v = ParseDecimal(name, text);
+    NS_ABORT_MSG_UNLESS(v >= 0 && v <= MAX_SECONDS,
+                        "--" << name << "=" << text << " is out of range [0, " << MAX_SECONDS
+                             << "] seconds");
+    return v;
+}
+
 QueueSize
 ExampleFlags::ParseSize(const std::string& name, const std::string& text)
 {
@@ -245,8 +266,7 @@ ExampleFlags::ParseRate(const std::string& name, const std::string& text)
         NS_FATAL_ERROR("--" << name << "=" << text << " is not "
                             << qdisclab::ParseRateText(text, rate, 1));
     }
-    NS_ABORT_MSG_UNLESS(rate.GetBitRate() > 0,
-                        "--" << name << "=" << text << " must be > 0 bit/s");
+    NS_ABORT_MSG_UNLESS(rate.GetBitRate() > 0, "--" << name << "=" << text << " must be > 0 bit/s");
     return rate.GetBitRate();
 }
 

@@ -74,6 +74,18 @@ class ExampleFlags
     void AddDecimal(const std::string& name, const std::string& help, double& value);
 
     /**
+     * Add a number of seconds: a decimal number in [0, MAX_SECONDS], the range a Time holds
+     * (at nanoseconds), so that Seconds(value) neither overflows nor wraps.
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default, and where the parsed value goes
+     */
+    void AddSeconds(const std::string& name, const std::string& help, double& value);
+
+    /// The largest number of seconds AddSeconds takes (a Time at nanoseconds holds 9.2e9 s).
+    static constexpr double MAX_SECONDS = 1e9;
+
+    /**
      * Add a signed integer flag, in the range of \p T.
      * \tparam T int64_t or int32_t
      * \param name the flag, without "--"
@@ -162,6 +174,14 @@ class ExampleFlags
     /**
      * \param name a flag, without "--"
      * \param text its value on the command line
+     * \return the number of seconds; stops the program, naming the flag, unless \p text is a
+     *         decimal number in [0, MAX_SECONDS]
+     */
+    static double ParseSeconds(const std::string& name, const std::string& text);
+
+    /**
+     * \param name a flag, without "--"
+     * \param text its value on the command line
      * \param min the smallest value
      * \param max the largest value
      * \return the integer; stops the program, naming the flag, unless \p text is an integer in
@@ -221,10 +241,8 @@ ExampleFlags::AddInteger(const std::string& name, const std::string& help, T& va
                   "ExampleFlags::AddInteger takes int64_t or int32_t");
     T* target = &value;
     AddParsed(name, help, std::to_string(value), [name, target](const std::string& text) {
-        *target = static_cast<T>(ParseInteger(name,
-                                              text,
-                                              std::numeric_limits<T>::min(),
-                                              std::numeric_limits<T>::max()));
+        *target = static_cast<T>(
+            ParseInteger(name, text, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
     });
 }
 

@@ -131,6 +131,16 @@ ExperimentParams::AddText(const std::string& name,
 }
 
 void
+ExperimentParams::AddSeconds(const std::string& name,
+                             const std::string& help,
+                             double& value,
+                             Recording recording)
+{
+    m_flags.AddSeconds(name, help, value);
+    Track(name, "double", help, value, recording);
+}
+
+void
 ExperimentParams::AddTime(const std::string& name,
                           const std::string& help,
                           Time& value,
@@ -319,8 +329,8 @@ ExperimentParams::CheckOverrides() const
         else if (type == "ns3::BooleanValue")
         {
             bool v = false;
-            expected = text.empty() ? "a boolean (true, false, 1 or 0)"
-                                    : qdisclab::ParseBoolean(text, v);
+            expected =
+                text.empty() ? "a boolean (true, false, 1 or 0)" : qdisclab::ParseBoolean(text, v);
         }
         else if (type == "ns3::TimeValue")
         {
@@ -425,8 +435,8 @@ ExperimentParams::ApplyOverrides(char* program)
     {
         NS_ABORT_MSG_IF(override.unprefixed &&
                             !Config::SetDefaultFailSafe(attribute, StringValue(override.value)),
-                        override.given << ": " << attribute << " does not take '"
-                                       << override.value << "'");
+                        override.given << ": " << attribute << " does not take '" << override.value
+                                       << "'");
     }
 }
 

@@ -175,6 +175,19 @@ class ExperimentParams
                  Recording recording = ALWAYS);
 
     /**
+     * Add a number of seconds (schema type "double"; ExampleFlags::AddSeconds): a decimal
+     * number in [0, ExampleFlags::MAX_SECONDS].
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default, and where the parsed value goes
+     * \param recording whether the report has it
+     */
+    void AddSeconds(const std::string& name,
+                    const std::string& help,
+                    double& value,
+                    Recording recording = ALWAYS);
+
+    /**
      * Add a time parameter (ExampleFlags::AddTime), recorded in seconds.
      * \param name the flag, without "--"
      * \param help its help text
@@ -429,9 +442,9 @@ class ExperimentParams
     /// An attribute override: its value, and how it was given (for messages).
     struct Override
     {
-        std::string value; //!< the value
-        std::string given;       //!< "--ns3::T::A=V" or "NS_ATTRIBUTE_DEFAULT='...'"
-        bool unprefixed{false};  //!< an NS_ATTRIBUTE_DEFAULT entry without "ns3::"
+        std::string value;      //!< the value
+        std::string given;      //!< "--ns3::T::A=V" or "NS_ATTRIBUTE_DEFAULT='...'"
+        bool unprefixed{false}; //!< an NS_ATTRIBUTE_DEFAULT entry without "ns3::"
     };
 
     std::map<std::string, Override> m_overrides;             //!< by the attribute's full name
@@ -514,7 +527,7 @@ ExperimentParams::Add(const std::string& name,
     }
     else if constexpr (std::is_same_v<T, std::string>)
     {
-        m_cmd.AddValue(name, help, value);
+        m_flags.AddText(name, help, value); // whole: CommandLine stops a string at a space
     }
     else
     {

@@ -220,7 +220,8 @@ MetricsReport::Write(const std::string& path) const
     if (path.empty() || path == "-")
     {
         std::cout << ToJson() << std::flush;
-        NS_ABORT_MSG_IF(std::cout.fail(), "MetricsReport: writing the metrics to standard output failed");
+        NS_ABORT_MSG_IF(std::cout.fail(),
+                        "MetricsReport: writing the metrics to standard output failed");
         return;
     }
     std::ofstream file(path);

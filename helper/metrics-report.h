@@ -115,10 +115,10 @@ class MetricsReport
     static void WriteValue(std::ostream& os, const Value& value);
 
   private:
-    std::string m_program;                                 //!< program name
-    std::string m_ns3Version;                              //!< ns-3 version
-    std::vector<std::pair<std::string, Value>> m_params;   //!< parameters, in first-set order
-    std::vector<std::pair<std::string, double>> m_metrics; //!< metrics, in first-set order
+    std::string m_program;                                      //!< program name
+    std::string m_ns3Version;                                   //!< ns-3 version
+    std::vector<std::pair<std::string, Value>> m_params;        //!< parameters, in first-set order
+    std::vector<std::pair<std::string, double>> m_metrics;      //!< metrics, in first-set order
     std::vector<std::pair<std::string, double>> m_measurements; //!< run measurements, in order
 };
 

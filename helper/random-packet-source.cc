@@ -81,8 +81,9 @@ RandomPacketSource::ParetoPeriods(double mean, double shape, int64_t stream)
     // tiny, and the source then switches on and off so often that the run never ends.
     const double scale = mean * (shape - 1) / shape;
     NS_ABORT_MSG_UNLESS(scale >= MIN_PARETO_SCALE,
-                        "RandomPacketSource::ParetoPeriods: shape " << shape << " with mean "
-                            << mean << " s makes the shortest period, mean x (shape - 1) / shape = "
+                        "RandomPacketSource::ParetoPeriods: shape "
+                            << shape << " with mean " << mean
+                            << " s makes the shortest period, mean x (shape - 1) / shape = "
                             << scale << " s, shorter than " << MIN_PARETO_SCALE
                             << " s: raise the shape or the mean");
     auto pareto = CreateObject<ParetoRandomVariable>();

@@ -30,7 +30,8 @@ AliquemQueueDisc::GetTypeId()
                           "Bytes a flow of weight 1 may send per round before scaling, >= 1: its "
                           "quantum phi is Quantum x weight / ScalingFactor (weight: WeightRules, "
                           "DefaultWeight). Aliquem is O(1) when phi >= the largest packet / "
-                          "ScalingFactor. Default: the Vertical Dimensioning paper's 1000 B.",
+                          "ScalingFactor; phi of the largest weight must be at most 4294967295 B. "
+                          "Default: the Vertical Dimensioning paper's 1000 B.",
                           UintegerValue(1000),
                           MakeUintegerAccessor(&AliquemQueueDisc::m_quantum),
                           MakeUintegerChecker<uint32_t>())

@@ -4,11 +4,10 @@
 
 #include "dscp-marker-profiles.h"
 
-#include "value-text.h"
-
 #include "sr-tcm-meter.h"
 #include "token-bucket-meter.h"
 #include "tr-tcm-meter.h"
+#include "value-text.h"
 
 #include "ns3/abort.h"
 

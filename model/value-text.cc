@@ -196,12 +196,10 @@ ParseRateText(const std::string& text, DataRate& value, uint64_t minBits)
 {
     const std::string expected = "a rate (e.g. 10Mbps, 125kbps): a number and a unit such as "
                                  "bps, kbps, Mb/s or MB/s, in [" +
-                                 std::to_string(minBits) +
-                                 " bit/s, 18446744073709551615 bit/s]";
+                                 std::to_string(minBits) + " bit/s, 18446744073709551615 bit/s]";
     const std::size_t length = NumberLength(text, false, false);
     double multiplier = 1; // no unit (digits only): bit/s, as ns-3 reads it
-    if (length == 0 ||
-        (length == text.size() && text.find('.') != std::string::npos) ||
+    if (length == 0 || (length == text.size() && text.find('.') != std::string::npos) ||
         (length < text.size() &&
          !UnitMultiplier<DataRateValue>(text.substr(length), MakeDataRateChecker(), multiplier)))
     {
@@ -221,16 +219,16 @@ std::string
 ParseTimeText(const std::string& text, Time& value)
 {
     static const std::vector<std::pair<std::string, double>> units = {{"", 1},
-                                                                       {"s", 1},
-                                                                       {"ms", 1e-3},
-                                                                       {"us", 1e-6},
-                                                                       {"ns", 1e-9},
-                                                                       {"ps", 1e-12},
-                                                                       {"fs", 1e-15},
-                                                                       {"min", 60},
-                                                                       {"h", 3600},
-                                                                       {"d", 86400},
-                                                                       {"y", 365 * 86400.0}};
+                                                                      {"s", 1},
+                                                                      {"ms", 1e-3},
+                                                                      {"us", 1e-6},
+                                                                      {"ns", 1e-9},
+                                                                      {"ps", 1e-12},
+                                                                      {"fs", 1e-15},
+                                                                      {"min", 60},
+                                                                      {"h", 3600},
+                                                                      {"d", 86400},
+                                                                      {"y", 365 * 86400.0}};
     std::ostringstream expected;
     expected << "a time (e.g. 200ms, 1s): a number and a unit (s, ms, us, ns, ps, fs, min, h, "
                 "d, y; none: seconds), in ["
@@ -239,8 +237,8 @@ ParseTimeText(const std::string& text, Time& value)
     double multiplier = 0;
     for (const auto& [unit, factor] : units)
     {
-        multiplier = length > 0 && text.compare(length, std::string::npos, unit) == 0 ? factor
-                                                                                     : multiplier;
+        multiplier =
+            length > 0 && text.compare(length, std::string::npos, unit) == 0 ? factor : multiplier;
     }
     if (multiplier == 0)
     {
@@ -259,9 +257,10 @@ ParseTimeText(const std::string& text, Time& value)
 std::string
 ParseQueueSizeText(const std::string& text, QueueSize& value)
 {
-    const std::string expected = "a queue size (e.g. 100p, 50000B): a whole number of packets (p) or bytes (B), with "
-                                 "an optional prefix such as k, M or Ki, in [0, "
-                                 "4294967295]";
+    const std::string expected =
+        "a queue size (e.g. 100p, 50000B): a whole number of packets (p) or bytes (B), with "
+        "an optional prefix such as k, M or Ki, in [0, "
+        "4294967295]";
     const std::size_t length = NumberLength(text, false, false);
     double multiplier = 1;
     if (length == 0 || length == text.size() ||

@@ -63,7 +63,8 @@ VerticalDimensioningQueueDisc::GetTypeId()
                           "0 (the default) takes the device's MTU, 1500 B without a device: the "
                           "paper's L_M is the network's MTU (1000 B in its simulations). Larger "
                           "packets are sent as DRR sends them, after ceil(size / (w x L_M)) "
-                          "rounds' quanta. 0 or 1 .. MaxSize.",
+                          "rounds' quanta; every weight's w x L_M must round to at least 1 B. 0 or "
+                          "1 .. MaxSize.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&VerticalDimensioningQueueDisc::m_maxPacketSizeAttr),
                           MakeUintegerChecker<uint32_t>())

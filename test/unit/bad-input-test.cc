@@ -236,7 +236,8 @@ TEST(ExampleFlagsDeathTest, BadValuesNameTheFlag)
     EXPECT_DEATH(ExampleFlags::ParseRate("lineRate", "fast"),
                  "--lineRate=fast is not a rate \\(e.g. 10Mbps, 125kbps\\)");
     EXPECT_DEATH(ExampleFlags::ParseUnsigned("ports", " 3", 2, 8), "--ports= 3 is not an integer");
-    EXPECT_DEATH(ExampleFlags::ParseUnsigned("ports", "0x3", 2, 8), "--ports=0x3 is not an integer");
+    EXPECT_DEATH(ExampleFlags::ParseUnsigned("ports", "0x3", 2, 8),
+                 "--ports=0x3 is not an integer");
 }
 
 TEST(ValueText, WholeValuesAreReadWithTheirUnit)
@@ -430,26 +431,47 @@ TEST(ExampleFlagsDeathTest, ValuesAreReadWholeAndNameTheFlag)
         {"decimal", "load", "nan", "--load=nan is not a number"},
         {"decimal", "load", "1e999", "--load=1e999 is not a finite number"},
         {"decimal", "speedup", "1.4 ", "--speedup=1.4  is not a number"},
-        {"integer", "traceFlow", "1.9", "--traceFlow=1.9 is not an integer in \\[-2147483648, "
-                                        "2147483647\\]"},
+        {"integer",
+         "traceFlow",
+         "1.9",
+         "--traceFlow=1.9 is not an integer in \\[-2147483648, "
+         "2147483647\\]"},
         {"integer", "traceFlow", "3000000000", "--traceFlow=3000000000 is not an integer in"},
-        {"integer", "RngRun", "-1", "--RngRun=-1 is not an integer in \\[0, "
-                                    "9223372036854775807\\]"},
+        {"integer",
+         "RngRun",
+         "-1",
+         "--RngRun=-1 is not an integer in \\[0, "
+         "9223372036854775807\\]"},
         {"boolean", "quick", "3abc", "--quick=3abc is not a boolean \\(true, false, 1 or 0\\)"},
         {"boolean", "sack", "yes", "--sack=yes is not a boolean"},
-        {"rate", "bottleneckRate", "1.2.3Mbps", "--bottleneckRate=1.2.3Mbps is not a rate \\(e.g. "
-                                                "10Mbps, 125kbps\\)"},
-        {"rate", "lineRate", "18446744073709551616bps", "--lineRate=18446744073709551616bps is "
-                                                        "not a rate.*18446744073709551615 bit/s"},
+        {"rate",
+         "bottleneckRate",
+         "1.2.3Mbps",
+         "--bottleneckRate=1.2.3Mbps is not a rate \\(e.g. "
+         "10Mbps, 125kbps\\)"},
+        {"rate",
+         "lineRate",
+         "18446744073709551616bps",
+         "--lineRate=18446744073709551616bps is "
+         "not a rate.*18446744073709551615 bit/s"},
         {"rate", "lineRate", "0.5bps", "--lineRate=0.5bps must be > 0 bit/s"},
-        {"time", "bottleneckDelay", "1-2ms", "--bottleneckDelay=1-2ms is not a time \\(e.g. "
-                                             "200ms, 1s\\)"},
+        {"time",
+         "bottleneckDelay",
+         "1-2ms",
+         "--bottleneckDelay=1-2ms is not a time \\(e.g. "
+         "200ms, 1s\\)"},
         {"time", "bottleneckDelay", "5e", "--bottleneckDelay=5e is not a time"},
-        {"time", "minRto", "1e300", "--minRto=1e300 is not a time.*in \\[-9.22337e\\+09s, "
-                                    "\\+9.22337e\\+09s\\]"},
+        {"time",
+         "minRto",
+         "1e300",
+         "--minRto=1e300 is not a time.*in \\[-9.22337e\\+09s, "
+         "\\+9.22337e\\+09s\\]"},
         {"time", "linkDelay", "-1ms", "--linkDelay=-1ms must be >= \\+0s"},
-        {"size", "maxSize", "5000000000B", "--maxSize=5000000000B is not a queue size.*\\[0, "
-                                           "4294967295\\]"},
+        {"size",
+         "maxSize",
+         "5000000000B",
+         "--maxSize=5000000000B is not a queue size.*\\[0, "
+         "4294967295\\]"},
         {"size", "maxSize", "4294967296p", "--maxSize=4294967296p is not a queue size"},
         {"size", "inputBuffer", "10", "--inputBuffer=10 is not a queue size"},
     };
@@ -518,16 +540,16 @@ TEST(WeightsDeathTest, QuantumTimesWeightMustFit32Bits)
     EXPECT_DEATH(MakeQueueDisc<DrrQueueDisc>({{"WeightRules", "dport=80 weight=2x"}}),
                  "'weight=2x'.*a finite weight > 0");
     // VD: a weight so small that its packets go beyond the last round drops every one of them.
-    EXPECT_DEATH(MakeQueueDisc<VerticalDimensioningQueueDisc>(
-                     {{"WeightRules", "dport=80 weight=1e-300"}}),
-                 "VerticalDimensioningQueueDisc: weight 1e-300 x MaxPacketSize 1500 B = 1.5e-297 "
-                 "B rounds to a quantum of 0 B");
+    EXPECT_DEATH(
+        MakeQueueDisc<VerticalDimensioningQueueDisc>({{"WeightRules", "dport=80 weight=1e-300"}}),
+        "VerticalDimensioningQueueDisc: weight 1e-300 x MaxPacketSize 1500 B = 1.5e-297 "
+        "B rounds to a quantum of 0 B");
     EXPECT_DEATH(MakeQueueDisc<VerticalDimensioningQueueDisc>({{"DefaultWeight", "1e-4"}}),
                  "weight 0.0001 x MaxPacketSize 1500 B = 0.15 B rounds to a quantum of 0 B");
-    EXPECT_EQ(MakeQueueDisc<VerticalDimensioningQueueDisc>(
-                  {{"WeightRules", "dport=80 weight=0.00034"}})
-                  ->GetNPackets(),
-              0u)
+    EXPECT_EQ(
+        MakeQueueDisc<VerticalDimensioningQueueDisc>({{"WeightRules", "dport=80 weight=0.00034"}})
+            ->GetNPackets(),
+        0u)
         << "0.51 B rounds to 1 B";
 }
 
