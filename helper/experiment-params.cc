@@ -220,15 +220,17 @@ ExperimentParams::SetDefault(const std::string& attribute, const AttributeValue&
 void
 ExperimentParams::Parse(int argc, char* argv[])
 {
+    // Before CommandLine::Parse, which stops on some bad override values without naming the
+    // attribute, and takes others in part.
+    CheckRunArguments(argc, argv);
+    ReadOverrides(argc, argv);
+    CheckOverrides();
     m_cmd.Parse(argc, argv);
     if (m_schema)
     {
         std::cout << GetSchema() << std::flush;
         std::exit(0);
     }
-    CheckRunArguments(argc, argv);
-    ReadOverrides(argc, argv);
-    CheckOverrides();
     ApplyOverrides(argv[0]);
     CheckFiles();
 }

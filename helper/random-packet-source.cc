@@ -4,6 +4,8 @@
 
 #include "random-packet-source.h"
 
+#include "metrics-report.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -13,11 +15,29 @@
 #include "ns3/udp-socket-factory.h"
 
 #include <cmath>
+#include <sstream>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RandomPacketSource");
+
+namespace
+{
+
+/**
+ * \param v a number
+ * \return its shortest text that reads back as \p v (as a user would have written it)
+ */
+std::string
+Shortest(double v)
+{
+    std::ostringstream os;
+    MetricsReport::WriteNumber(os, v);
+    return os.str();
+}
+
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(RandomPacketSource);
 
@@ -82,7 +102,7 @@ RandomPacketSource::ParetoPeriods(double mean, double shape, int64_t stream)
     const double scale = mean * (shape - 1) / shape;
     NS_ABORT_MSG_UNLESS(scale >= MIN_PARETO_SCALE,
                         "RandomPacketSource::ParetoPeriods: shape "
-                            << shape << " with mean " << mean
+                            << Shortest(shape) << " with mean " << mean
                             << " s makes the shortest period, mean x (shape - 1) / shape = "
                             << scale << " s, shorter than " << MIN_PARETO_SCALE
                             << " s: raise the shape or the mean");

@@ -5,14 +5,12 @@
 #include "value-text.h"
 
 #include "ns3/log.h"
-#include "ns3/string.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <sstream>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -99,36 +97,82 @@ ToDouble(const std::string& text)
     return std::strtod(text.c_str(), nullptr);
 }
 
+/// A unit's text and what one of it is worth (bits per second, packets or bytes).
+using Unit = std::pair<const char*, double>;
+
+/// The units ns-3's DataRate parser knows (ns-3 3.37's DataRate::DoParse).
+const std::vector<Unit> RATE_UNITS = {{"bps", 1},
+                                      {"b/s", 1},
+                                      {"Bps", 8},
+                                      {"B/s", 8},
+                                      {"kbps", 1e3},
+                                      {"kb/s", 1e3},
+                                      {"Kbps", 1e3},
+                                      {"Kb/s", 1e3},
+                                      {"kBps", 8e3},
+                                      {"kB/s", 8e3},
+                                      {"KBps", 8e3},
+                                      {"KB/s", 8e3},
+                                      {"Kib/s", 1024.0},
+                                      {"KiB/s", 8192.0},
+                                      {"Mbps", 1e6},
+                                      {"Mb/s", 1e6},
+                                      {"MBps", 8e6},
+                                      {"MB/s", 8e6},
+                                      {"Mib/s", 1048576.0},
+                                      {"MiB/s", 8388608.0},
+                                      {"Gbps", 1e9},
+                                      {"Gb/s", 1e9},
+                                      {"GBps", 8e9},
+                                      {"GB/s", 8e9},
+                                      {"Gib/s", 1073741824.0},
+                                      {"GiB/s", 8589934592.0}};
+
+/// The units ns-3's QueueSize parser knows (ns-3 3.37's QueueSize::DoParse).
+const std::vector<Unit> SIZE_UNITS = {{"B", 1},
+                                      {"kB", 1e3},
+                                      {"KB", 1e3},
+                                      {"KiB", 1024.0},
+                                      {"MB", 1e6},
+                                      {"MiB", 1048576.0},
+                                      {"p", 1},
+                                      {"kp", 1e3},
+                                      {"Kp", 1e3},
+                                      {"Kip", 1024.0},
+                                      {"Mp", 1e6},
+                                      {"Mip", 1048576.0}};
+
+/// The units ns-3's Time parser knows, in seconds ("": seconds).
+const std::vector<Unit> TIME_UNITS = {{"", 1},
+                                      {"s", 1},
+                                      {"ms", 1e-3},
+                                      {"us", 1e-6},
+                                      {"ns", 1e-9},
+                                      {"ps", 1e-12},
+                                      {"fs", 1e-15},
+                                      {"min", 60},
+                                      {"h", 3600},
+                                      {"d", 86400},
+                                      {"y", 365 * 86400.0}};
+
 /**
- * The multiplier of a unit, as ns-3's parser of \p Value reads it: the value of "1" + \p unit.
- * \tparam Value DataRateValue or QueueSizeValue
- * \param unit the unit's text
- * \param checker the value's checker
- * \param multiplier the value of one unit (bits per second, packets or bytes)
- * \return whether ns-3 knows the unit
+ * \param units the known units
+ * \param unit a unit's text
+ * \param multiplier what one of it is worth
+ * \return whether \p unit is one of \p units
  */
-template <typename Value>
 bool
-UnitMultiplier(const std::string& unit, Ptr<const AttributeChecker> checker, double& multiplier)
+FindUnit(const std::vector<Unit>& units, const std::string& unit, double& multiplier)
 {
-    if (unit.empty() || unit.find_first_of("0123456789.+-eE") == 0)
+    for (const auto& [name, value] : units)
     {
-        return false;
+        if (unit == name)
+        {
+            multiplier = value;
+            return true;
+        }
     }
-    Value one;
-    if (!one.DeserializeFromString("1" + unit, checker))
-    {
-        return false;
-    }
-    if constexpr (std::is_same_v<Value, DataRateValue>)
-    {
-        multiplier = static_cast<double>(one.Get().GetBitRate());
-    }
-    else
-    {
-        multiplier = one.Get().GetValue();
-    }
-    return multiplier > 0;
+    return false;
 }
 
 } // namespace
@@ -200,8 +244,7 @@ ParseRateText(const std::string& text, DataRate& value, uint64_t minBits)
     const std::size_t length = NumberLength(text, false, false);
     double multiplier = 1; // no unit (digits only): bit/s, as ns-3 reads it
     if (length == 0 || (length == text.size() && text.find('.') != std::string::npos) ||
-        (length < text.size() &&
-         !UnitMultiplier<DataRateValue>(text.substr(length), MakeDataRateChecker(), multiplier)))
+        (length < text.size() && !FindUnit(RATE_UNITS, text.substr(length), multiplier)))
     {
         return expected;
     }
@@ -218,17 +261,6 @@ ParseRateText(const std::string& text, DataRate& value, uint64_t minBits)
 std::string
 ParseTimeText(const std::string& text, Time& value)
 {
-    static const std::vector<std::pair<std::string, double>> units = {{"", 1},
-                                                                      {"s", 1},
-                                                                      {"ms", 1e-3},
-                                                                      {"us", 1e-6},
-                                                                      {"ns", 1e-9},
-                                                                      {"ps", 1e-12},
-                                                                      {"fs", 1e-15},
-                                                                      {"min", 60},
-                                                                      {"h", 3600},
-                                                                      {"d", 86400},
-                                                                      {"y", 365 * 86400.0}};
     std::ostringstream expected;
     expected << "a time (e.g. 200ms, 1s): a number and a unit (s, ms, us, ns, ps, fs, min, h, "
                 "d, y; none: seconds), in ["
@@ -264,7 +296,7 @@ ParseQueueSizeText(const std::string& text, QueueSize& value)
     const std::size_t length = NumberLength(text, false, false);
     double multiplier = 1;
     if (length == 0 || length == text.size() ||
-        !UnitMultiplier<QueueSizeValue>(text.substr(length), MakeQueueSizeChecker(), multiplier))
+        !FindUnit(SIZE_UNITS, text.substr(length), multiplier))
     {
         return expected;
     }

@@ -62,8 +62,9 @@ std::string ParseInteger(const std::string& text, int64_t min, int64_t max, int6
 std::string ParseBoolean(const std::string& text, bool& value);
 
 /**
- * A DataRate text: a decimal number and one of DataRate's units (bps, b/s, Bps, B/s with the
- * prefixes DataRate knows: k, K, M, G, Ki, Mi, Gi; digits alone: bit/s), at least \p minBits
+ * A DataRate text: a decimal number (no sign, no exponent) and one of DataRate's units (bps,
+ * b/s, Bps, B/s; with k, K, M or G; Kib/s, KiB/s, Mib/s, MiB/s, Gib/s, GiB/s; digits alone:
+ * bit/s), at least \p minBits
  * once truncated to whole bits and at most 2^64 - 1 bit/s.
  * \param text the text
  * \param value the rate read
@@ -83,8 +84,9 @@ std::string ParseRateText(const std::string& text, DataRate& value, uint64_t min
 std::string ParseTimeText(const std::string& text, Time& value);
 
 /**
- * A QueueSize text: a decimal number and p (packets) or B (bytes), with the prefixes k, K, M,
- * G, Ki, Mi, Gi, a whole number of units in [0, 4294967295].
+ * A QueueSize text: a decimal number (no sign, no exponent) and one of QueueSize's units (B,
+ * kB, KB, KiB, MB, MiB; p, kp, Kp, Kip, Mp, Mip), a whole number of packets or bytes in [0,
+ * 4294967295].
  * \param text the text
  * \param value the size read
  * \return "" or what was expected

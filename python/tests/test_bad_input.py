@@ -78,10 +78,12 @@ def switch(qdisc: str, override: str, outcome: str, *words: str | tuple[str, ...
 
 def invalid(qdisc: str, override: str) -> Row:
     """ns-3's CommandLine refuses a value the attribute's checker refuses, naming it; ns-3.44
-    stops on an enum name it does not know, listing the known ones."""
-    value = override.split("=", 1)[1]
+    stops on an enum name it does not know, listing the known ones; a number or boolean that is
+    not one is refused before, by the wrapper, naming the attribute."""
+    name, value = override.split("=", 1)
     return switch(qdisc, override, FAIL, (f"Invalid command-line argument: --ns3::{override}",
-                                          f"name {value} is not a valid enum value"))
+                                          f"name {value} is not a valid enum value",
+                                          f"--ns3::{override}: ns3::{name} = '{value}' is not"))
 
 
 def per_flow(name: str, quantum: str) -> list[Row]:
@@ -204,7 +206,7 @@ ARITHMETIC = [
     switch("DrrQueueDisc", "DrrQueueDisc::MaxSize=5000000000B", FAIL,
            "ns3::DrrQueueDisc::MaxSize = '5000000000B' is not a queue size"),
     switch("DrrQueueDisc", "DrrQueueDisc::DefaultWeight=1e308", FAIL,
-           "DrrQueueDisc: Quantum x weight = 250 B x 1e+308 = 2.5e+310 B is out of range "
+           "DrrQueueDisc: Quantum x weight = 250 B x 1e+308 = inf B is out of range "
            "[1, 4294967295] B"),
     switch("DrrQueueDisc", "DrrQueueDisc::Quantum=1 --ns3::DrrQueueDisc::DefaultWeight=4294967296",
            FAIL, "DrrQueueDisc: Quantum x weight = 1 B x 4.29497e+09"),
@@ -337,7 +339,7 @@ ROWS = [
     row("red-vs-droptail", "--queueSize=-1", FAIL,
         "--queueSize=-1 is out of range [1, 4294967295]"),
     row("red-vs-droptail", "--udpRate=0bps", FAIL, "--udpRate=0bps must be > 0 bit/s"),
-    row("red-vs-droptail", "--sack=maybe", FAIL, "Invalid command-line argument: --sack=maybe"),
+    row("red-vs-droptail", "--sack=maybe", FAIL, "--sack=maybe is not a boolean"),
     *VALUES, *ARITHMETIC, *TYPES_FILES_STATE,
     # --- Legal but suspicious: rc 0, metrics, one warning ------------------------------------
     switch("CioqRedQueueDisc", "CioqRedQueueDisc::MaxTh=25", WARN,
