@@ -267,12 +267,7 @@ ParseTimeText(const std::string& text, Time& value)
              << Time::Min().As(Time::S) << ", " << Time::Max().As(Time::S) << "]";
     const std::size_t length = NumberLength(text, true, true);
     double multiplier = 0;
-    for (const auto& [unit, factor] : units)
-    {
-        multiplier =
-            length > 0 && text.compare(length, std::string::npos, unit) == 0 ? factor : multiplier;
-    }
-    if (multiplier == 0)
+    if (length == 0 || !FindUnit(TIME_UNITS, text.substr(length), multiplier))
     {
         return expected.str();
     }
@@ -291,8 +286,7 @@ ParseQueueSizeText(const std::string& text, QueueSize& value)
 {
     const std::string expected =
         "a queue size (e.g. 100p, 50000B): a whole number of packets (p) or bytes (B), with "
-        "an optional prefix such as k, M or Ki, in [0, "
-        "4294967295]";
+        "an optional prefix such as k, M or Ki, in [0, 4294967295]";
     const std::size_t length = NumberLength(text, false, false);
     double multiplier = 1;
     if (length == 0 || length == text.size() ||
