@@ -307,15 +307,17 @@ ExperimentParams::CheckOverrides() const
                                 TypeId::LookupByNameFailSafe(full.substr(0, colons), &tid) &&
                                 tid.LookupAttributeByName(full.substr(colons + 2), &info),
                             override.given << ": there is no attribute " << full);
-        const std::string type = info.checker->GetValueTypeName();
+        // Without "ns3::": ns-3 spells some ("DataRateValue", "QueueSizeValue") without it.
+        std::string type = info.checker->GetValueTypeName();
+        type = type.rfind("ns3::", 0) == 0 ? type.substr(5) : type;
         const std::string& text = override.value;
         std::string expected;
-        if (type == "ns3::UintegerValue")
+        if (type == "UintegerValue")
         {
             int64_t v = 0;
             expected = qdisclab::ParseInteger(text, 0, std::numeric_limits<int64_t>::max(), v);
         }
-        else if (type == "ns3::IntegerValue")
+        else if (type == "IntegerValue")
         {
             int64_t v = 0;
             expected = qdisclab::ParseInteger(text,
@@ -323,28 +325,28 @@ ExperimentParams::CheckOverrides() const
                                               std::numeric_limits<int64_t>::max(),
                                               v);
         }
-        else if (type == "ns3::DoubleValue")
+        else if (type == "DoubleValue")
         {
             double v = 0;
             expected = qdisclab::ParseDecimal(text, v);
         }
-        else if (type == "ns3::BooleanValue")
+        else if (type == "BooleanValue")
         {
             bool v = false;
             expected =
                 text.empty() ? "a boolean (true, false, 1 or 0)" : qdisclab::ParseBoolean(text, v);
         }
-        else if (type == "ns3::TimeValue")
+        else if (type == "TimeValue")
         {
             Time v;
             expected = qdisclab::ParseTimeText(text, v);
         }
-        else if (type == "ns3::DataRateValue")
+        else if (type == "DataRateValue")
         {
             DataRate v;
             expected = qdisclab::ParseRateText(text, v, 0);
         }
-        else if (type == "ns3::QueueSizeValue")
+        else if (type == "QueueSizeValue")
         {
             QueueSize v;
             expected = qdisclab::ParseQueueSizeText(text, v);
