@@ -78,9 +78,10 @@ ParseProfiles(const std::string& text)
         double value = 0;
         NS_ABORT_MSG_UNLESS(qdisclab::ParseDecimal(item, value).empty() && value >= 1e-6 &&
                                 value * 1e6 < 18446744073709551616.0,
-                            "--profiles: '" << item
-                                            << "' is not a rate in Mb/s in [1e-06, 1.8e+13] "
-                                               "(expected e.g. 2,1,0.5)");
+                            "--profiles: '"
+                                << item
+                                << "' is not a positive rate in Mb/s in [1e-06, 1.8e+13] "
+                                   "(expected e.g. 2,1,0.5)");
         profiles.push_back(value);
     }
     NS_ABORT_MSG_IF(profiles.empty(), "--profiles: at least one profile rate is required");
