@@ -11,8 +11,12 @@
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/qdisc-lab-compat.h"
+#include "ns3/qdisc-lab-config.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/rtt-estimator.h"
 #include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-recovery-ops.h"
 #include "ns3/value-text.h"
 
 #include <cctype>
@@ -345,6 +349,19 @@ ExperimentParams::CheckOverrides() const
         {
             DataRate v;
             expected = qdisclab::ParseRateText(text, v, 0);
+        }
+        else if (type == "TypeIdValue")
+        {
+            // The TypeIds TCP creates objects of, by the base their objects must have (any
+            // other TypeId attribute: an existing TypeId).
+            static const std::map<std::string, TypeId> bases = {
+                {"ns3::TcpL4Protocol::SocketType", TcpCongestionOps::GetTypeId()},
+                {"ns3::TcpL4Protocol::RecoveryType", TcpRecoveryOps::GetTypeId()},
+                {"ns3::TcpL4Protocol::RttEstimatorType", RttEstimator::GetTypeId()}};
+            const auto base = bases.find(full);
+            qdisclab::LookupTypeId(text,
+                                   base == bases.end() ? ObjectBase::GetTypeId() : base->second,
+                                   override.given + ": " + full);
         }
         else if (type == "QueueSizeValue")
         {

@@ -260,6 +260,14 @@ TYPES_FILES_STATE = [
     row(CRED, "--tcp=Bogus", FAIL, "--tcp = 'ns3::TcpBogus': no such TypeId"),
     row(VDE, "--reference=tcp --tcp=TcpSocketBase", FAIL,
         "--tcp = 'ns3::TcpSocketBase' is not a ns3::TcpCongestionOps"),
+    row(DUMB, "--quick --ns3::TcpL4Protocol::SocketType=ns3::Node", FAIL,
+        "--ns3::TcpL4Protocol::SocketType=ns3::Node: ns3::TcpL4Protocol::SocketType = "
+        "'ns3::Node' is not a ns3::TcpCongestionOps"),
+    row(RED, "--ns3::TcpL4Protocol::RecoveryType=ns3::TcpNewReno", FAIL,
+        "ns3::TcpL4Protocol::RecoveryType = 'ns3::TcpNewReno' is not a ns3::TcpRecoveryOps"),
+    row(LOAD, f"{SHORT} --ns3::TcpL4Protocol::SocketType=ns3::Bogus", FAIL,
+        ("ns3::TcpL4Protocol::SocketType = 'ns3::Bogus': no such TypeId",
+         "Invalid command-line argument: --ns3::TcpL4Protocol::SocketType=ns3::Bogus")),
     row(LOAD, f"{SHORT} --output=/dev/full", FAIL,
         "MetricsReport: writing the metrics file '/dev/full' failed"),
     row(DSCP, "--quick --simTime=1 --output=/dev/full", FAIL,
@@ -539,4 +547,4 @@ def test_attribute_default_without_ns3_prefix_sets_the_parameter(tmp_path):
 
 def test_rows_per_family():
     """The issue's families each have their rows (counted in the issue's note)."""
-    assert (len(VALUES), len(ARITHMETIC), len(TYPES_FILES_STATE)) == (34, 26, 17)
+    assert (len(VALUES), len(ARITHMETIC), len(TYPES_FILES_STATE)) == (34, 26, 20)
