@@ -162,6 +162,7 @@ class FlowTrace
     {
         m_out << Simulator::Now().GetSeconds() << ',' << event << ',' << seq << ',' << bytes << ','
               << detail << '\n';
+        NS_ABORT_MSG_IF(m_out.fail(), "--traceFile: writing the trace failed");
     }
 
     std::ofstream m_out; //!< the CSV file

@@ -283,6 +283,10 @@ TYPES_FILES_STATE = [
     row(LOAD, f"{SHORT} --output=/tmp/x.json --flowMonitor=/tmp/../tmp/x.json", FAIL,
         "name one file"),
     row(DUMB, "--quick --queueTrace=q.csv --output=q.csv", FAIL, "name one file"),
+    row(DUMB, "--quick --queueTrace=/dev/full", FAIL,
+        "BottleneckMonitor: writing the queue trace failed"),
+    row(RIO, "--quick --traceFlow=0 --traceFile=/dev/full", FAIL,
+        "--traceFile: writing the trace failed"),
     attribute_default("DrrQueueDisc::Bogus=1", LOAD, SHORT, FAIL,
                       "NS_ATTRIBUTE_DEFAULT='DrrQueueDisc::Bogus=1': there is no attribute "
                       "ns3::DrrQueueDisc::Bogus"),
@@ -547,4 +551,4 @@ def test_attribute_default_without_ns3_prefix_sets_the_parameter(tmp_path):
 
 def test_rows_per_family():
     """The issue's families each have their rows (counted in the issue's note)."""
-    assert (len(VALUES), len(ARITHMETIC), len(TYPES_FILES_STATE)) == (34, 26, 20)
+    assert (len(VALUES), len(ARITHMETIC), len(TYPES_FILES_STATE)) == (34, 26, 22)
