@@ -17,6 +17,7 @@
 #include "ns3/drr-queue-disc.h"
 #include "ns3/dscp-marker-profiles.h"
 #include "ns3/example-flags.h"
+#include "ns3/experiment-params.h"
 #include "ns3/metrics-report.h"
 #include "ns3/object-factory.h"
 #include "ns3/qdisc-lab-config.h"
@@ -30,6 +31,7 @@
 #include "ns3/value-text.h"
 #include "ns3/vertical-dimensioning-queue-disc.h"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <set>
 #include <string>
@@ -623,4 +625,123 @@ TEST(MetricsReport, RunMeasurementsStayOutOfTheMetrics)
               "{\"schema\": \"qdisc-lab.metrics/1\", \"program\": \"p\", \"ns3_version\": "
               "\"3.37\", \"params\": {}, \"metrics\": {\"datagrams\": 7}, "
               "\"run_measurements\": {\"wall_s\": 0.5}}\n");
+}
+
+namespace
+{
+
+/**
+ * Parse \p args with an ExperimentParams declaring one parameter of each kind, as an example
+ * program does.
+ * \param args the arguments, without the program's name
+ * \return the quantum parsed (set from ns3::DrrQueueDisc::Quantum overrides)
+ */
+uint32_t
+ParseArgs(const std::vector<std::string>& args)
+{
+    double simTime = 10;
+    std::string delay = "1ms";
+    std::string size = "100p";
+    bool quick = false;
+    int64_t n = 0;
+    uint32_t quantum = 250;
+    ExperimentParams params("bad-input-test", __FILE__);
+    params.AddSeconds("simTime", "seconds", simTime);
+    params.AddText("delay", "a delay", delay, ExperimentParams::TIME_TEXT);
+    params.AddText("size", "a size", size, ExperimentParams::QUEUE_SIZE_TEXT);
+    params.Add("quick", "quick", quick, ExperimentParams::NEVER);
+    params.Add("n", "an integer", n);
+    params.AddUnsigned("quantum", "DRR quantum", quantum, 1, 65535);
+    params.SetsAttribute("quantum", "ns3::DrrQueueDisc::Quantum");
+    params.AddRunNumber();
+    std::vector<std::string> words{"bad-input-test"};
+    words.insert(words.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& word : words)
+    {
+        argv.push_back(&word[0]);
+    }
+    params.Parse(static_cast<int>(argv.size()), argv.data());
+    return quantum;
+}
+
+/// A command line the wrapper must refuse, and a regular expression of its message.
+struct RefusedArguments
+{
+    std::vector<std::string> args; //!< the arguments
+    const char* env;               //!< NS_ATTRIBUTE_DEFAULT, or nullptr
+    const char* message;           //!< a regular expression of the message
+};
+
+} // namespace
+
+TEST(ExperimentParamsDeathTest, CommandLinesAreReadWholeAndNameTheFlag)
+{
+    const std::vector<RefusedArguments> rows = {
+        {{"--simTime=4ms"}, nullptr, "--simTime=4ms is not a number"},
+        {{"--simTime=1e300"}, nullptr, "--simTime=1e300 is out of range \\[0, 1e\\+09\\] seconds"},
+        {{"--delay=1-2ms"}, nullptr, "--delay=1-2ms is not a time"},
+        {{"--delay=-1ms"}, nullptr, "--delay=-1ms must be >= \\+0s"},
+        {{"--size=5000000000B"}, nullptr, "--size=5000000000B is not a queue size"},
+        {{"--quick=3abc"}, nullptr, "--quick=3abc is not a boolean"},
+        {{"--n=1.9"}, nullptr, "--n=1.9 is not an integer in"},
+        {{"--quantum=0x10"},
+         nullptr,
+         "--quantum=0x10 is not an integer \\(range \\[1, 65535\\]\\)"},
+        {{"stray"}, nullptr, "bad-input-test: unexpected argument 'stray'"},
+        {{"--RngRun=-1"}, nullptr, "--RngRun=-1 is not an integer in \\[0, 9223372036854775807\\]"},
+        {{"--RngSeed=0"}, nullptr, "--RngSeed=0 is not an integer in \\[1, 4294967295\\]"},
+        {{"--ns3::DrrQueueDisc::Quantum=15x0"},
+         nullptr,
+         "--ns3::DrrQueueDisc::Quantum=15x0: ns3::DrrQueueDisc::Quantum = '15x0' is not an "
+         "integer"},
+        {{"--ns3::DrrQueueDisc::MaxSize=5000000000B"},
+         nullptr,
+         "ns3::DrrQueueDisc::MaxSize = '5000000000B' is not a queue size"},
+        {{"--ns3::RioQueueDisc::LinkBandwidth=1.2.3Mbps"},
+         nullptr,
+         "ns3::RioQueueDisc::LinkBandwidth = '1.2.3Mbps' is not a rate"},
+        {{"--ns3::TcpL4Protocol::SocketType=ns3::Node"},
+         nullptr,
+         "ns3::TcpL4Protocol::SocketType = 'ns3::Node' is not a ns3::TcpCongestionOps"},
+        {{"--output=same.json", "--flowMonitor=same.json"},
+         nullptr,
+         "--flowMonitor=same.json and --output name one file"},
+        {{"--flowMonitor=/nonexistent/dir/x.xml"},
+         nullptr,
+         "--flowMonitor=/nonexistent/dir/x.xml: no directory"},
+        {{"--output=/"}, nullptr, "--output=/ is a directory, not a file"},
+        {{}, "DrrQueueDisc::Bogus=1", "there is no attribute ns3::DrrQueueDisc::Bogus"},
+        {{}, "ns3::DrrQueueDisc::Quantum=15x0", "NS_ATTRIBUTE_DEFAULT='ns3::DrrQueueDisc::"},
+        {{}, "DrrQueueDisc::Quantum=0", "--quantum=0 is out of range \\[1, 65535\\]"},
+        {{"--quantum=500"},
+         "DrrQueueDisc::Quantum=1500",
+         "conflicts with bad-input-test --quantum=500|conflicts with --quantum=500"},
+    };
+    for (const RefusedArguments& row : rows)
+    {
+        EXPECT_DEATH(
+            {
+                if (row.env)
+                {
+                    setenv("NS_ATTRIBUTE_DEFAULT", row.env, 1);
+                }
+                ParseArgs(row.args);
+            },
+            row.message)
+            << (row.args.empty() ? row.env : row.args[0]);
+    }
+}
+
+TEST(ExperimentParamsDeathTest, AttributeDefaultWithoutNs3PrefixIsTheParameter)
+{
+    // In a child process: the override changes ns-3's attribute defaults.
+    EXPECT_EXIT(
+        {
+            setenv("NS_ATTRIBUTE_DEFAULT", "DrrQueueDisc::Quantum=1000", 1);
+            std::exit(ParseArgs({"--simTime=4", "--delay=2ms", "--quick"}) == 1000 ? 0 : 1);
+        },
+        testing::ExitedWithCode(0),
+        "");
+    EXPECT_EQ(ParseArgs({"--simTime=4", "--delay=2ms", "--n=-3", "--quick"}), 250u);
 }
