@@ -413,7 +413,7 @@ TEST(ValueText, PartialWrappedAndOverflowingTextsAreRefused)
         }
         EXPECT_NE(expected, "") << kind << " '" << text << "' was taken";
     }
-    EXPECT_EQ(rows.size(), 67u);
+    EXPECT_EQ(rows.size(), 66u);
 }
 
 /// A flag value the examples must refuse: the parser, the flag, the text, the message.
