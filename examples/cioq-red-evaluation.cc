@@ -45,7 +45,9 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/qdisc-lab-config.h"
 #include "ns3/qdisc-lab-module.h"
+#include "ns3/tcp-congestion-ops.h"
 #include "ns3/traffic-control-module.h"
 
 #include <cmath>
@@ -262,10 +264,14 @@ CioqRedEvaluationConfig::Declare(ExperimentParams& params)
                "CioqRed's input weight nu (< 0: the paper's 0.5 for 4 ports, 0.125 for 16)",
                nu,
                SOMETIMES);
-    params.Add("inputBuffer",
-               "buffer of each switch input, shared by its VOQs (0p: only the VOQ limit)",
-               inputBuffer);
-    params.Add("voqLimit", "limit of each VOQ (0p: only the input buffer)", voqLimit);
+    params.AddText("inputBuffer",
+                   "buffer of each switch input, shared by its VOQs (0p: only the VOQ limit)",
+                   inputBuffer,
+                   ExperimentParams::QUEUE_SIZE_TEXT);
+    params.AddText("voqLimit",
+                   "limit of each VOQ (0p: only the input buffer)",
+                   voqLimit,
+                   ExperimentParams::QUEUE_SIZE_TEXT);
     params.AddUnsigned("outputBuffer", "output buffer, packets", outputBuffer, 1, 1000000);
     params.Add("fabric", "switch fabric: Paper (N^2 links at s/N) or Islip", fabric);
     params.AddUnsigned("islipIterations",
@@ -275,18 +281,23 @@ CioqRedEvaluationConfig::Declare(ExperimentParams& params)
                        256,
                        SOMETIMES);
     params.AddRate("lineRate", "rate of every host link", lineRate);
-    params.Add("linkDelay", "propagation delay of every host link", linkDelay);
+    params.AddText("linkDelay",
+                   "propagation delay of every host link",
+                   linkDelay,
+                   ExperimentParams::TIME_TEXT);
     params.AddUnsigned("hostQueue",
                        "DropTail queue of each source's link, packets",
                        hostQueue,
                        1,
                        1000000);
-    params.Add("durationMin", "shortest session, seconds", durationMin);
-    params.Add("durationMax",
-               "longest session, seconds (0: the paper's 13 for 4 ports, 53 for 16)",
-               durationMax);
-    params.Add("simTime", "run length, seconds; sessions start uniformly in [0, simTime)", simTime);
-    params.Add("warmup", "statistics start, seconds", warmup);
+    params.AddSeconds("durationMin", "shortest session, seconds", durationMin);
+    params.AddSeconds("durationMax",
+                      "longest session, seconds (0: the paper's 13 for 4 ports, 53 for 16)",
+                      durationMax);
+    params.AddSeconds("simTime",
+                      "run length, seconds; sessions start uniformly in [0, simTime)",
+                      simTime);
+    params.AddSeconds("warmup", "statistics start, seconds", warmup);
     params.Add("tcp", "TCP congestion control: NewReno, Cubic, ...", tcp);
     params.AddUnsigned("segmentSize", "TCP segment size, bytes", segmentSize, 1, 1400);
     params.AddUnsigned("maxWindow",
@@ -301,7 +312,7 @@ CioqRedEvaluationConfig::Declare(ExperimentParams& params)
                        1,
                        65535);
     params.Add("sack", "TCP selective acknowledgements", sack);
-    params.Add("minRto", "TCP minimum retransmission timeout, seconds", minRto);
+    params.AddSeconds("minRto", "TCP minimum retransmission timeout, seconds", minRto);
     params.AddUnsigned("sinkPorts",
                        "TCP ports each sink listens on, the sessions spread over them (speed "
                        "only: the traffic is the same; fewer full checks in the sinks' end-point "
@@ -418,8 +429,7 @@ CioqRedEvaluationConfig::Resolve(ExperimentParams& params)
 
     // TCP as ns-2's agents of the time (ConfigureTcp): the congestion control's TypeId.
     tcpType = tcp.find("::") == std::string::npos ? "ns3::Tcp" + tcp : tcp;
-    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(tcpType, &tcpTid),
-                        "--tcp: no TCP congestion control '" << tcpType << "'");
+    tcpTid = qdisclab::LookupTypeId(tcpType, TcpCongestionOps::GetTypeId(), "--tcp");
 
     // The report records the parameters that apply to this run, and the TCP's TypeId name.
     if (queueDisc == "DropTail")

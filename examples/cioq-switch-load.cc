@@ -8,7 +8,8 @@
  * N IP hosts on one CIOQ switch (CioqSwitchHelper), each sending UDP datagrams back to back at
  * line rate (load --load) to destinations drawn uniformly among the other hosts: the switch's
  * throughput, its input and output occupancies, its drops by place, and how fast it simulates
- * (datagrams per second of wall-clock and CPU time). One JSON metrics object.
+ * (datagrams per second of wall-clock and CPU time, in the report's "run_measurements", apart
+ * from the metrics: they differ between runs of the same inputs). One JSON metrics object.
  *
  *   ./cioq-switch-load --ports=16 --speedup=1.4 --fabric=Paper --qdisc=ns3::CioqRedQueueDisc
  */
@@ -59,7 +60,8 @@ main(int argc, char* argv[])
     params.Add("qdisc", "Output queue disc TypeId", qdisc);
     params.AddRate("lineRate", "Line rate of every link", lineRate);
     params.Add("load", "Offered load per host, fraction of the line rate, in (0, 100]", load);
-    params.Add("duration", "Simulated seconds, > 0", duration);
+    params.AddSeconds("duration", "Simulated seconds, > 0", duration);
+    params.AddRunNumber();
     params.Add("quick", "Short run for CI: duration=10", quick, ExperimentParams::NEVER);
     for (const char* metric : {"throughput",
                                "avg_input_packets",
@@ -68,11 +70,7 @@ main(int argc, char* argv[])
                                "output_drops",
                                "fabric_drops",
                                "frames_after_warmup",
-                               "datagrams",
-                               "wall_s",
-                               "cpu_s",
-                               "datagrams_per_wall_s",
-                               "datagrams_per_cpu_s"})
+                               "datagrams"})
     {
         params.AddMetric(metric);
     }
@@ -88,8 +86,8 @@ main(int argc, char* argv[])
         duration = 10;
     }
     NS_ABORT_MSG_UNLESS(load > 0 && load <= 100, "--load=" << load << " is out of range (0, 100]");
-    NS_ABORT_MSG_UNLESS(duration > 0 && std::isfinite(duration),
-                        "--duration=" << duration << " must be finite and > 0 seconds");
+    NS_ABORT_MSG_UNLESS(duration > 0 && std::isfinite(duration) && duration < 1e9,
+                        "--duration=" << duration << " must be finite and in (0, 1e9) seconds");
     NS_ABORT_MSG_UNLESS(fabric == "Paper" || fabric == "Islip",
                         "--fabric must be Paper or Islip, got '" << fabric << "'");
     NS_ABORT_MSG_UNLESS(queueing == "Voq" || queueing == "Fifo",
@@ -110,7 +108,24 @@ main(int argc, char* argv[])
     Ipv4InterfaceContainer interfaces = cioq.AssignIpv4(star, addresses);
 
     // Each host: one datagram per (line time / load), to a uniformly drawn other host.
-    const Time gap = DataRate(lineRate).CalculateBytesTxTime(payload + 28 + 2) / load;
+    const uint32_t frameBytes = payload + 28 + 2;
+    const Time frameTime = DataRate(lineRate).CalculateBytesTxTime(frameBytes);
+    NS_ABORT_MSG_UNLESS(frameTime.IsStrictlyPositive(),
+                        "--lineRate=" << lineRate << ": a " << frameBytes
+                                      << "-byte frame takes less than the time resolution ("
+                                      << TimeStep(1).As(Time::S)
+                                      << ") at this rate; lower the rate");
+    const double gapSeconds = frameTime.GetSeconds() / load;
+    const double warmup = duration / 10;
+    NS_ABORT_MSG_UNLESS(Seconds(warmup).IsStrictlyPositive(),
+                        "--duration=" << duration << ": its tenth (the warmup) is below the time "
+                                      << "resolution (" << TimeStep(1).As(Time::S) << ")");
+    NS_ABORT_MSG_UNLESS(gapSeconds <= duration - warmup,
+                        "--load=" << load << ": one datagram per host every " << gapSeconds
+                                  << " s, more than the " << duration - warmup
+                                  << " s measured (--duration=" << duration
+                                  << " less its first tenth); raise --load or --duration");
+    const Time gap = frameTime / load;
     Ptr<UniformRandomVariable> pick = CreateObject<UniformRandomVariable>();
     pick->SetStream(1);
     std::vector<Ptr<Socket>> senders;
@@ -139,7 +154,6 @@ main(int argc, char* argv[])
         qdisclab::Schedule(MicroSeconds(k), [&send, k]() { send(k); });
     }
 
-    const double warmup = duration / 10;
     Simulator::Schedule(Seconds(warmup), &CioqSwitchNetDevice::ResetStatistics, star.device);
     params.EnableTraces(star.ports);
     Simulator::Stop(Seconds(duration));
@@ -182,10 +196,11 @@ main(int argc, char* argv[])
     report.SetMetric("frames_after_warmup", static_cast<double>(frames));
     // Simulation speed over the whole run: datagrams the hosts sent per second.
     report.SetMetric("datagrams", static_cast<double>(datagrams));
-    report.SetMetric("wall_s", wall);
-    report.SetMetric("cpu_s", cpu);
-    report.SetMetric("datagrams_per_wall_s", static_cast<double>(datagrams) / wall);
-    report.SetMetric("datagrams_per_cpu_s", static_cast<double>(datagrams) / cpu);
+    // Measurements of the run, not of the simulation: they differ between equal runs.
+    report.SetMeasurement("wall_s", wall);
+    report.SetMeasurement("cpu_s", cpu);
+    report.SetMeasurement("datagrams_per_wall_s", static_cast<double>(datagrams) / wall);
+    report.SetMeasurement("datagrams_per_cpu_s", static_cast<double>(datagrams) / cpu);
     params.Write(report);
     Simulator::Destroy();
     return 0;

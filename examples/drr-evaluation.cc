@@ -293,12 +293,13 @@ DrrEvaluationConfig::Declare(ExperimentParams& params)
                        nFlows,
                        1,
                        254);
-    params.Add("maxSize",
-               "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the "
-               "shared "
-               "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
-               "DropTail 400p",
-               maxSize);
+    params.AddText("maxSize",
+                   "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the "
+                   "shared "
+                   "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
+                   "DropTail 400p",
+                   maxSize,
+                   ExperimentParams::QUEUE_SIZE_TEXT);
     params.AddUnsigned("buckets", "DRR: Buckets (ns-2 buckets_)", buckets, 1, 16777216, SOMETIMES);
     params.AddUnsigned("quantum",
                        "DRR: Quantum in bytes (ns-2 quantum_; ns-2's default 250)",
@@ -327,9 +328,15 @@ DrrEvaluationConfig::Declare(ExperimentParams& params)
                perturbation,
                SOMETIMES);
     params.AddRate("accessRate", "Senders' link rate", accessRate);
-    params.Add("accessDelay", "Senders' link one-way delay", accessDelay);
+    params.AddText("accessDelay",
+                   "Senders' link one-way delay",
+                   accessDelay,
+                   ExperimentParams::TIME_TEXT);
     params.AddRate("bottleneckRate", "Bottleneck rate (the factorial's B)", bottleneckRate);
-    params.Add("bottleneckDelay", "Bottleneck one-way delay", bottleneckDelay);
+    params.AddText("bottleneckDelay",
+                   "Bottleneck one-way delay",
+                   bottleneckDelay,
+                   ExperimentParams::TIME_TEXT);
     params.AddUnsigned("packetSizeMin",
                        "Smallest IPv4 packet size in bytes (sizes are uniform integers in "
                        "[packetSizeMin, packetSizeMax]; the factorial's P: both equal)",
@@ -342,8 +349,14 @@ DrrEvaluationConfig::Declare(ExperimentParams& params)
                        40,
                        65535);
     params.AddRate("onRate", "fairness: sending rate while on", onRate, SOMETIMES);
-    params.Add("meanOn", "fairness: mean on period in seconds (exponential)", meanOn, SOMETIMES);
-    params.Add("meanOff", "fairness: mean off period in seconds (exponential)", meanOff, SOMETIMES);
+    params.AddSeconds("meanOn",
+                      "fairness: mean on period in seconds (exponential)",
+                      meanOn,
+                      SOMETIMES);
+    params.AddSeconds("meanOff",
+                      "fairness: mean off period in seconds (exponential)",
+                      meanOff,
+                      SOMETIMES);
     params.Add("intervalMin",
                "factorial: smallest inter-arrival time in ms (uniform)",
                intervalMin,
@@ -371,17 +384,17 @@ DrrEvaluationConfig::Declare(ExperimentParams& params)
                "0 = intervalMax",
                bgIntervalMax,
                SOMETIMES);
-    params.Add("simTime", "Seconds until the sources stop", simTime);
-    params.Add("warmup", "Seconds excluded from the statistics", warmup);
-    params.Add("drainTime",
-               "Seconds the simulation goes on after simTime, so that packets "
-               "sent before "
-               "simTime can arrive",
-               drainTime);
-    params.Add("startJitter",
-               "Sources start at times uniform in [0, startJitter) s",
-               startJitter,
-               ExperimentParams::NEVER);
+    params.AddSeconds("simTime", "Seconds until the sources stop", simTime);
+    params.AddSeconds("warmup", "Seconds excluded from the statistics", warmup);
+    params.AddSeconds("drainTime",
+                      "Seconds the simulation goes on after simTime, so that packets "
+                      "sent before "
+                      "simTime can arrive",
+                      drainTime);
+    params.AddSeconds("startJitter",
+                      "Sources start at times uniform in [0, startJitter) s",
+                      startJitter,
+                      ExperimentParams::NEVER);
     params.AddRunNumber();
     params.Add("quick",
                "Short run for CI: simTime=60, warmup=10 (fairness) or 20 (factorial)",

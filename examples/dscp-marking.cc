@@ -45,7 +45,7 @@ main(int argc, char* argv[])
     bool quick = false;
 
     ExperimentParams params("dscp-marking", __FILE__);
-    params.Add("simTime", "Simulated time in seconds", simTime);
+    params.AddSeconds("simTime", "Simulated time in seconds", simTime);
     params.AddUnsigned("packetSize", "UDP payload size in bytes", packetSize, 12, 1472);
     params.Add("scope", "Marker's MeterScope: PerFlow or PerProfile", scope);
     params.SetsAttribute("scope", "ns3::DscpMarkerQueueDisc::MeterScope");

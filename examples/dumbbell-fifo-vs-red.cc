@@ -49,8 +49,8 @@ main(int argc, char* argv[])
                        nTcp,
                        1,
                        1000);
-    params.Add("simTime", "Simulated time in seconds", simTime);
-    params.Add("warmup", "Seconds excluded from goodput and delay statistics", warmup);
+    params.AddSeconds("simTime", "Simulated time in seconds", simTime);
+    params.AddSeconds("warmup", "Seconds excluded from goodput and delay statistics", warmup);
     links.Declare(params, ExperimentParams::ALWAYS, ExperimentParams::SOMETIMES);
     params.AddUnsigned("queueLimit",
                        "Queue disc limit in packets (both queue discs)",
@@ -68,6 +68,7 @@ main(int argc, char* argv[])
                "CSV file for the queue length every 10 ms (time_s,packets,bytes)",
                queueTrace,
                ExperimentParams::NEVER);
+    params.WritesFile("queueTrace", queueTrace);
     params.OwnsAttribute("ns3::FifoQueueDisc::MaxSize", "--queueLimit");
     params.OwnsAttribute("ns3::RedQueueDisc::MaxSize", "--queueLimit");
     params.Parse(argc, argv);

@@ -50,7 +50,7 @@ RunPoint(int argc, char* argv[])
     double maxTh = 0.64;
     bool wait = true;
     bool gentle = true;
-    double meanPktSize = 500;
+    uint32_t meanPktSize = 500;
     uint32_t nTcp = 8;
     uint32_t segmentSize = 512;
     bool sack = true;
@@ -74,10 +74,12 @@ RunPoint(int argc, char* argv[])
     params.Add("maxTh", "RED maximum threshold as a fraction of queueSize, in (minTh, 1]", maxTh);
     params.Add("wait", "RED: wait between dropping consecutive packets", wait);
     params.Add("gentle", "RED: gentle mode above the maximum threshold", gentle);
-    params.Add("meanPktSize",
-               "RED: mean packet size in bytes (idle-time estimate)",
-               meanPktSize,
-               ExperimentParams::NEVER);
+    params.AddUnsigned("meanPktSize",
+                       "RED: mean packet size in bytes (idle-time estimate)",
+                       meanPktSize,
+                       1,
+                       65535,
+                       ExperimentParams::NEVER);
     params.AddUnsigned("nTcp",
                        "Number of TCP senders (one sender/receiver pair each)",
                        nTcp,
@@ -90,14 +92,17 @@ RunPoint(int argc, char* argv[])
                sack);
     params.AddRate("udpRate", "UDP sender's rate while on", udpRate);
     params.AddUnsigned("udpPacketSize", "UDP packet size in bytes", udpPacketSize, 12, 1472);
-    params.Add("udpOn", "UDP on time in seconds (constant)", udpOn, ExperimentParams::NEVER);
-    params.Add("udpOff", "UDP off time in seconds (constant)", udpOff, ExperimentParams::NEVER);
-    params.Add("simTime", "Simulated time in seconds", simTime);
-    params.Add("warmup", "Seconds excluded from the statistics", warmup);
-    params.Add("startJitter",
-               "TCP senders start at times uniform in [0, startJitter) s",
-               startJitter,
-               ExperimentParams::NEVER);
+    params.AddSeconds("udpOn", "UDP on time in seconds (constant)", udpOn, ExperimentParams::NEVER);
+    params.AddSeconds("udpOff",
+                      "UDP off time in seconds (constant)",
+                      udpOff,
+                      ExperimentParams::NEVER);
+    params.AddSeconds("simTime", "Simulated time in seconds", simTime);
+    params.AddSeconds("warmup", "Seconds excluded from the statistics", warmup);
+    params.AddSeconds("startJitter",
+                      "TCP senders start at times uniform in [0, startJitter) s",
+                      startJitter,
+                      ExperimentParams::NEVER);
     params.AddRunNumber();
     params.Add("quick", "Short run for CI: simTime=10, warmup=1", quick, ExperimentParams::NEVER);
     params.SetsAttribute("window", "ns3::TcpSocket::RcvBufSize");
@@ -153,7 +158,7 @@ RunPoint(int argc, char* argv[])
                             "Gentle",
                             BooleanValue(gentle),
                             "MeanPktSize",
-                            UintegerValue(static_cast<uint32_t>(meanPktSize)),
+                            UintegerValue(meanPktSize),
                             "LinkBandwidth",
                             StringValue(links.bottleneckRate),
                             "LinkDelay",

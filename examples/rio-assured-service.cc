@@ -42,6 +42,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/qdisc-lab-module.h"
 #include "ns3/traffic-control-module.h"
+#include "ns3/value-text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -73,21 +74,14 @@ ParseProfiles(const std::string& text)
     std::string item;
     while (std::getline(in, item, ','))
     {
-        std::size_t used = 0;
+        // A rate in Mb/s that a DataRate holds: [1 bit/s, 2^64 - 1 bit/s].
         double value = 0;
-        try
-        {
-            value = std::stod(item, &used);
-        }
-        catch (const std::exception&)
-        {
-            used = 0;
-        }
-        NS_ABORT_MSG_UNLESS(used > 0 && item.find_first_not_of(" ", used) == std::string::npos &&
-                                value > 0 && std::isfinite(value),
-                            "--profiles: '" << item
-                                            << "' is not a positive rate in Mb/s (expected e.g. "
-                                               "2,1,0.5)");
+        NS_ABORT_MSG_UNLESS(qdisclab::ParseDecimal(item, value).empty() && value >= 1e-6 &&
+                                value * 1e6 < 18446744073709551616.0,
+                            "--profiles: '"
+                                << item
+                                << "' is not a positive rate in Mb/s in [1e-06, 1.8e+13] "
+                                   "(expected e.g. 2,1,0.5)");
         profiles.push_back(value);
     }
     NS_ABORT_MSG_IF(profiles.empty(), "--profiles: at least one profile rate is required");
@@ -168,6 +162,7 @@ class FlowTrace
     {
         m_out << Simulator::Now().GetSeconds() << ',' << event << ',' << seq << ',' << bytes << ','
               << detail << '\n';
+        NS_ABORT_MSG_IF(m_out.fail(), "--traceFile: writing the trace failed");
     }
 
     std::ofstream m_out; //!< the CSV file
@@ -422,9 +417,15 @@ RioAssuredServiceConfig::Declare(ExperimentParams& params)
     params.AddUnsigned("queueLimit", "Bottleneck queue limit, packets", queueLimit, 1, 1000000);
     params.Add("queueWeight", "RED averaging weight w_q of the queue averages", queueWeight);
     params.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
-    params.Add("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
+    params.AddText("bottleneckDelay",
+                   "Bottleneck one-way propagation delay",
+                   bottleneckDelay,
+                   ExperimentParams::TIME_TEXT);
     params.AddRate("accessRate", "Access links' rate", accessRate);
-    params.Add("accessDelay", "Access links' one-way propagation delay", accessDelay);
+    params.AddText("accessDelay",
+                   "Access links' one-way propagation delay",
+                   accessDelay,
+                   ExperimentParams::TIME_TEXT);
     params.AddUnsigned("segmentSize",
                        "TCP segment size, bytes (IPv4 packets are 40 B larger)",
                        segmentSize,
@@ -451,8 +452,8 @@ RioAssuredServiceConfig::Declare(ExperimentParams& params)
                "duplicate ACK, as ns-2's NewReno) or Prr (ns-3's default, RFC 6937)",
                recovery);
     params.AddTime("minRto", "TCP minimum retransmission timeout", minRto, MilliSeconds(1));
-    params.Add("simTime", "Simulated seconds", simTime);
-    params.Add("warmup", "Seconds excluded from the statistics", warmup);
+    params.AddSeconds("simTime", "Simulated seconds", simTime);
+    params.AddSeconds("warmup", "Seconds excluded from the statistics", warmup);
     params.AddRunNumber();
     params.Add("traceFlow",
                "If >= 0: write the events of this flow (its segments at the bottleneck, "
@@ -460,10 +461,10 @@ RioAssuredServiceConfig::Declare(ExperimentParams& params)
                traceFlow,
                NEVER);
     params.Add("traceFile", "CSV file of the --traceFlow trace", traceFile, NEVER);
-    params.Add("startJitter",
-               "Flows start at times uniform in [0, startJitter) s",
-               startJitter,
-               NEVER);
+    params.AddSeconds("startJitter",
+                      "Flows start at times uniform in [0, startJitter) s",
+                      startJitter,
+                      NEVER);
     params.Add("quick", "Short run for CI: simTime=30, warmup=5", quick, NEVER);
     for (const char* metric : {"as<i>_mbps",
                                "as<i>_min_mbps",

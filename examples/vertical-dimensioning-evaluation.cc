@@ -46,8 +46,11 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/qdisc-lab-config.h"
 #include "ns3/qdisc-lab-module.h"
+#include "ns3/tcp-congestion-ops.h"
 #include "ns3/traffic-control-module.h"
+#include "ns3/value-text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -119,17 +122,8 @@ ParseWeights(const std::string& text)
     std::string item;
     while (std::getline(in, item, ','))
     {
-        std::size_t used = 0;
         double w = 0;
-        try
-        {
-            w = std::stod(item, &used);
-        }
-        catch (const std::exception&)
-        {
-            used = 0;
-        }
-        NS_ABORT_MSG_UNLESS(used > 0 && used == item.size() && std::isfinite(w) && w > 0,
+        NS_ABORT_MSG_UNLESS(qdisclab::ParseDecimal(item, w).empty() && w > 0,
                             "--weights: '" << item << "' is not a number > 0 (weights are "
                                            << "comma-separated, e.g. 1,2,3)");
         weights.push_back(w);
@@ -310,10 +304,11 @@ VerticalDimensioningConfig::Declare(ExperimentParams& params)
                "Reference flows: cbr (UDP at w_i x cbrRateUnit, Fig. 4) or tcp (long-lived "
                "TCP, Fig. 5)",
                reference);
-    params.Add("maxSize",
-               "Buffer of each core link's scheduler as an ns-3 QueueSize ('12500B'); "
-               "shared by all flows",
-               maxSize);
+    params.AddText("maxSize",
+                   "Buffer of each core link's scheduler as an ns-3 QueueSize ('12500B'); "
+                   "shared by all flows",
+                   maxSize,
+                   ExperimentParams::QUEUE_SIZE_TEXT);
     params.AddUnsigned("quantum",
                        "Quantum of a weight-1 flow in bytes (VD's L_M, DRR's Quantum); the paper's "
                        "1000",
@@ -363,8 +358,8 @@ VerticalDimensioningConfig::Declare(ExperimentParams& params)
                "Shape of the Pareto on and off periods, > 1",
                paretoShape,
                SOMETIMES);
-    params.Add("meanOn", "Mean on period in seconds", meanOn);
-    params.Add("meanOff", "Mean off period in seconds", meanOff);
+    params.AddSeconds("meanOn", "Mean on period in seconds", meanOn);
+    params.AddSeconds("meanOff", "Mean off period in seconds", meanOff);
     params.AddUnsigned("packetSizeMin",
                        "Smallest UDP IPv4 packet size in bytes (uniform integers in [min, max])",
                        packetSizeMin,
@@ -384,19 +379,25 @@ VerticalDimensioningConfig::Declare(ExperimentParams& params)
     params.Add("tcp", "tcp: congestion control, an ns-3 TcpSocketBase subclass", tcp, SOMETIMES);
     params.AddUnsigned("hops", "Core links of the parking lot (Fig. 3: 2)", hops, 1, 84);
     params.AddRate("accessRate", "Hosts' link rate", accessRate);
-    params.Add("accessDelay", "Hosts' link one-way delay", accessDelay);
+    params.AddText("accessDelay",
+                   "Hosts' link one-way delay",
+                   accessDelay,
+                   ExperimentParams::TIME_TEXT);
     params.AddRate("coreRate", "Core links' rate", coreRate);
-    params.Add("coreDelay", "Core links' one-way delay", coreDelay);
-    params.Add("simTime", "Seconds until the sources stop (the paper's 60)", simTime);
-    params.Add("warmup", "Seconds excluded from the statistics", warmup);
-    params.Add("drainTime",
-               "Seconds the simulation goes on after simTime, so that packets sent before "
-               "simTime can arrive",
-               drainTime);
-    params.Add("startJitter",
-               "Sources start at times uniform in [0, startJitter) s",
-               startJitter,
-               NEVER);
+    params.AddText("coreDelay",
+                   "Core links' one-way delay",
+                   coreDelay,
+                   ExperimentParams::TIME_TEXT);
+    params.AddSeconds("simTime", "Seconds until the sources stop (the paper's 60)", simTime);
+    params.AddSeconds("warmup", "Seconds excluded from the statistics", warmup);
+    params.AddSeconds("drainTime",
+                      "Seconds the simulation goes on after simTime, so that packets sent before "
+                      "simTime can arrive",
+                      drainTime);
+    params.AddSeconds("startJitter",
+                      "Sources start at times uniform in [0, startJitter) s",
+                      startJitter,
+                      NEVER);
     params.AddRunNumber();
     params.Add("quick", "Short run for CI and the demo: simTime=20, warmup=5", quick, NEVER);
     params.AddMetric("reference_kbps");
@@ -489,8 +490,7 @@ VerticalDimensioningConfig::Resolve(ExperimentParams& params)
     }
     nReference = static_cast<uint32_t>(weights.size());
     tcpReference = reference == "tcp";
-    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe("ns3::" + tcp, &tcpType),
-                        "--tcp=" << tcp << ": no TypeId ns3::" << tcp);
+    tcpType = qdisclab::LookupTypeId("ns3::" + tcp, TcpCongestionOps::GetTypeId(), "--tcp");
 
     // The report records the parameters that apply to this run.
     if (scheduler->quantumAttribute.empty())

@@ -88,6 +88,7 @@ BottleneckMonitor::Sample()
     if (m_trace)
     {
         *m_trace << Simulator::Now().GetSeconds() << "," << packets << "," << bytes << "\n";
+        NS_ABORT_MSG_IF(m_trace->fail(), "BottleneckMonitor: writing the queue trace failed");
     }
     Simulator::Schedule(m_sampleInterval, &BottleneckMonitor::Sample, this);
 }

@@ -30,9 +30,16 @@ DumbbellParams::Declare(ExperimentParams& params,
                         ExperimentParams::Recording udp)
 {
     params.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
-    params.Add("bottleneckDelay", "Bottleneck one-way propagation delay", bottleneckDelay);
+    params.AddText("bottleneckDelay",
+                   "Bottleneck one-way propagation delay",
+                   bottleneckDelay,
+                   ExperimentParams::TIME_TEXT);
     params.AddRate("accessRate", "Access link rate", accessRate, access);
-    params.Add("accessDelay", "Access link one-way propagation delay", accessDelay, access);
+    params.AddText("accessDelay",
+                   "Access link one-way propagation delay",
+                   accessDelay,
+                   ExperimentParams::TIME_TEXT,
+                   access);
 
     params.AddMetric("tcp_goodput_mbps");
     params.AddMetric("udp_goodput_mbps", udp);

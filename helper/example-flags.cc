@@ -8,9 +8,8 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/qdisc-lab-compat.h"
+#include "ns3/value-text.h"
 
-#include <cerrno>
-#include <cstdlib>
 #include <sstream>
 #include <type_traits>
 #include <utility>
@@ -72,6 +71,21 @@ ExampleFlags::ExampleFlags(CommandLine& cmd)
 }
 
 void
+ExampleFlags::AddParsed(const std::string& name,
+                        const std::string& help,
+                        const std::string& defaultText,
+                        std::function<void(const std::string&)> parse)
+{
+    m_cmd.AddValue(name,
+                   help,
+                   qdisclab::MakeFunctorCallback<FlagCallback>([parse](const std::string& text) {
+                       parse(text);
+                       return true;
+                   }),
+                   defaultText);
+}
+
+void
 ExampleFlags::AddUnsigned(const std::string& name,
                           const std::string& help,
                           uint32_t& value,
@@ -79,42 +93,86 @@ ExampleFlags::AddUnsigned(const std::string& name,
                           uint32_t max)
 {
     uint32_t* target = &value;
-    m_cmd.AddValue(name,
-                   help + " [" + std::to_string(min) + ", " + std::to_string(max) + "]",
-                   qdisclab::MakeFunctorCallback<FlagCallback>(
-                       [name, target, min, max](const std::string& text) {
-                           *target = ParseUnsigned(name, text, min, max);
-                           return true;
-                       }),
-                   std::to_string(value));
+    AddParsed(name,
+              help + " [" + std::to_string(min) + ", " + std::to_string(max) + "]",
+              std::to_string(value),
+              [name, target, min, max](const std::string& text) {
+                  *target = ParseUnsigned(name, text, min, max);
+              });
+}
+
+void
+ExampleFlags::AddBoolean(const std::string& name, const std::string& help, bool& value)
+{
+    bool* target = &value;
+    AddParsed(name, help, value ? "true" : "false", [name, target](const std::string& text) {
+        *target = ParseBoolean(name, text);
+    });
+}
+
+void
+ExampleFlags::AddDecimal(const std::string& name, const std::string& help, double& value)
+{
+    double* target = &value;
+    std::ostringstream text;
+    text << value;
+    AddParsed(name, help, text.str(), [name, target](const std::string& text) {
+        *target = ParseDecimal(name, text);
+    });
+}
+
+void
+ExampleFlags::AddSeconds(const std::string& name, const std::string& help, double& value)
+{
+    double* target = &value;
+    std::ostringstream text;
+    text << value;
+    AddParsed(name, help, text.str(), [name, target](const std::string& text) {
+        *target = ParseSeconds(name, text);
+    });
 }
 
 void
 ExampleFlags::AddRate(const std::string& name, const std::string& help, std::string& value)
 {
     std::string* target = &value;
-    m_cmd.AddValue(
-        name,
-        help + " (> 0)",
-        qdisclab::MakeFunctorCallback<FlagCallback>([name, target](const std::string& text) {
-            ParseRate(name, text);
-            *target = text;
-            return true;
-        }),
-        value);
+    AddParsed(name, help + " (> 0)", value, [name, target](const std::string& text) {
+        ParseRate(name, text);
+        *target = text;
+    });
 }
 
 void
 ExampleFlags::AddText(const std::string& name, const std::string& help, std::string& value)
 {
     std::string* target = &value;
-    m_cmd.AddValue(name,
-                   help,
-                   qdisclab::MakeFunctorCallback<FlagCallback>([target](const std::string& text) {
-                       *target = text;
-                       return true;
-                   }),
-                   value);
+    AddParsed(name, help, value, [target](const std::string& text) { *target = text; });
+}
+
+void
+ExampleFlags::AddTimeText(const std::string& name, const std::string& help, std::string& value)
+{
+    std::string* target = &value;
+    AddParsed(name, help, value, [name, target](const std::string& text) {
+        ParseTime(name, text, Seconds(0));
+        *target = text;
+    });
+}
+
+void
+ExampleFlags::AddSizeText(const std::string& name,
+                          const std::string& help,
+                          std::string& value,
+                          bool emptyAllowed)
+{
+    std::string* target = &value;
+    AddParsed(name, help, value, [name, target, emptyAllowed](const std::string& text) {
+        if (!(emptyAllowed && text.empty()))
+        {
+            ParseSize(name, text);
+        }
+        *target = text;
+    });
 }
 
 void
@@ -125,14 +183,9 @@ ExampleFlags::AddTime(const std::string& name, const std::string& help, Time& va
     bound << " (>= " << min.As(Time::S) << ")";
     std::ostringstream text;
     text << value.As(Time::S);
-    m_cmd.AddValue(
-        name,
-        help + bound.str(),
-        qdisclab::MakeFunctorCallback<FlagCallback>([name, target, min](const std::string& text) {
-            *target = ParseTime(name, text, min);
-            return true;
-        }),
-        text.str());
+    AddParsed(name, help + bound.str(), text.str(), [name, target, min](const std::string& text) {
+        *target = ParseTime(name, text, min);
+    });
 }
 
 uint32_t
@@ -141,44 +194,90 @@ ExampleFlags::ParseUnsigned(const std::string& name,
                             uint32_t min,
                             uint32_t max)
 {
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(text.c_str(), &end, 10);
-    NS_ABORT_MSG_IF(text.empty() || *end != '\0' || errno == ERANGE,
-                    "--" << name << "=" << text << " is not an integer (range [" << min << ", "
-                         << max << "])");
+    int64_t v = 0;
+    NS_ABORT_MSG_UNLESS(qdisclab::ParseInteger(text,
+                                               std::numeric_limits<int64_t>::min(),
+                                               std::numeric_limits<int64_t>::max(),
+                                               v)
+                            .empty(),
+                        "--" << name << "=" << text << " is not an integer (range [" << min << ", "
+                             << max << "])");
     NS_ABORT_MSG_UNLESS(v >= min && v <= max,
                         "--" << name << "=" << text << " is out of range [" << min << ", " << max
                              << "]");
     return static_cast<uint32_t>(v);
 }
 
+int64_t
+ExampleFlags::ParseInteger(const std::string& name,
+                           const std::string& text,
+                           int64_t min,
+                           int64_t max)
+{
+    int64_t v = 0;
+    const std::string expected = qdisclab::ParseInteger(text, min, max, v);
+    NS_ABORT_MSG_UNLESS(expected.empty(), "--" << name << "=" << text << " is not " << expected);
+    return v;
+}
+
+double
+ExampleFlags::ParseDecimal(const std::string& name, const std::string& text)
+{
+    double v = 0;
+    const std::string expected = qdisclab::ParseDecimal(text, v);
+    NS_ABORT_MSG_UNLESS(expected.empty(), "--" << name << "=" << text << " is not " << expected);
+    return v;
+}
+
+bool
+ExampleFlags::ParseBoolean(const std::string& name, const std::string& text)
+{
+    bool v = false;
+    const std::string expected = qdisclab::ParseBoolean(text, v);
+    NS_ABORT_MSG_UNLESS(expected.empty(), "--" << name << "=" << text << " is not " << expected);
+    return v;
+}
+
+double
+ExampleFlags::ParseSeconds(const std::string& name, const std::string& text)
+{
+    const double v = ParseDecimal(name, text);
+    NS_ABORT_MSG_UNLESS(v >= 0 && v <= MAX_SECONDS,
+                        "--" << name << "=" << text << " is out of range [0, " << MAX_SECONDS
+                             << "] seconds");
+    return v;
+}
+
+QueueSize
+ExampleFlags::ParseSize(const std::string& name, const std::string& text)
+{
+    QueueSize v;
+    const std::string expected = qdisclab::ParseQueueSizeText(text, v);
+    NS_ABORT_MSG_UNLESS(expected.empty(), "--" << name << "=" << text << " is not " << expected);
+    return v;
+}
+
 uint64_t
 ExampleFlags::ParseRate(const std::string& name, const std::string& text)
 {
-    DataRateValue rate;
-    NS_ABORT_MSG_UNLESS(rate.DeserializeFromString(text, MakeDataRateChecker()),
-                        "--" << name << "=" << text << " is not a rate (e.g. 10Mbps, 125kbps)");
-    NS_ABORT_MSG_UNLESS(rate.Get().GetBitRate() > 0,
-                        "--" << name << "=" << text << " must be > 0 bit/s");
-    return rate.Get().GetBitRate();
+    DataRate rate;
+    if (!qdisclab::ParseRateText(text, rate, 0).empty())
+    {
+        NS_FATAL_ERROR("--" << name << "=" << text << " is not "
+                            << qdisclab::ParseRateText(text, rate, 1));
+    }
+    NS_ABORT_MSG_UNLESS(rate.GetBitRate() > 0, "--" << name << "=" << text << " must be > 0 bit/s");
+    return rate.GetBitRate();
 }
 
 Time
 ExampleFlags::ParseTime(const std::string& name, const std::string& text, Time min)
 {
-    // Checked here, because ns-3's Time parser stops the program without naming the flag:
-    // a number, then one of Time's units (none: seconds).
-    char* end = nullptr;
-    errno = 0;
-    std::strtod(text.c_str(), &end);
-    const std::string unit(end);
-    const bool known = unit.empty() || unit == "s" || unit == "ms" || unit == "us" ||
-                       unit == "ns" || unit == "ps" || unit == "fs" || unit == "min" ||
-                       unit == "h" || unit == "d" || unit == "y";
-    NS_ABORT_MSG_IF(text.empty() || end == text.c_str() || errno == ERANGE || !known,
-                    "--" << name << "=" << text << " is not a time (e.g. 200ms, 1s)");
-    const Time value(text);
+    // Checked here, because ns-3's Time parser stops the program without naming the flag, and
+    // reads "1-2ms" as 1 ms.
+    Time value;
+    const std::string expected = qdisclab::ParseTimeText(text, value);
+    NS_ABORT_MSG_UNLESS(expected.empty(), "--" << name << "=" << text << " is not " << expected);
     NS_ABORT_MSG_UNLESS(value >= min,
                         "--" << name << "=" << text << " must be >= " << min.As(Time::S));
     return value;

@@ -11,10 +11,18 @@
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/qdisc-lab-compat.h"
+#include "ns3/qdisc-lab-config.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/rtt-estimator.h"
+#include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-recovery-ops.h"
+#include "ns3/value-text.h"
 
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -109,6 +117,34 @@ ExperimentParams::AddRate(const std::string& name,
 }
 
 void
+ExperimentParams::AddText(const std::string& name,
+                          const std::string& help,
+                          std::string& value,
+                          TextFormat format,
+                          Recording recording)
+{
+    if (format == TIME_TEXT)
+    {
+        m_flags.AddTimeText(name, help, value);
+    }
+    else
+    {
+        m_flags.AddSizeText(name, help, value, value.empty());
+    }
+    Track(name, "string", help, value, recording);
+}
+
+void
+ExperimentParams::AddSeconds(const std::string& name,
+                             const std::string& help,
+                             double& value,
+                             Recording recording)
+{
+    m_flags.AddSeconds(name, help, value);
+    Track(name, "double", help, value, recording);
+}
+
+void
 ExperimentParams::AddTime(const std::string& name,
                           const std::string& help,
                           Time& value,
@@ -141,6 +177,12 @@ ExperimentParams::AddRunNumber()
         "uint",
         "ns-3's run number (the RngRun global value: --RngRun=N)",
         []() { return MetricsReport::Value(int64_t(RngSeedManager::GetRun())); },
+        ALWAYS);
+    Declare(
+        "RngSeed",
+        "uint",
+        "ns-3's seed (the RngSeed global value: --RngSeed=N)",
+        []() { return MetricsReport::Value(int64_t{RngSeedManager::GetSeed()}); },
         ALWAYS);
 }
 
@@ -182,14 +224,154 @@ ExperimentParams::SetDefault(const std::string& attribute, const AttributeValue&
 void
 ExperimentParams::Parse(int argc, char* argv[])
 {
+    // Before CommandLine::Parse, which stops on some bad override values without naming the
+    // attribute, and takes others in part.
+    CheckRunArguments(argc, argv);
+    ReadOverrides(argc, argv);
+    CheckOverrides();
     m_cmd.Parse(argc, argv);
     if (m_schema)
     {
         std::cout << GetSchema() << std::flush;
         std::exit(0);
     }
-    ReadOverrides(argc, argv);
     ApplyOverrides(argv[0]);
+    CheckFiles();
+}
+
+void
+ExperimentParams::WritesFile(const std::string& name, const std::string& path)
+{
+    m_files.emplace_back(name, &path);
+}
+
+void
+ExperimentParams::CheckFiles() const
+{
+    std::vector<std::pair<std::string, const std::string*>> files = m_files;
+    files.emplace_back("output", &m_output);
+    files.emplace_back("flowMonitor", &m_flowMonitorFile);
+    std::map<std::filesystem::path, std::string> seen;
+    for (const auto& [name, path] : files)
+    {
+        if (path->empty() || (name == "output" && *path == "-"))
+        {
+            continue;
+        }
+        std::error_code error;
+        const std::filesystem::path file = std::filesystem::weakly_canonical(*path, error);
+        NS_ABORT_MSG_IF(error, "--" << name << "=" << *path << ": " << error.message());
+        NS_ABORT_MSG_IF(std::filesystem::is_directory(file, error),
+                        "--" << name << "=" << *path << " is a directory, not a file");
+        const std::filesystem::path directory =
+            file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+        NS_ABORT_MSG_UNLESS(std::filesystem::is_directory(directory, error),
+                            "--" << name << "=" << *path << ": no directory " << directory
+                                 << " to write it in");
+        const auto [other, added] = seen.emplace(file, name);
+        NS_ABORT_MSG_UNLESS(added,
+                            "--" << name << "=" << *path << " and --" << other->second
+                                 << " name one file; give each output its own");
+    }
+}
+
+void
+ExperimentParams::CheckRunArguments(int argc, char* argv[]) const
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        NS_ABORT_MSG_IF(arg.empty() || arg[0] != '-',
+                        m_program << ": unexpected argument '" << arg
+                                  << "': every argument is --name=value (--PrintHelp lists them)");
+        const std::size_t dashes = arg.rfind("--", 0) == 0 ? 2 : 1;
+        const auto equals = arg.find('=');
+        const std::string name = arg.substr(dashes, equals - dashes);
+        const std::string value = equals == std::string::npos ? "" : arg.substr(equals + 1);
+        if (name == "RngRun")
+        {
+            ExampleFlags::ParseInteger(name, value, 0, std::numeric_limits<int64_t>::max());
+        }
+        else if (name == "RngSeed")
+        {
+            ExampleFlags::ParseInteger(name, value, 1, std::numeric_limits<uint32_t>::max());
+        }
+    }
+}
+
+void
+ExperimentParams::CheckOverrides() const
+{
+    for (const auto& [full, override] : m_overrides)
+    {
+        const auto colons = full.rfind("::");
+        TypeId tid;
+        TypeId::AttributeInformation info;
+        NS_ABORT_MSG_UNLESS(colons != std::string::npos &&
+                                TypeId::LookupByNameFailSafe(full.substr(0, colons), &tid) &&
+                                tid.LookupAttributeByName(full.substr(colons + 2), &info),
+                            override.given << ": there is no attribute " << full);
+        // Without "ns3::": ns-3 spells some ("DataRateValue", "QueueSizeValue") without it.
+        std::string type = info.checker->GetValueTypeName();
+        type = type.rfind("ns3::", 0) == 0 ? type.substr(5) : type;
+        const std::string& text = override.value;
+        std::string expected;
+        if (type == "UintegerValue")
+        {
+            int64_t v = 0;
+            expected = qdisclab::ParseInteger(text, 0, std::numeric_limits<int64_t>::max(), v);
+        }
+        else if (type == "IntegerValue")
+        {
+            int64_t v = 0;
+            expected = qdisclab::ParseInteger(text,
+                                              std::numeric_limits<int64_t>::min(),
+                                              std::numeric_limits<int64_t>::max(),
+                                              v);
+        }
+        else if (type == "DoubleValue")
+        {
+            double v = 0;
+            expected = qdisclab::ParseDecimal(text, v);
+        }
+        else if (type == "BooleanValue")
+        {
+            bool v = false;
+            expected =
+                text.empty() ? "a boolean (true, false, 1 or 0)" : qdisclab::ParseBoolean(text, v);
+        }
+        else if (type == "TimeValue")
+        {
+            Time v;
+            expected = qdisclab::ParseTimeText(text, v);
+        }
+        else if (type == "DataRateValue")
+        {
+            DataRate v;
+            expected = qdisclab::ParseRateText(text, v, 0);
+        }
+        else if (type == "TypeIdValue")
+        {
+            // The TypeIds TCP creates objects of, by the base their objects must have (any
+            // other TypeId attribute: an existing TypeId).
+            static const std::map<std::string, TypeId> bases = {
+                {"ns3::TcpL4Protocol::SocketType", TcpCongestionOps::GetTypeId()},
+                {"ns3::TcpL4Protocol::RecoveryType", TcpRecoveryOps::GetTypeId()},
+                {"ns3::TcpL4Protocol::RttEstimatorType", RttEstimator::GetTypeId()}};
+            const auto base = bases.find(full);
+            qdisclab::LookupTypeId(text,
+                                   base == bases.end() ? ObjectBase::GetTypeId() : base->second,
+                                   override.given + ": " + full);
+        }
+        else if (type == "QueueSizeValue")
+        {
+            QueueSize v;
+            expected = qdisclab::ParseQueueSizeText(text, v);
+        }
+        NS_ABORT_MSG_UNLESS(expected.empty(),
+                            override.given << ": " << full << " = '" << text << "' is not "
+                                           << expected);
+    }
 }
 
 void
@@ -230,9 +412,14 @@ ExperimentParams::ReadOverrides(int argc, char* argv[])
             {
                 continue;
             }
-            m_overrides.emplace(entry.substr(0, equals),
+            // ns-3 applies an entry only under its full name; the command line also takes
+            // "Type::Attribute", and so does this: such an entry is applied in ApplyOverrides.
+            const std::string name = entry.substr(0, equals);
+            const bool full = name.rfind("ns3::", 0) == 0;
+            m_overrides.emplace(full ? name : "ns3::" + name,
                                 Override{entry.substr(equals + 1),
-                                         "NS_ATTRIBUTE_DEFAULT='" + std::string(env) + "'"});
+                                         "NS_ATTRIBUTE_DEFAULT='" + std::string(env) + "'",
+                                         !full});
         }
     }
 }
@@ -264,6 +451,13 @@ ExperimentParams::ApplyOverrides(char* program)
                         override->second.given << ": " << m_program << " sets " << attribute
                                                << " itself (from " << from
                                                << "), so the override would be lost");
+    }
+    for (const auto& [attribute, override] : m_overrides)
+    {
+        NS_ABORT_MSG_IF(override.unprefixed &&
+                            !Config::SetDefaultFailSafe(attribute, StringValue(override.value)),
+                        override.given << ": " << attribute << " does not take '" << override.value
+                                       << "'");
     }
 }
 
@@ -411,7 +605,12 @@ ExperimentParams::Write(const MetricsReport& report) const
     if (m_flowMonitor)
     {
         m_flowMonitor->CheckForLostPackets();
-        m_flowMonitor->SerializeToXmlFile(m_flowMonitorFile, true, true);
+        std::ofstream file(m_flowMonitorFile);
+        NS_ABORT_MSG_UNLESS(file, "--flowMonitor=" << m_flowMonitorFile << ": cannot open it");
+        m_flowMonitor->SerializeToXmlStream(file, 0, true, true);
+        file.close();
+        NS_ABORT_MSG_IF(file.fail(),
+                        "--flowMonitor=" << m_flowMonitorFile << ": writing it failed");
     }
 }
 

@@ -111,7 +111,8 @@ class ExperimentParams
      * Add a parameter.
      * \tparam T bool, double, int64_t, int32_t or std::string: schema types "bool", "double",
      *           "int" (both integers) and "string" (AddUnsigned, AddRate and AddTime add the
-     *           others)
+     *           others). Each is read whole (ExampleFlags): "--simTime=4ms" for a double, or
+     *           "--n=3abc" for an integer, stops the program naming the flag.
      * \param name the flag, without "--", and the parameter's name in the report
      * \param help its help text
      * \param value its default, and where the parsed value goes
@@ -151,6 +152,41 @@ class ExperimentParams
                  std::string& value,
                  Recording recording = ALWAYS);
 
+    /// What a text parameter (schema type "string") must hold.
+    enum TextFormat
+    {
+        TIME_TEXT,       //!< a Time text, e.g. a link delay "10ms"
+        QUEUE_SIZE_TEXT, //!< a QueueSize text, e.g. "100p"; empty: the program's default
+    };
+
+    /**
+     * Add a text parameter that must be a time or a queue size (ExampleFlags::AddTimeText,
+     * AddSizeText), recorded as its text.
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default, and where the parsed text goes
+     * \param format what the text must hold
+     * \param recording whether the report has it
+     */
+    void AddText(const std::string& name,
+                 const std::string& help,
+                 std::string& value,
+                 TextFormat format,
+                 Recording recording = ALWAYS);
+
+    /**
+     * Add a number of seconds (schema type "double"; ExampleFlags::AddSeconds): a decimal
+     * number in [0, ExampleFlags::MAX_SECONDS].
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default, and where the parsed value goes
+     * \param recording whether the report has it
+     */
+    void AddSeconds(const std::string& name,
+                    const std::string& help,
+                    double& value,
+                    Recording recording = ALWAYS);
+
     /**
      * Add a time parameter (ExampleFlags::AddTime), recorded in seconds.
      * \param name the flag, without "--"
@@ -175,8 +211,9 @@ class ExperimentParams
     void AddDerived(const std::string& name, const std::string& type, const std::string& help);
 
     /**
-     * Record ns-3's run number (the RngRun global value, set with --RngRun) as the parameter
-     * "RngRun", in this place of the order.
+     * Record ns-3's run number and seed (the RngRun and RngSeed global values, set with
+     * --RngRun and --RngSeed) as the parameters "RngRun" and "RngSeed", in this place of the
+     * order. Parse reads both whole: RngRun in [0, 2^63 - 1], RngSeed in [1, 2^32 - 1].
      */
     void AddRunNumber();
 
@@ -211,6 +248,15 @@ class ExperimentParams
      * \param value the program's value
      */
     void SetDefault(const std::string& attribute, const AttributeValue& value);
+
+    /**
+     * Declare that the program writes the file named by its parameter \p name (e.g. a trace
+     * CSV): Parse then refuses it when its directory does not exist or another output
+     * (--output, --flowMonitor, another such file) names the same file.
+     * \param name the parameter, for messages
+     * \param path its variable (empty: no file)
+     */
+    void WritesFile(const std::string& name, const std::string& path);
 
     /**
      * Before Simulator::Run: with --pcap=PREFIX, pcap traces of \p studied (point-to-point or
@@ -342,10 +388,31 @@ class ExperimentParams
     void ReadOverrides(int argc, char* argv[]);
 
     /**
-     * Apply SetsAttribute and OwnsAttribute to the overrides (after CommandLine::Parse).
+     * Apply SetsAttribute and OwnsAttribute to the overrides (after CommandLine::Parse), and
+     * set the NS_ATTRIBUTE_DEFAULT entries that name an attribute without "ns3::".
      * \param program argv[0]
      */
     void ApplyOverrides(char* program);
+
+    /**
+     * Stop the program on an argument that is not "--name[=value]" (CommandLine ignores them)
+     * and on a --RngRun or --RngSeed that is not a whole integer in its range (CommandLine
+     * wraps "-1").
+     * \param argc the argument count
+     * \param argv the arguments
+     */
+    void CheckRunArguments(int argc, char* argv[]) const;
+
+    /**
+     * Stop the program on an override of an attribute that does not exist, or whose value is
+     * not a whole value of the attribute's type (ns-3 reads "1500x" as 1500, "1.2.3Mbps" as
+     * 1.2 Mb/s, "5000000000B" modulo 2^32), naming the override as given.
+     */
+    void CheckOverrides() const;
+
+    /// Stop the program when an output file's directory does not exist or two outputs name
+    /// one file (WritesFile).
+    void CheckFiles() const;
 
     /**
      * \param pattern a declared metric name, "<i>" for an index
@@ -375,14 +442,16 @@ class ExperimentParams
     /// An attribute override: its value, and how it was given (for messages).
     struct Override
     {
-        std::string value; //!< the value
-        std::string given; //!< "--ns3::T::A=V" or "NS_ATTRIBUTE_DEFAULT='...'"
+        std::string value;      //!< the value
+        std::string given;      //!< "--ns3::T::A=V" or "NS_ATTRIBUTE_DEFAULT='...'"
+        bool unprefixed{false}; //!< an NS_ATTRIBUTE_DEFAULT entry without "ns3::"
     };
 
     std::map<std::string, Override> m_overrides;             //!< by the attribute's full name
     std::map<std::string, std::string> m_given;              //!< parameters given: name -> argument
     std::vector<std::pair<std::string, std::string>> m_sets; //!< (parameter, attribute)
     std::vector<std::pair<std::string, std::string>> m_owns; //!< (attribute, from)
+    std::vector<std::pair<std::string, const std::string*>> m_files; //!< WritesFile's
 };
 
 template <typename T>
@@ -448,7 +517,22 @@ ExperimentParams::Add(const std::string& name,
                       Recording recording)
 {
     constexpr const char* type = SchemaType<T>();
-    m_cmd.AddValue(name, help, value);
+    if constexpr (std::is_same_v<T, bool>)
+    {
+        m_flags.AddBoolean(name, help, value);
+    }
+    else if constexpr (std::is_same_v<T, double>)
+    {
+        m_flags.AddDecimal(name, help, value);
+    }
+    else if constexpr (std::is_same_v<T, std::string>)
+    {
+        m_flags.AddText(name, help, value); // whole: CommandLine stops a string at a space
+    }
+    else
+    {
+        m_flags.AddInteger(name, help, value);
+    }
     Track(name, type, help, value, recording);
 }
 

@@ -4,6 +4,7 @@
 
 #include "metrics-report.h"
 
+#include "ns3/abort.h"
 #include "ns3/fatal-error.h"
 
 #include <array>
@@ -147,6 +148,12 @@ MetricsReport::WriteValue(std::ostream& os, const Value& value)
     }
 }
 
+void
+MetricsReport::SetMeasurement(const std::string& name, double value)
+{
+    Upsert(m_measurements, name, value);
+}
+
 std::vector<std::string>
 MetricsReport::GetMetricNames() const
 {
@@ -188,7 +195,22 @@ MetricsReport::ToJson() const
         WriteNumber(os, value);
         separator = ", ";
     }
-    os << "}}\n";
+    os << "}";
+    if (!m_measurements.empty())
+    {
+        os << ", \"run_measurements\": {";
+        separator = "";
+        for (const auto& [name, value] : m_measurements)
+        {
+            os << separator;
+            WriteString(os, name);
+            os << ": ";
+            WriteNumber(os, value);
+            separator = ", ";
+        }
+        os << "}";
+    }
+    os << "}\n";
     return os.str();
 }
 
@@ -198,6 +220,8 @@ MetricsReport::Write(const std::string& path) const
     if (path.empty() || path == "-")
     {
         std::cout << ToJson() << std::flush;
+        NS_ABORT_MSG_IF(std::cout.fail(),
+                        "MetricsReport: writing the metrics to standard output failed");
         return;
     }
     std::ofstream file(path);
@@ -206,6 +230,11 @@ MetricsReport::Write(const std::string& path) const
         NS_FATAL_ERROR("MetricsReport: cannot write the metrics file '" << path << "'");
     }
     file << ToJson();
+    file.close();
+    // A full disk (or /dev/full) shows only once the buffer is written out.
+    NS_ABORT_MSG_IF(file.fail(),
+                    "MetricsReport: writing the metrics file '" << path
+                                                                << "' failed (is the disk full?)");
 }
 
 } // namespace ns3

@@ -27,6 +27,8 @@ namespace ns3
  *  "params": {"queueDisc": "Red", "simTime": 10, ...},
  *  "metrics": {"goodput_mbps": 9.41, "mean_queue_delay_ms": 12.3, ...}}
  * \endcode
+ * A program that measures the run itself (its wall or CPU seconds) adds a third object,
+ * "run_measurements", after "metrics" (SetMeasurement).
  *
  * Parameters are the run's inputs (numbers, booleans or strings), metrics its outputs (numbers;
  * a metric that could not be computed, such as a mean over no samples, is written as null).
@@ -61,6 +63,16 @@ class MetricsReport
      * \param value its value; NaN or infinity is reported as null
      */
     void SetMetric(const std::string& name, double value);
+
+    /**
+     * Set (or overwrite) a run measurement: a figure about the run itself, not the simulation
+     * (wall or CPU seconds), which differs between two runs of the same inputs. Measurements
+     * go to their own object, "run_measurements", after the metrics (written only when one is
+     * set), so that equal inputs give byte-equal "params" and "metrics".
+     * \param name measurement name, with its unit as suffix (e.g. "wall_s")
+     * \param value its value; NaN or infinity is reported as null
+     */
+    void SetMeasurement(const std::string& name, double value);
 
     /**
      * \param name metric name
@@ -103,10 +115,11 @@ class MetricsReport
     static void WriteValue(std::ostream& os, const Value& value);
 
   private:
-    std::string m_program;                                 //!< program name
-    std::string m_ns3Version;                              //!< ns-3 version
-    std::vector<std::pair<std::string, Value>> m_params;   //!< parameters, in first-set order
-    std::vector<std::pair<std::string, double>> m_metrics; //!< metrics, in first-set order
+    std::string m_program;                                      //!< program name
+    std::string m_ns3Version;                                   //!< ns-3 version
+    std::vector<std::pair<std::string, Value>> m_params;        //!< parameters, in first-set order
+    std::vector<std::pair<std::string, double>> m_metrics;      //!< metrics, in first-set order
+    std::vector<std::pair<std::string, double>> m_measurements; //!< run measurements, in order
 };
 
 } // namespace ns3

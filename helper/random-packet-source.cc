@@ -4,6 +4,8 @@
 
 #include "random-packet-source.h"
 
+#include "metrics-report.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -13,11 +15,29 @@
 #include "ns3/udp-socket-factory.h"
 
 #include <cmath>
+#include <sstream>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("RandomPacketSource");
+
+namespace
+{
+
+/**
+ * \param v a number
+ * \return its shortest text that reads back as \p v (as a user would have written it)
+ */
+std::string
+Shortest(double v)
+{
+    std::ostringstream os;
+    MetricsReport::WriteNumber(os, v);
+    return os.str();
+}
+
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(RandomPacketSource);
 
@@ -78,6 +98,15 @@ RandomPacketSource::ParetoPeriods(double mean, double shape, int64_t stream)
                         "RandomPacketSource::ParetoPeriods: the shape must be > 1 (a finite "
                         "mean), got "
                             << shape);
+    // The shortest period is the scale, mean (shape - 1) / shape: a shape just above 1 makes it
+    // tiny, and the source then switches on and off so often that the run never ends.
+    const double scale = mean * (shape - 1) / shape;
+    NS_ABORT_MSG_UNLESS(scale >= MIN_PARETO_SCALE,
+                        "RandomPacketSource::ParetoPeriods: shape "
+                            << Shortest(shape) << " with mean " << mean
+                            << " s makes the shortest period, mean x (shape - 1) / shape = "
+                            << scale << " s, shorter than " << MIN_PARETO_SCALE
+                            << " s: raise the shape or the mean");
     auto pareto = CreateObject<ParetoRandomVariable>();
     pareto->SetAttribute("Shape", DoubleValue(shape));
     pareto->SetAttribute("Scale", DoubleValue(mean * (shape - 1) / shape));
@@ -225,6 +254,14 @@ RandomPacketSource::SendPacket()
         m_measuredSent++;
         m_measuredBytes += size;
     }
+    // At a rate of ~10^19 bit/s a packet's transmission time rounds to 0: the next packet
+    // would follow at the same instant, for ever.
+    NS_ABORT_MSG_IF(m_mode != INTERVAL && !m_rate.CalculateBytesTxTime(size).IsStrictlyPositive(),
+                    "RandomPacketSource: a " << size << "-byte packet at " << m_rate.GetBitRate()
+                                             << " bit/s takes less than the time resolution ("
+                                             << TimeStep(1).As(Time::S)
+                                             << "): the rate is beyond what the simulation can "
+                                                "space packets by; lower it");
     switch (m_mode)
     {
     case ON_OFF: {

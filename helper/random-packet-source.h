@@ -72,11 +72,15 @@ class RandomPacketSource : public Application
      * On or off period lengths for SetOnOff(), Pareto with a given mean (ns-2's
      * Application/Traffic/Pareto: scale = mean (shape - 1) / shape).
      * \param mean the mean length in seconds, > 0
-     * \param shape the shape, > 1 (a finite mean)
+     * \param shape the shape, > 1 (a finite mean), such that the scale (the shortest period)
+     *        is at least MIN_PARETO_SCALE
      * \param stream the random stream of the draws
      * \return the period variable
      */
     static Ptr<RandomVariableStream> ParetoPeriods(double mean, double shape, int64_t stream);
+
+    /// The shortest Pareto scale ParetoPeriods takes, seconds (1 us).
+    static constexpr double MIN_PARETO_SCALE = 1e-6;
 
     /**
      * \param peer the sink's address and port

@@ -8,6 +8,9 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
+#include <limits>
+
 namespace ns3
 {
 
@@ -27,7 +30,8 @@ AliquemQueueDisc::GetTypeId()
                           "Bytes a flow of weight 1 may send per round before scaling, >= 1: its "
                           "quantum phi is Quantum x weight / ScalingFactor (weight: WeightRules, "
                           "DefaultWeight). Aliquem is O(1) when phi >= the largest packet / "
-                          "ScalingFactor. Default: the Vertical Dimensioning paper's 1000 B.",
+                          "ScalingFactor; phi of the largest weight must be at most 4294967295 B. "
+                          "Default: the Vertical Dimensioning paper's 1000 B.",
                           UintegerValue(1000),
                           MakeUintegerAccessor(&AliquemQueueDisc::m_quantum),
                           MakeUintegerChecker<uint32_t>())
@@ -91,7 +95,17 @@ AliquemQueueDisc::CheckConfig()
                                                  << m_scalingFactor << " rounds for a packet above "
                                                  << m_quantum << " B, and is then visited again");
     }
-    return PerFlowQueueDisc::CheckConfig();
+    PerFlowQueueDisc::CheckConfig();
+    // A flow's phi, Quantum x weight / ScalingFactor, is held in 32 bits: refuse what would
+    // not fit (wrapped to 0, it would divide by zero).
+    const double largest = std::round(m_quantum * m_weights.GetMaxWeight() / m_scalingFactor);
+    NS_ABORT_MSG_UNLESS(largest <= std::numeric_limits<uint32_t>::max(),
+                        "AliquemQueueDisc: Quantum x weight / ScalingFactor = "
+                            << m_quantum << " B x " << m_weights.GetMaxWeight() << " / "
+                            << m_scalingFactor << " = " << largest
+                            << " B is out of range [1, 4294967295] B; lower the weight "
+                               "(DefaultWeight, WeightRules) or Quantum");
+    return true;
 }
 
 void

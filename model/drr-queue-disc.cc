@@ -8,6 +8,9 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
+#include <limits>
+
 namespace ns3
 {
 
@@ -26,7 +29,8 @@ DrrQueueDisc::GetTypeId()
             .AddAttribute("Quantum",
                           "Bytes a flow of weight 1 may send per round (ns-2 quantum_), >= 1; a "
                           "flow's quantum is Quantum x its weight (WeightRules). Packets larger "
-                          "than the quantum wait ceil(size/quantum) rounds. Default: ns-2's 250 B.",
+                          "than the quantum wait ceil(size/quantum) rounds; Quantum x the largest "
+                          "weight must be at most 4294967295 B. Default: ns-2's 250 B.",
                           UintegerValue(250),
                           MakeUintegerAccessor(&DrrQueueDisc::m_quantum),
                           MakeUintegerChecker<uint32_t>());
@@ -55,7 +59,18 @@ DrrQueueDisc::CheckConfig()
         NS_LOG_INFO("Quantum " << m_quantum << " B is below a 1500 B packet: such packets wait "
                                << "several rounds, and a dequeue may visit a flow several times");
     }
-    return PerFlowQueueDisc::CheckConfig();
+    PerFlowQueueDisc::CheckConfig();
+    // A flow's quantum, Quantum x weight, is held in 32 bits: refuse what would not fit
+    // (rounded to 0 or wrapped, the flow could never send and Dequeue would not end).
+    const double largest = std::round(m_quantum * m_weights.GetMaxWeight());
+    NS_ABORT_MSG_UNLESS(largest <= std::numeric_limits<uint32_t>::max(),
+                        "DrrQueueDisc: Quantum x weight = "
+                            << m_quantum << " B x " << m_weights.GetMaxWeight() << " = " << largest
+                            << " B is out of range [1, "
+                               "4294967295] B; lower the "
+                               "weight (DefaultWeight, "
+                               "WeightRules) or Quantum");
+    return true;
 }
 
 void

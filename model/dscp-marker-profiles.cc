@@ -7,6 +7,7 @@
 #include "sr-tcm-meter.h"
 #include "token-bucket-meter.h"
 #include "tr-tcm-meter.h"
+#include "value-text.h"
 
 #include "ns3/abort.h"
 
@@ -112,16 +113,17 @@ DscpMarkerProfiles::DscpMarkerProfiles(const std::string& text, const std::strin
                                 std::string("meter=") + meterName + " to give " + name +
                                     "=RATE, e.g. " + name + "=1Mbps");
             }
-            DataRateValue rate;
-            if (!rate.DeserializeFromString(field->second, MakeDataRateChecker()) ||
-                rate.Get().GetBitRate() == 0)
+            // Read whole: ns-3's DataRate parser reads "1..5Mbps" as 1 Mb/s.
+            DataRate rate;
+            if (!qdisclab::ParseRateText(field->second, rate).empty())
             {
                 FlowMatch::Fail(what,
                                 rule,
                                 field->first + "=" + field->second,
-                                "a rate > 0 such as 2Mbps, 500kb/s or 125000B/s");
+                                "a rate > 0 such as 2Mbps, 500kb/s or 125000B/s, at most "
+                                "18446744073709551615 bit/s");
             }
-            return rate.Get();
+            return rate;
         };
         // A size in bytes: required, min .. MAX_SIZE.
         const auto readSize = [&](const std::pair<std::string, std::string>* field,

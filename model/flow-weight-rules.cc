@@ -4,8 +4,11 @@
 
 #include "flow-weight-rules.h"
 
+#include "value-text.h"
+
 #include "ns3/abort.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -31,10 +34,7 @@ FlowWeightRules::FlowWeightRules(const std::string& text, const std::string& wha
             const std::string field = key + "=" + value;
             if (key == "weight")
             {
-                char* end = nullptr;
-                rule.weight = std::strtod(value.c_str(), &end);
-                if (end == value.c_str() || *end != '\0' || !std::isfinite(rule.weight) ||
-                    rule.weight <= 0)
+                if (!qdisclab::ParseDecimal(value, rule.weight).empty() || rule.weight <= 0)
                 {
                     FlowMatch::Fail(what, ruleText, field, "a finite weight > 0");
                 }
@@ -70,6 +70,28 @@ std::size_t
 FlowWeightRules::GetN() const
 {
     return m_rules.size();
+}
+
+double
+FlowWeightRules::GetMinWeight() const
+{
+    double weight = m_defaultWeight;
+    for (const Rule& rule : m_rules)
+    {
+        weight = std::min(weight, rule.weight);
+    }
+    return weight;
+}
+
+double
+FlowWeightRules::GetMaxWeight() const
+{
+    double weight = m_defaultWeight;
+    for (const Rule& rule : m_rules)
+    {
+        weight = std::max(weight, rule.weight);
+    }
+    return weight;
 }
 
 double

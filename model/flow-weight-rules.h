@@ -59,6 +59,12 @@ class FlowWeightRules
     /// \return the number of rules
     std::size_t GetN() const;
 
+    /// \return the smallest weight a flow can have: of a rule, or the default weight
+    double GetMinWeight() const;
+
+    /// \return the largest weight a flow can have: of a rule, or the default weight
+    double GetMaxWeight() const;
+
   private:
     /// One rule.
     struct Rule

@@ -518,7 +518,12 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
         }
         const uint32_t size = item->GetSize();
 
-        // 2. The scheduler queues it (or refuses it: VD, for a round beyond its last).
+        // 2. The scheduler queues it (or refuses it: VD, for a round beyond its last). One with
+        // a limit of its own follows MaxSize, which SetMaxSize may change after Initialize.
+        if constexpr (perflow::KeepsLimit<Scheduler>::value)
+        {
+            m_scheduler.SetLimit(GetMaxSize());
+        }
         const uint32_t slot = m_scheduler.Arrive(f, size, weight);
         if constexpr (perflow::RefusesArrivals<Scheduler>::value)
         {

@@ -119,6 +119,15 @@ LookupTypeId(const std::string& name, TypeId base, const std::string& what)
                         what << " = '" << name << "' is not a " << base.GetName());
     NS_ABORT_MSG_UNLESS(tid.HasConstructor(),
                         what << " = '" << name << "' has no constructor (an abstract type)");
+    // ns-3's MqQueueDisc is a queue disc only for a multi-queue device's root: on any other
+    // device it stops the program mid-run, in ns-3's own words.
+    TypeId mq;
+    NS_ABORT_MSG_IF(base == QueueDisc::GetTypeId() &&
+                        TypeId::LookupByNameFailSafe("ns3::MqQueueDisc", &mq) &&
+                        (tid == mq || tid.IsChildOf(mq)),
+                    what << " = '" << name
+                         << "' needs a multi-queue device (one child per transmission queue); "
+                            "give a queue disc of one queue, e.g. ns3::FifoQueueDisc");
     return tid;
 }
 

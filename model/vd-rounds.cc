@@ -386,6 +386,14 @@ VdRounds::GetBufferSize() const
     return m_bufferSize;
 }
 
+void
+VdRounds::SetBufferSize(uint64_t bufferSize, Unit unit)
+{
+    NS_ABORT_MSG_IF(bufferSize == 0, "VdRounds: the buffer size B must be >= 1");
+    m_bufferSize = bufferSize;
+    m_unit = unit;
+}
+
 VdRounds::Unit
 VdRounds::GetUnit() const
 {

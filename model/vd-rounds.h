@@ -418,6 +418,13 @@ class VdRounds
     /// \return B, in bytes or packets
     uint64_t GetBufferSize() const;
 
+    /**
+     * Change B, keeping what is queued (OverLimit() then says whether it must shed packets).
+     * \param bufferSize B, >= 1
+     * \param unit what B counts
+     */
+    void SetBufferSize(uint64_t bufferSize, Unit unit);
+
     /// \return what B counts
     Unit GetUnit() const;
 

@@ -13,6 +13,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -62,7 +63,8 @@ VerticalDimensioningQueueDisc::GetTypeId()
                           "0 (the default) takes the device's MTU, 1500 B without a device: the "
                           "paper's L_M is the network's MTU (1000 B in its simulations). Larger "
                           "packets are sent as DRR sends them, after ceil(size / (w x L_M)) "
-                          "rounds' quanta. 0 or 1 .. MaxSize.",
+                          "rounds' quanta; every weight's w x L_M must round to at least 1 B. 0 or "
+                          "1 .. MaxSize.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&VerticalDimensioningQueueDisc::m_maxPacketSizeAttr),
                           MakeUintegerChecker<uint32_t>())
@@ -235,6 +237,14 @@ VerticalDimensioningQueueDisc::CheckConfig()
                         << " x MaxPacketSize " << m_lm << " B) needs " << minRounds
                         << " rounds, more than the maximum " << MAX_ROUNDS
                         << "; raise MaxPacketSize or lower MaxSize");
+    // A weight whose quantum w x L_M rounds to 0 B could never send: its every packet would go
+    // beyond the last round.
+    const double smallest = m_weights.GetMinWeight();
+    NS_ABORT_MSG_IF(std::round(smallest * m_lm) < 1,
+                    "VerticalDimensioningQueueDisc: weight "
+                        << smallest << " x MaxPacketSize " << m_lm << " B = " << smallest * m_lm
+                        << " B rounds to a quantum of 0 B; a weight (DefaultWeight, WeightRules) "
+                        << "must be at least 0.5 / MaxPacketSize = " << 0.5 / m_lm);
     if (m_roundsAttr == 0)
     {
         m_m = static_cast<uint32_t>(minRounds);

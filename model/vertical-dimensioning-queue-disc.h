@@ -135,6 +135,21 @@ class VdScheduler
     }
 
     /**
+     * Follow the queue disc's MaxSize, which QueueDisc::SetMaxSize may change after
+     * Initialize (PerFlowQueueDiscOf calls this before each Arrive).
+     * \param limit the queue disc's MaxSize, > 0
+     */
+    void SetLimit(const QueueSize& limit)
+    {
+        const VdRounds::Unit unit =
+            limit.GetUnit() == QueueSizeUnit::BYTES ? VdRounds::BYTES : VdRounds::PACKETS;
+        if (limit.GetValue() != m_vd.GetBufferSize() || unit != m_vd.GetUnit())
+        {
+            m_vd.SetBufferSize(limit.GetValue(), unit);
+        }
+    }
+
+    /**
      * The per-flow state, read-only (the members below).
      * \return this
      */

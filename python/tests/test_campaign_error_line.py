@@ -129,7 +129,7 @@ DRR = example("drr-evaluation")
 @needs_build(DRR)
 def test_sweep_of_a_real_example_stores_its_error_line(tmp_path):
     """(A parameter the program does not have stops the sweep before its first run, see
-    test_schema.py; a value CommandLine refuses fails the run, with ns-3's line.)"""
+    test_schema.py; a value the program refuses fails the run, with its message.)"""
     campaign = loads_campaign(
         'program = "drr-evaluation"\n'
         '[[grid]]\nfixed = { perturbation = "x" }\n'
@@ -140,7 +140,9 @@ def test_sweep_of_a_real_example_stores_its_error_line(tmp_path):
     assert result.failed == 2
     with ResultStore(db) as store:
         reasons = sorted(r.reason for r in store.runs())
-    # drr-evaluation's --nFlows range is checked as the flag is parsed (ExampleFlags).
-    assert reasons[0] == "exit status 1: Invalid command-line argument: --perturbation=x"
+    # Both are checked as the flags are parsed (ExampleFlags): --perturbation read whole as an
+    # integer, --nFlows in its range.
+    assert reasons[0].startswith('killed by SIGABRT: aborted. cond="!(expected.empty())", '
+                                 'msg="--perturbation=x is not an integer in [')
     assert reasons[1].startswith('killed by SIGABRT: aborted. cond="!(v >= min && v <= max)", '
                                  'msg="--nFlows=0 is out of range [1, 254]", file=')

@@ -5,7 +5,8 @@ refactoring an example cannot change a recorded campaign's results unnoticed.
 
 The recorded reports are in ``data/example-json/<ns-3 version>/<program>.<case>.json``, written
 by the system build (Debian's ns-3.37); on another ns-3 the tests skip. cioq-switch-load's
-speed metrics (wall and CPU seconds) differ from run to run and are left out of the comparison.
+run measurements (wall and CPU seconds, in its report's "run_measurements") differ from run to
+run and are left out of the comparison.
 """
 
 import os
@@ -49,7 +50,7 @@ CASES = [
     ("ns2-validation", "quick", "--quick --queue=DRR --flows=3 --rates=500,500,800"),
 ]
 
-#: Metrics that measure the simulator's speed, not the simulation.
+#: Run measurements: the simulator's speed, not the simulation.
 SPEED = re.compile(r'"(wall_s|cpu_s|datagrams_per_wall_s|datagrams_per_cpu_s)": [-+.0-9e]+')
 
 #: The slow cases (rio-assured-service, about 30 s each) besides one of them run only with
