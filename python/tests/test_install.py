@@ -182,7 +182,8 @@ def test_a_missing_ns3_module_is_named(installed, tmp_path):
     result = run(["cmake", "-S", tmp_path, "-B", tmp_path / "build", "-G", "Ninja",
                   f"-DCMAKE_PREFIX_PATH={prefix}"])
     assert result.returncode != 0
-    assert "has no module 'point-to-point-layuot'" in " ".join((result.stdout + result.stderr).split())
+    message = " ".join((result.stdout + result.stderr).split())
+    assert "has no module 'point-to-point-layuot'" in message
 
 
 def test_program_naming_another_ns3_module_with_pkg_config(installed, tmp_path):
