@@ -31,6 +31,8 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
