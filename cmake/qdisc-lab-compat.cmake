@@ -50,13 +50,7 @@ macro(qdisc_lab_find_ns3)
       stats
       traffic-control)
   foreach(module ${QDISC_LAB_NS3_MODULES})
-    if(TARGET ns3::lib${module}) # Debian's 3.37 export names
-      set(lib${module} ns3::lib${module})
-    elseif(TARGET ns3::${module}) # 3.44 wheel names
-      set(lib${module} ns3::${module})
-    else()
-      message(FATAL_ERROR "qdisc-lab: ns-3 at ${ns3_DIR} has no '${module}' module")
-    endif()
+    qdisc_lab_ns3_target(${module} lib${module})
     list(APPEND QDISC_LAB_NS3_TARGETS ${lib${module}})
   endforeach()
   qdisc_lab_sanitize_ns3_targets(${QDISC_LAB_NS3_TARGETS})

@@ -7,6 +7,37 @@
 # The functions below keep these policies wherever they are called from (IN_LIST, 3.3).
 cmake_policy(VERSION 3.16)
 
+# The imported target of the ns-3 module `module` (core, point-to-point-layout, ...) in `var`:
+# ns3::lib<module> in Debian's package, ns3::<module> in the PyPI wheel's.
+function(qdisc_lab_ns3_target module var)
+  if(TARGET ns3::lib${module})
+    set(${var} ns3::lib${module} PARENT_SCOPE)
+  elseif(TARGET ns3::${module})
+    set(${var} ns3::${module} PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "qdisc-lab: the ns-3 at ${ns3_DIR} has no module '${module}'")
+  endif()
+endfunction()
+
+# qdisc_lab_link_ns3(<target> [PRIVATE|PUBLIC|INTERFACE] <module>...): link a program with
+# further ns-3 modules by their names, on either ns-3 (installed with the CMake package).
+function(qdisc_lab_link_ns3 target)
+  set(scope PRIVATE)
+  set(modules ${ARGN})
+  list(GET modules 0 first)
+  if(first MATCHES "^(PRIVATE|PUBLIC|INTERFACE)$")
+    set(scope ${first})
+    list(REMOVE_AT modules 0)
+  endif()
+  set(targets "")
+  foreach(module ${modules})
+    qdisc_lab_ns3_target(${module} imported)
+    list(APPEND targets ${imported})
+  endforeach()
+  qdisc_lab_sanitize_ns3_targets(${targets})
+  target_link_libraries(${target} ${scope} ${targets})
+endfunction()
+
 # The ns-3 targets (ns3::...) among the given ones and those they link, directly or not.
 function(qdisc_lab_ns3_link_closure var)
   set(closure "")

@@ -9,7 +9,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/net-device-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/qdisc-lab-config.h"
 #include "ns3/queue-disc-container.h"
+#include "ns3/queue-disc.h"
 
 #include <cstdint>
 #include <string>
@@ -112,7 +114,8 @@ class DscpMarkerHelper
      * Set the type and attributes of the child queue disc under each marker (default:
      * ns3::FifoQueueDisc with the marker's MaxSize).
      * \tparam Args name/value pairs: std::string, AttributeValue
-     * \param type the child's TypeId name, e.g. "ns3::RedQueueDisc"
+     * \param type the child's TypeId name, e.g. "ns3::RedQueueDisc"; a name that is not a
+     *        constructible queue disc stops the program, naming it (qdisclab::LookupTypeId)
      * \param args its attributes
      */
     template <typename... Args>
@@ -150,6 +153,7 @@ template <typename... Args>
 void
 DscpMarkerHelper::SetChildQueueDisc(const std::string& type, Args&&... args)
 {
+    qdisclab::LookupTypeId(type, QueueDisc::GetTypeId(), "DscpMarkerHelper::SetChildQueueDisc");
     m_child = ObjectFactory(type, std::forward<Args>(args)...);
     m_hasChild = true;
 }

@@ -2,13 +2,16 @@
 """The ``qdisc-lab`` command group.
 
 Subcommands live in their own modules and are registered in :data:`COMMANDS`
-as ``"name": "module:attribute"``; they are imported only when used (or when
-help lists them), so ``qdisc-lab`` starts fast. A new subcommand is one module
+as ``"name": "module:attribute"``; they are imported only when used, so
+``qdisc-lab`` starts fast: ``qdisc-lab --help`` reads each one's short help
+from its module's source. A new subcommand is one module
 plus one line here; ``main.add_command(cmd)`` works as well.
 """
 
+import ast
 import importlib
 import subprocess
+from pathlib import Path
 
 import click
 
@@ -59,6 +62,24 @@ class LazyGroup(click.Group):
         self.add_command(command, cmd_name)
         return command
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's listing of the subcommands, taking the help of those not imported yet from
+        their modules' source (importing one only where its source does not show it)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            if name not in self.commands:
+                doc = _help_from_source(self.lazy_commands[name])
+                if doc is not None:
+                    rows.append((name, click.Command(name, help=doc)))
+                    continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command))
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, cmd.get_short_help_str(limit)) for name, cmd in rows])
+
     def invoke(self, ctx: click.Context):
         # A failing external command is a plain error, not a traceback.
         from qdisclab.metrics import MetricsError
@@ -70,6 +91,27 @@ class LazyGroup(click.Group):
             ctx.exit(exc.returncode or 1)
         except MetricsError as exc:
             raise click.ClickException(str(exc)) from exc
+
+
+def _help_from_source(spec: str) -> str | None:
+    """The docstring of the function ``module:attribute`` (click's help of the command it
+    decorates), read from the module's source without importing it; None unless that function
+    is a plain ``@click.command(...)`` (no help, short_help, hidden or deprecated given)."""
+    module_name, _, attribute = spec.partition(":")
+    path = Path(__file__).parent.joinpath(*module_name.split(".")[1:]).with_suffix(".py")
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == attribute:
+            calls = [d for d in node.decorator_list
+                     if isinstance(d, ast.Call) and ast.unparse(d.func) == "click.command"]
+            given = {k.arg for call in calls for k in call.keywords}
+            if len(calls) != 1 or given & {"help", "short_help", "hidden", "deprecated", None}:
+                return None
+            return ast.get_docstring(node, clean=False)
+    return None
 
 
 def _unavailable(name: str, error: ImportError) -> click.Command:

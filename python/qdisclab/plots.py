@@ -141,8 +141,11 @@ def plot_demo(
 
 #: Colours and line styles of the fairness demo's schedulers.
 FAIRNESS_STYLES = {"VD": ("C0", "-"), "DRR": ("C3", "-"), "FIFO": ("0.5", ":")}
-FAIRNESS_HEADER = ("queue_disc", "flow", "weight", "throughput_kbps", "ideal_kbps",
+FAIRNESS_HEADER = ("queue_disc", "seed", "flow", "weight", "throughput_kbps", "ideal_kbps",
                    "throughput_over_ideal")
+#: The ratio panel's log-scale range: a ratio outside it is drawn at its edge.
+RATIO_RANGE = (0.01, 10.0)
+RATIO_TICKS = (0.01, 0.03, 0.1, 0.3, 1, 3, 10)
 
 
 def _fairness_rows(docs: Sequence[dict]) -> list[list]:
@@ -152,45 +155,79 @@ def _fairness_rows(docs: Sequence[dict]) -> list[list]:
     rows = []
     for index, doc in enumerate(docs):
         ideal = run_ideal(doc["params"], doc["metrics"]) or []
+        seed = doc["params"].get("RngRun", "")
         for i, weight in enumerate(weights_of(doc["params"]), start=1):
             x = _value(doc, f"flow{i}_kbps")
             share = ideal[i - 1] if i <= len(ideal) else float("nan")
-            rows.append([run_label(doc, index), i, weight, x, share, x / share])
+            rows.append([run_label(doc, index), seed, i, weight, x, share, x / share])
     return rows
 
 
+def fairness_estimates(docs: Sequence[dict]) -> dict[str, list[tuple]]:
+    """Per queue disc, one (weight, throughput, ideal, ratio) per flow over the runs (seeds):
+    throughput and ratio as ``Estimate`` (mean and 95 % Student-t half-width), ideal a mean."""
+    from qdisclab.figures.common import t_interval
+
+    rows = _fairness_rows(docs)
+    out: dict[str, list[tuple]] = {}
+    for label in dict.fromkeys(row[0] for row in rows):
+        mine = [row for row in rows if row[0] == label]
+        flows = list(dict.fromkeys(row[2] for row in mine))
+        out[label] = []
+        for flow in flows:
+            runs = [row for row in mine if row[2] == flow]
+            out[label].append((runs[0][3], t_interval(r[4] for r in runs),
+                               float(np.mean([r[5] for r in runs])),
+                               t_interval(r[6] for r in runs)))
+    return out
+
+
+def _errorbar(axis, x, estimates, color, line, label, clip=None):
+    means = np.array([e.mean for e in estimates])
+    halves = np.array([e.half_width if np.isfinite(e.half_width) else 0.0 for e in estimates])
+    low, high = means - halves, means + halves
+    if clip:
+        means, low, high = (np.clip(v, *clip) for v in (means, low, high))
+    axis.errorbar(x, means, yerr=[means - low, high - means], color=color, ls=line, marker="o",
+                  markersize=4, capsize=3, label=label)
+
+
 def fairness_figure(docs: Sequence[dict]) -> Figure:
-    """Throughput per reference flow against the ideal share (left) and their ratio (right)."""
+    """Throughput per reference flow against the ideal share (left) and their ratio (right,
+    log scale), each the mean over the runs of a queue disc with its 95 % interval."""
     fig = Figure(figsize=(11, 4.2), layout="constrained")
     left, right = fig.subplots(1, 2)
-    rows = _fairness_rows(docs)
-    labels = list(dict.fromkeys(row[0] for row in rows))
-    first = [row for row in rows if row[0] == labels[0]] if labels else []
-    left.plot([r[2] for r in first], [r[4] for r in first], color="black", lw=2, marker="s",
+    estimates = fairness_estimates(docs)
+    labels = list(estimates)
+    first = estimates[labels[0]] if labels else []
+    left.plot([f[0] for f in first], [f[2] for f in first], color="black", lw=2, marker="s",
               markersize=4, label="ideal weighted max-min share")
     for k, label in enumerate(labels):
-        mine = [row for row in rows if row[0] == label]
+        flows = estimates[label]
         color, line = FAIRNESS_STYLES.get(label, (f"C{k + 4}", "-"))
-        weights = [r[2] for r in mine]
-        left.plot(weights, [r[3] for r in mine], color=color, ls=line, marker="o",
-                  markersize=4, label=label)
-        right.plot(weights, [r[5] for r in mine], color=color, ls=line, marker="o",
-                   markersize=4, label=label)
+        weights = [f[0] for f in flows]
+        _errorbar(left, weights, [f[1] for f in flows], color, line, label)
+        _errorbar(right, weights, [f[3] for f in flows], color, line, label, RATIO_RANGE)
+    runs = max((f[1].n for flows in estimates.values() for f in flows), default=0)
     left.set_xlabel("TCP flow's weight")
     left.set_ylabel("Throughput (kb/s)")
-    left.set_title("Throughput per flow")
+    left.set_title(f"Throughput per flow (mean of {runs} seeds, 95 % CI)" if runs > 1
+                   else "Throughput per flow")
     left.set_ylim(bottom=0)
     left.legend(fontsize=8)
     right.axhline(1, color="black", lw=1)
     right.set_xlabel("TCP flow's weight")
-    right.set_ylabel("Throughput / ideal share")
+    right.set_ylabel("Throughput / ideal share (log scale)")
     right.set_title("Share of the ideal (1 = fair)")
-    right.set_ylim(bottom=0)
+    right.set_yscale("log")
+    right.set_ylim(*RATIO_RANGE)
+    right.set_yticks(RATIO_TICKS, [f"{t:g}" for t in RATIO_TICKS])
+    right.minorticks_off()
     right.legend(fontsize=8)
     for axis in (left, right):
         axis.grid(alpha=0.3)
         if first:
-            axis.set_xticks([r[2] for r in first])
+            axis.set_xticks([f[0] for f in first])
     if docs:
         params = docs[0].get("params", {})
         keys = ("coreRate", "maxSize", "simTime")

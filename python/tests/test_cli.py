@@ -90,3 +90,43 @@ def test_help_shows_no_rst_markup():
         result = invoke(command, "--help")
         assert result.exit_code == 0, (command, result.output)
         assert "``" not in result.output and ":func:" not in result.output, command
+
+
+def test_help_lists_the_commands_without_importing_them():
+    """`qdisc-lab --help` reads each subcommand's help from its module's source: the listing is
+    the one click writes from the imported commands, and no command module is imported."""
+    import json
+    import subprocess
+
+    from qdisclab.cli import COMMANDS, LazyGroup
+
+    script = (
+        "import json, sys\n"
+        "from click.testing import CliRunner\n"
+        "from qdisclab.cli import COMMANDS, main\n"
+        "out = CliRunner().invoke(main, ['--help'], prog_name='qdisc-lab',\n"
+        "                         terminal_width=80).output\n"
+        "loaded = sorted({spec.split(':')[0] for spec in COMMANDS.values()} & set(sys.modules))\n"
+        "print(json.dumps([out, loaded]))\n"
+    )
+    lazy, loaded = json.loads(subprocess.run([sys.executable, "-c", script], check=True,
+                                             capture_output=True, text=True).stdout)
+    assert loaded == []
+    eager = LazyGroup("qdisc-lab", lazy_commands=COMMANDS, help=main.help, params=main.params,
+                      context_settings=main.context_settings)
+    with eager.make_context("qdisc-lab", ["--help"], resilient_parsing=True,
+                            terminal_width=80) as ctx:
+        for name in COMMANDS:
+            eager.get_command(ctx, name)  # imported: click's own listing
+        assert set(eager.commands) == set(COMMANDS)
+        assert lazy == eager.get_help(ctx) + "\n"
+
+
+def test_help_of_a_command_its_source_does_not_show_plainly_imports_it(tmp_path):
+    from qdisclab.cli import _help_from_source
+
+    assert _help_from_source("qdisclab.demo:demo_cmd").startswith("Build, run a quick demo")
+    assert _help_from_source("qdisclab.demo:no_such_cmd") is None
+    assert _help_from_source("qdisclab.no_such_module:cmd") is None
+    # python_cmd's decorator passes context_settings only: still plain.
+    assert _help_from_source("qdisclab.toolchain.python_cmd:python_cmd").startswith("Run Python")

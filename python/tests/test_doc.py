@@ -149,6 +149,7 @@ def test_overview_lists_model_pages_campaigns_and_reproductions():
     assert toctree_entries(OVERVIEW.read_text()) == [
         *MODEL_PAGES,
         "campaigns",
+        "own-program",
         "reproductions/index",
     ]
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """test/examples-to-run.py, the examples ns-3's test.py runs in-tree: every example is listed in
 its quick mode, test.py can read the file, and each listed command is one that
-test_example_json.py runs on the standalone build (comparing its report with a recorded one).
+test_example_json.py runs on the standalone build (comparing its report with a recorded one),
+or, for the quick start (a table, not a metrics report), one that test_quick_start.py runs.
 """
 
 import ast
@@ -11,6 +12,7 @@ import pytest
 
 from test_build_lists import cmake_examples
 from test_example_json import CASES
+import test_quick_start
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES_TO_RUN = REPO / "test" / "examples-to-run.py"
@@ -64,8 +66,10 @@ def test_conditions_run_them_and_not_under_valgrind(lists):
 
 
 def test_each_command_is_run_and_compared_on_the_standalone_build(lists):
-    """test_example_json.py runs every listed command (same arguments, any order)."""
+    """test_example_json.py runs every listed command (same arguments, any order), and
+    test_quick_start.py the quick start's."""
     compared = {(program, tuple(sorted(args.split()))) for program, _, args in CASES}
+    compared.add(("quick-start", tuple(sorted(test_quick_start.ARGS.split()))))
     for command, _, _ in lists["cpp_examples"]:
         program, *args = command.split()
         assert (program, tuple(sorted(args))) in compared, command

@@ -20,6 +20,9 @@ from qdisclab.context import REPO
 from qdisclab.toolchain import build as build_mod
 
 CONSUMER = Path(__file__).parent / "data" / "consumer"
+#: A consumer linking an ns-3 module qdisc-lab does not (point-to-point-layout).
+CONSUMER_LAYOUT = Path(__file__).parent / "data" / "consumer-layout"
+LAYOUT_OUTPUT = "ns3::DrrQueueDisc sent 40\nreceiver 0 received 20\nreceiver 1 received 20\n"
 CMAKE_PACKAGE = {
     "qdisc-lab-config.cmake",
     "qdisc-lab-config-version.cmake",
@@ -150,6 +153,54 @@ def test_program_with_pkg_config(installed, tmp_path):
     result = run([program])
     assert result.returncode == 0, result.stderr
     assert result.stdout == expected_output(flavor, 500)
+
+
+def test_program_naming_another_ns3_module_with_cmake_package(installed, tmp_path):
+    """qdisc_lab_link_ns3(target PRIVATE point-to-point-layout) links ns-3's dumbbell helper,
+    whichever name the ns-3 exports it under (Debian's ns3::libpoint-to-point-layout)."""
+    _, prefix = installed
+    build = tmp_path / "build"
+    configure = run(["cmake", "-S", CONSUMER_LAYOUT, "-B", build, "-G", "Ninja",
+                     f"-DCMAKE_PREFIX_PATH={prefix}"])
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    compiled = run(["cmake", "--build", build])
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    result = run([build / "dumbbell"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == LAYOUT_OUTPUT
+
+
+def test_a_missing_ns3_module_is_named(installed, tmp_path):
+    _, prefix = installed
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.16)\n"
+        "project(typo LANGUAGES CXX)\n"
+        "find_package(qdisc-lab CONFIG REQUIRED)\n"
+        "add_executable(app app.cc)\n"
+        "qdisc_lab_link_ns3(app point-to-point-layuot)\n")
+    (tmp_path / "app.cc").write_text("int main() { return 0; }\n")
+    result = run(["cmake", "-S", tmp_path, "-B", tmp_path / "build", "-G", "Ninja",
+                  f"-DCMAKE_PREFIX_PATH={prefix}"])
+    assert result.returncode != 0
+    message = " ".join((result.stdout + result.stderr).split())
+    assert "has no module 'point-to-point-layuot'" in message
+
+
+def test_program_naming_another_ns3_module_with_pkg_config(installed, tmp_path):
+    """On Debian's ns-3 a further module is its ns3-<module>.pc beside qdisc-lab."""
+    flavor, prefix = installed
+    if flavor != "system":
+        pytest.skip("the wheel's ns3-*.pc files name its build machine's paths")
+    env = {**without_ld_library_path(), "PKG_CONFIG_PATH": str(prefix / "lib" / "pkgconfig")}
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "qdisc-lab",
+                            "ns3-point-to-point-layout"], env=env,
+                           capture_output=True, text=True, check=True).stdout.split()
+    program = tmp_path / "dumbbell"
+    compiled = run(["g++", CONSUMER_LAYOUT / "dumbbell.cc", *flags, "-o", program])
+    assert compiled.returncode == 0, compiled.stderr
+    result = run([program])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == LAYOUT_OUTPUT
 
 
 def test_package_refuses_another_ns3(installed, tmp_path):

@@ -122,3 +122,64 @@ def test_plot_fairness_demo_writes_png_pdf_csv(tmp_path):
     first = float(rows[0]["ideal_kbps"])
     assert [float(r["ideal_kbps"]) for r in rows[:10]] == pytest.approx(
         [first * i for i in range(1, 11)])
+
+
+def seeded(doc: dict, seed: int, factor: float) -> dict:
+    """``doc`` as the run of seed ``seed`` whose flows get ``factor`` x the ideal share."""
+    from qdisclab.figures.vertical_dimensioning import run_ideal
+
+    ideal = run_ideal(doc["params"], doc["metrics"])
+    metrics = {**doc["metrics"], **{f"flow{i}_kbps": factor * ideal[i - 1] for i in range(1, 11)}}
+    return {**doc, "params": {**doc["params"], "RngRun": seed}, "metrics": metrics}
+
+
+def test_fairness_estimates_are_means_with_student_t_intervals():
+    from qdisclab.plots import fairness_estimates
+
+    docs = [seeded(fairness_doc("VD", 1.0), seed, f) for seed, f in ((1, 0.9), (2, 1.0), (3, 1.1))]
+    docs.append(seeded(fairness_doc("FIFO", 1.0), 1, 5.0))
+    estimates = fairness_estimates(docs)
+    assert list(estimates) == ["VD", "FIFO"]
+    weight, throughput, ideal, ratio = estimates["VD"][0]
+    assert weight == 1.0 and ratio.n == 3
+    # mean 1.0, sd 0.1, t(0.975, 2) = 4.303: half-width 4.303 x 0.1 / sqrt(3) = 0.2484
+    assert ratio.mean == pytest.approx(1.0) and ratio.half_width == pytest.approx(0.2484, abs=1e-4)
+    assert throughput.mean == pytest.approx(ideal)
+    fifo_ratio = estimates["FIFO"][0][3]
+    assert fifo_ratio.n == 1 and fifo_ratio.mean == pytest.approx(5.0)
+
+
+def test_fairness_figure_draws_the_ratio_on_a_clipped_log_scale(tmp_path):
+    from qdisclab.plots import RATIO_RANGE, fairness_figure
+
+    docs = [seeded(fairness_doc("DRR", 1.0), 1, 0.001), seeded(fairness_doc("FIFO", 1.0), 1, 50)]
+    fig = fairness_figure(docs)
+    right = fig.axes[1]
+    assert right.get_yscale() == "log"
+    assert right.get_ylim() == pytest.approx(RATIO_RANGE)
+    drawn = [line.get_ydata() for line in right.get_lines() if line.get_marker() == "o"]
+    assert [min(y) for y in drawn] == pytest.approx([RATIO_RANGE[0], RATIO_RANGE[1]])
+    artifacts = plot_fairness_demo(docs, tmp_path)
+    with open(artifacts.csv, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["queue_disc"], r["seed"]) for r in rows[::10]] == [("DRR", "1"), ("FIFO", "1")]
+    assert float(rows[0]["throughput_over_ideal"]) == pytest.approx(0.001)  # the CSV is not clipped
+
+
+def test_demo_table_and_takeaway_over_seeds():
+    from qdisclab.demo import DEMOS, FAIRNESS_DOC, fairness_takeaway, metrics_table
+
+    docs = [seeded(fairness_doc("VD", 1.0), seed, f) for seed, f in ((1, 0.9), (2, 1.0), (3, 1.1))]
+    docs += [seeded(fairness_doc("DRR", 1.0), seed, 0.5) for seed in (1, 2, 3)]
+    for doc in docs:
+        doc["metrics"]["weighted_jain"] = 0.9
+    table = metrics_table(docs, DEMOS["fairness"])
+    assert [cell for cell in table.columns[0].cells] == ["VD", "DRR"]
+    jain = list(table.columns[[c.header for c in table.columns].index("Jain\n(x/w)")].cells)
+    assert jain == ["0.900\n±0.000", "0.900\n±0.000"]
+    first, second = fairness_takeaway(docs)
+    # Means over the seeds: VD's 0.9, 1.0, 1.1 are 1.00 (each flow), DRR's 0.5.
+    assert first == ("Takeaway (3 seeds): the weight-1 flow gets 1.00 (VD), 0.50 (DRR) of its ideal"
+                     " share; the mean |throughput / ideal - 1| over the TCP flows is 0.00 (VD),"
+                     " 0.50 (DRR).")
+    assert second.endswith(f"why, and how it changes with the buffer: {FAIRNESS_DOC}.")

@@ -15,6 +15,7 @@
 #include "ns3/cioq-red-queue-disc.h"
 #include "ns3/cioq-switch-helper.h"
 #include "ns3/drr-queue-disc.h"
+#include "ns3/dscp-marker-helper.h"
 #include "ns3/dscp-marker-profiles.h"
 #include "ns3/example-flags.h"
 #include "ns3/experiment-params.h"
@@ -157,6 +158,8 @@ TEST(LookupTypeIdDeathTest, OnlyConstructibleQueueDiscsPass)
                  "x = 'ns3::PerFlowQueueDisc' has no constructor");
     EXPECT_DEATH(CioqSwitchHelper().SetOutputQueueDisc("ns3::Node"),
                  "CioqSwitchHelper::SetOutputQueueDisc = 'ns3::Node' is not a ns3::QueueDisc");
+    EXPECT_DEATH(DscpMarkerHelper().SetChildQueueDisc("ns3::FifoQueueDisk"),
+                 "DscpMarkerHelper::SetChildQueueDisc = 'ns3::FifoQueueDisk': no such TypeId");
 }
 
 TEST(CioqSwitchBadInputDeathTest, PortsAndAttributesAreNamed)
