@@ -185,30 +185,28 @@ MetricsReport::ToJson() const
         WriteValue(os, value);
         separator = ", ";
     }
-    os << "}, \"metrics\": {";
-    separator = "";
-    for (const auto& [name, value] : m_metrics)
-    {
-        os << separator;
-        WriteString(os, name);
-        os << ": ";
-        WriteNumber(os, value);
-        separator = ", ";
-    }
-    os << "}";
-    if (!m_measurements.empty())
-    {
-        os << ", \"run_measurements\": {";
-        separator = "";
-        for (const auto& [name, value] : m_measurements)
+    // The metrics, and the run's measurements: JSON objects of numbers, in the order set.
+    const auto writeNumbers = [&os](const char* key,
+                                    const std::vector<std::pair<std::string, double>>& numbers) {
+        os << ", ";
+        WriteString(os, key);
+        os << ": {";
+        const char* comma = "";
+        for (const auto& [name, value] : numbers)
         {
-            os << separator;
+            os << comma;
             WriteString(os, name);
             os << ": ";
             WriteNumber(os, value);
-            separator = ", ";
+            comma = ", ";
         }
         os << "}";
+    };
+    os << "}";
+    writeNumbers("metrics", m_metrics);
+    if (!m_measurements.empty())
+    {
+        writeNumbers("run_measurements", m_measurements);
     }
     os << "}\n";
     return os.str();
