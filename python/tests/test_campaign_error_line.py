@@ -128,21 +128,24 @@ DRR = example("drr-evaluation")
 
 @needs_build(DRR)
 def test_sweep_of_a_real_example_stores_its_error_line(tmp_path):
-    """(A parameter the program does not have stops the sweep before its first run, see
-    test_schema.py; a value the program refuses fails the run, with its message.)"""
+    """(A parameter the program does not have, or a value outside the type or range its
+    --schema gives, stops the sweep before its first run, see test_schema.py and
+    test_campaign_bad_input.py; a value only the program can judge fails the run, with its
+    message.)"""
     campaign = loads_campaign(
         'program = "drr-evaluation"\n'
-        '[[grid]]\nfixed = { perturbation = "x" }\n'
-        "[[grid]]\nfixed = { quick = true, nFlows = 0 }\n"
+        '[[grid]]\nfixed = { maxSize = "12Q" }\n'
+        '[[grid]]\nfixed = { scenario = "bogus" }\n'
     )
     db = tmp_path / "db.sqlite"
     result = sweep(campaign, DRR, db, jobs=2, console=quiet())
     assert result.failed == 2
     with ResultStore(db) as store:
         reasons = sorted(r.reason for r in store.runs())
-    # Both are checked as the flags are parsed (ExampleFlags): --perturbation read whole as an
-    # integer, --nFlows in its range.
+    # Both are checked as the flags are parsed: --maxSize read whole as a queue size, --scenario
+    # one of the program's choices.
     assert reasons[0].startswith('killed by SIGABRT: aborted. cond="!(expected.empty())", '
-                                 'msg="--perturbation=x is not an integer in [')
-    assert reasons[1].startswith('killed by SIGABRT: aborted. cond="!(v >= min && v <= max)", '
-                                 'msg="--nFlows=0 is out of range [1, 254]", file=')
+                                 'msg="--maxSize=12Q is not a queue size')
+    assert reasons[1].startswith('killed by SIGABRT: aborted. cond="!(scenario == "fairness" || '
+                                 'scenario == "factorial")", msg="--scenario must be fairness or '
+                                 "factorial, got 'bogus'\"")
