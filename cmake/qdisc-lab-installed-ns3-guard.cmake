@@ -88,7 +88,9 @@ function(qdisc_lab_guard_installed_ns3_headers)
   endif()
   set(guard ${CMAKE_CURRENT_BINARY_DIR}/installed-ns3-guard)
   file(MAKE_DIRECTORY ${guard}/ns3)
-  include_directories(AFTER ${guard})
+  # Build tree only: ns-3 exports its modules' targets, and an exported interface may not name a
+  # directory of the build tree (3.37 stops configuring on it).
+  include_directories(AFTER $<BUILD_INTERFACE:${guard}>)
   if(CMAKE_VERSION VERSION_LESS 3.19)
     message(WARNING "qdisc-lab: CMake ${CMAKE_VERSION} cannot defer a call (3.19 can): an "
                     "installed ns-3's headers are not kept out of this build")
