@@ -42,6 +42,7 @@ from qdisclab.campaign.store import ResultStore, StoreError, read_only
 from qdisclab.campaign.timing import COLUMNS, TIMING_CSV, read_timing
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
 from qdisclab.figures import (
+    ATTRIBUTIONS,
     CAUSE_CLASSES,
     MANIFEST,
     REPRODUCTIONS,
@@ -362,6 +363,9 @@ def summary_rows(sections: list[Section]) -> list[dict[str, object]]:
             "causes": Counter(_cause_class(c) for c in needing),
             "incomplete": bool(section.state is not None and section.state.incomplete),
             "tallies": section.figures.tallies,
+            "simulator": section.figures.simulator,
+            "simulator_counts": section.figures.simulator_counts(),
+            "attributions": section.figures.attribution_counts(),
         })
     return rows
 
@@ -395,6 +399,15 @@ def _summary_html(sections: list[Section]) -> str:
             body.append(f"<tr><td>&nbsp;&nbsp;{_e(row['name'])}: {_e(label)}</td>"
                         + "".join(f'<td class="num">{n}</td>' for n in cells)
                         + "<td>–</td><td>–</td></tr>")
+        if row["simulator"]:  # the same claims judged on the paper's simulator
+            counts = row["simulator_counts"]
+            cells = [row["claims"], *(sum(counts.get(v, 0) for v in verdicts)
+                                      for _, verdicts in SUMMARY_COLUMNS)]
+            body.append(f"<tr><td>&nbsp;&nbsp;{_e(row['name'])}: on {_e(row['simulator'])}</td>"
+                        + "".join(f'<td class="num">{n}</td>' for n in cells)
+                        + "<td>–</td><td>"
+                        + (_e(_counts_text(row["attributions"], ATTRIBUTIONS)) or "–")
+                        + "</td></tr>")
     totals = [sum(row["claims"] for row in rows), *(sum(row[h] for row in rows) for h in heads)]
     body.append(line("all", totals, sum((row["variants"] for row in rows), Counter()),
                      sum((row["causes"] for row in rows), Counter()), total=True))
@@ -403,8 +416,9 @@ def _summary_html(sections: list[Section]) -> str:
             " calibration statements chose the unknowns and are not judged (“calibrated”"
             " only when the chosen scenario met the target). Variants judge a claim again"
             " under a changed setting and are counted apart. Indented rows count the same claims"
-            " under another reading (vertical-dimensioning: each topology) and are not in the"
-            " totals. The last column classes the causes of the partly and disagree claims.</p>"
+            " under another reading (vertical-dimensioning: each topology; “on ns-2.35”: the"
+            " paper's simulator running the same scenario, its last column where each claim"
+            " stands across the two simulators) and are not in the totals. The last column classes the causes of the partly and disagree claims.</p>"
             "<table><tr><th>Reproduction</th><th>Claims</th>"
             + "".join(f"<th>{_e(h)}</th>" for h in heads)
             + "<th>Variants</th><th>Causes of partly / disagree</th></tr>"
@@ -416,15 +430,24 @@ def _counts_text(counts: Counter, order: tuple[str, ...]) -> str:
     return ", ".join(f"{counts[key]} {key}" for key in order if counts.get(key))
 
 
-def _claims_table(claims: list[Claim], state: CampaignState | None) -> str:
+def _claims_table(claims: list[Claim], state: CampaignState | None, simulator: str = "") -> str:
+    def three_way(c: Claim) -> str:
+        if not simulator:
+            return ""
+        return (f"<td>{_e(c.simulator_ours)}</td><td>{_e(c.simulator_verdict or '–')}</td>"
+                f"<td>{_e(c.attribution or '–')}</td>")
+
     rows = "".join(
         f'<tr class="{_e(c.verdict.replace(" ", "-"))}"><td>{_e(c.id)}</td><td>{_e(c.where)}</td>'
         f"<td>{_e(c.paper)}</td><td>{_e(c.ours)}</td><td>{_verdict(c.verdict, state)}</td>"
-        f"<td>{_e(c.cause)}</td><td>{_e(_cause_class(c))}</td></tr>"
+        + three_way(c)
+        + f"<td>{_e(c.cause)}</td><td>{_e(_cause_class(c))}</td></tr>"
         for c in claims
     )
+    heads = (f"<th>On {_e(simulator)}</th><th>Verdict on {_e(simulator)}</th>"
+             "<th>Where it stands</th>") if simulator else ""
     return ("<table><tr><th>Id</th><th>Where</th><th>The paper</th><th>This reproduction</th>"
-            f"<th>Verdict</th><th>Cause</th><th>What the cause stands on</th></tr>{rows}"
+            f"<th>Verdict</th>{heads}<th>Cause</th><th>What the cause stands on</th></tr>{rows}"
             "</table>")
 
 
@@ -437,12 +460,19 @@ def _claims_html(figures: FigureSet, state: CampaignState | None) -> str:
     if state is not None and state.incomplete:
         summary += (f" — drawn from {state.counts['ok']} of the campaign's {state.planned}"
                     " runs: a verdict may change when the rest are in")
-    out = (f"<h3>Where we agree and where we do not</h3><p>{_e(summary)}.</p>"
-           + _claims_table(claims, state))
+    out = f"<h3>Where we agree and where we do not</h3><p>{_e(summary)}.</p>"
+    if figures.simulator:
+        on_simulator = _counts_text(figures.simulator_counts(), VERDICTS)
+        stands = _counts_text(figures.attribution_counts(), ATTRIBUTIONS)
+        out += (f"<p>The same claims on the paper's simulator, {_e(figures.simulator)}, running"
+                f" the same scenario: {_e(on_simulator)}. Across the two simulators:"
+                f" {_e(stands) or 'no claim judged on both'}.</p>")
+    out += _claims_table(claims, state, figures.simulator)
     if variants:
         out += ("<h3>Variants: claims judged again under a changed setting</h3>"
                 f"<p>{_e(_counts_text(Counter(c.verdict for c in variants), VERDICTS))}"
-                " (not counted with the claims).</p>" + _claims_table(variants, state))
+                " (not counted with the claims).</p>"
+                + _claims_table(variants, state, figures.simulator))
     return out
 
 

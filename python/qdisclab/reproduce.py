@@ -23,7 +23,7 @@ from qdisclab.campaign.commands import cluster_option, jobs_option
 from qdisclab.campaign.timing import TIMING_CSV
 from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reproduction
-from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
+from qdisclab.toolchain.build import SIMULATORS, ns3_option
 
 VERDICT_STYLES = {"agree": "green", "partly": "yellow", "disagree": "red",
                   "not evaluated": "dim", "calibrated": "cyan",
@@ -172,7 +172,7 @@ def _reproduce_one(reproduction: Reproduction, quick: bool, jobs, cluster, retry
 @jobs_option
 @cluster_option
 @click.option("--retry-failed", is_flag=True, help="Rerun runs stored as failed or timed out.")
-@ns3_option(ALL_FLAVORS, default=None)
+@ns3_option(SIMULATORS, default=None)
 @click.option(
     "--timing", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="CSV to put each finished campaign's timing row in (default, without --quick:"

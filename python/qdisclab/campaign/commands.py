@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from qdisclab.context import CONSOLE
-from qdisclab.toolchain.build import ALL_FLAVORS, ns3_option
+from qdisclab.toolchain.build import SIMULATORS, ns3_option
 
 
 def jobs_option(function):
@@ -115,7 +115,7 @@ def run_sweep(
     help="Run up to this many runs in one process (default: the campaign's"
     " points_per_process; 1: a process per run).",
 )
-@ns3_option(ALL_FLAVORS, default=None)
+@ns3_option(SIMULATORS, default=None)
 @click.option(
     "--grid", "grids", metavar="NAME", multiple=True,
     help="Run only this sub-grid's runs (repeatable); the database keeps the whole campaign,"

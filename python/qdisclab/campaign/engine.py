@@ -102,9 +102,16 @@ def default_db_path(campaign: Campaign, results: Path | None = None) -> Path:
 
 
 def program_binary(program: str, flavor: str = "system") -> Path:
-    """``build/<flavor>/examples/<program>``; a clear error when it was not built."""
-    from qdisclab.toolchain.build import build_dir
+    """``build/<flavor>/examples/<program>`` (``validation/ns2/<program>.tcl`` for ns-2.35,
+    flavour ``ns2``); a clear error when it was not built or is not there."""
+    from qdisclab.toolchain.build import NS2, NS2_PROGRAMS, build_dir, ns2_programs
 
+    if flavor == NS2:
+        path = NS2_PROGRAMS / f"{program}.tcl"
+        if not path.is_file():
+            raise CampaignError(f"{path} does not exist: no ns-2.35 program {program!r}")
+        ns2_programs()  # `ns` itself
+        return path
     path = build_dir(flavor) / "examples" / program
     if not path.is_file():
         raise CampaignError(

@@ -83,7 +83,7 @@ from typing import Any
 
 from qdisclab.campaign.runner import RUN_DIR
 from qdisclab.context import REPO
-from qdisclab.toolchain.build import ALL_FLAVORS
+from qdisclab.toolchain.build import SIMULATORS
 
 CAMPAIGNS_DIR = REPO / "campaigns"
 
@@ -234,8 +234,9 @@ class Campaign:
     metrics: tuple[str, ...] = ()
     description: str = ""
     quick: bool = False
-    #: The ns-3 build the campaign runs on unless ``--ns3`` says otherwise: a flavour of
-    #: :data:`qdisclab.toolchain.build.ALL_FLAVORS` ("system", "wheel", "optimized").
+    #: The simulator the campaign runs on unless ``--ns3`` says otherwise: a flavour of
+    #: :data:`qdisclab.toolchain.build.SIMULATORS` ("system", "wheel", "optimized", or
+    #: "ns2": ns-2.35 running ``validation/ns2/<program>.tcl``).
     ns3: str = "system"
     #: Runs the engine may run in one process (PointBatch); 1: a process per run.
     points_per_process: int = 1
@@ -706,8 +707,8 @@ def parse_campaign(
             f"{where}.points_per_process: expected an integer >= 1, got {points_per_process!r}"
         )
     ns3 = data.get("ns3", "system")
-    if ns3 not in ALL_FLAVORS:
-        expected = ", ".join(f'"{f}"' for f in ALL_FLAVORS)
+    if ns3 not in SIMULATORS:
+        expected = ", ".join(f'"{f}"' for f in SIMULATORS)
         raise CampaignError(f"{where}.ns3: expected one of {expected}, got {ns3!r}")
     return Campaign(
         name=campaign_name,

@@ -49,6 +49,34 @@ ARGUMENT = "argument"
 NO_CAUSE = "none"
 CAUSE_CLASSES = (MOVES, DOES_NOT_MOVE, ARGUMENT, NO_CAUSE)
 
+#: How a claim stands across the three columns of a reproduction: the paper, the paper's own
+#: simulator (ns-2.35 for the papers that ran ns-2, the same scenario as a Tcl program in
+#: ``validation/ns2/``), and the module on current ns-3. "agree" counts as agreeing; "partly"
+#: and "disagree" as not; the other verdicts are not compared.
+BOTH_AGREE = "stands on two simulators"
+SIMULATOR_AGREES = "the paper's simulator agrees, the module's run does not"
+MODULE_AGREES = "the module's run agrees, the paper's simulator does not"
+NEITHER_AGREES = "neither agrees: the paper's unknowns or the paper"
+ATTRIBUTIONS = (BOTH_AGREE, SIMULATOR_AGREES, MODULE_AGREES, NEITHER_AGREES)
+#: The paper's simulator, as the three-way view names its column.
+PAPERS_SIMULATOR = "ns-2.35"
+
+
+def attribution(verdict: str, simulator_verdict: str) -> str:
+    """Where a claim with the module's ``verdict`` and the paper's simulator's
+    ``simulator_verdict`` stands (:data:`ATTRIBUTIONS`), or "" when either was not judged (not
+    run, not evaluated, a calibration statement)."""
+    judged = ("agree", *VERDICTS_NEEDING_CAUSE)
+    if verdict not in judged or simulator_verdict not in judged:
+        return ""
+    ours, theirs = verdict == "agree", simulator_verdict == "agree"
+    if ours and theirs:
+        return BOTH_AGREE
+    if theirs:
+        return SIMULATOR_AGREES
+    return MODULE_AGREES if ours else NEITHER_AGREES
+
+
 #: What a statement is: one of the paper's claims, or a variant that judges a claim again
 #: under a changed setting (counted apart from the claims).
 KINDS = ("claim", "variant")
@@ -112,10 +140,17 @@ class Claim:
     cause_class: str = ""
     #: "claim", or "variant": a claim judged again under a changed setting (see :data:`KINDS`).
     kind: str = "claim"
+    #: The same claim judged by the same rule on the paper's simulator's runs (the
+    #: reproduction's ``<name>-ns2`` campaign): its verdict ("" when that simulator was not
+    #: run) and what it measured.
+    simulator_verdict: str = ""
+    simulator_ours: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {self.verdict!r}")
+        if self.simulator_verdict and self.simulator_verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {self.simulator_verdict!r}")
         if self.kind not in KINDS:
             raise ValueError(f"unknown kind {self.kind!r}")
 
@@ -124,6 +159,12 @@ class Claim:
         if cause_class not in CAUSE_CLASSES:
             raise ValueError(f"unknown cause class {cause_class!r}")
         self.cause, self.cause_class = cause, cause_class if cause else NO_CAUSE
+
+    @property
+    def attribution(self) -> str:
+        """Where the claim stands across the paper, its simulator and the module
+        (:func:`attribution`)."""
+        return attribution(self.verdict, self.simulator_verdict)
 
     def check_cause(self) -> None:
         """Class a claim without a cause as "none"; raise ``ValueError`` for a cause without
@@ -178,12 +219,39 @@ class FigureSet:
     #: Verdict counts of the claims under other readings shown beside the claims' own (VD: per
     #: topology), by label: {label: {verdict: count}}.
     tallies: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: The paper's simulator whose runs judged the claims again (:attr:`Claim.simulator_verdict`),
+    #: "" when none was run, and the state of its campaign.
+    simulator: str = ""
+    simulator_campaign: CampaignState | None = None
 
     def verdict_counts(self, kind: str = "claim") -> Counter:
         """How many statements of ``kind`` have each verdict (every verdict of
         :data:`VERDICTS` present, zero where none)."""
         counts = Counter(claim.verdict for claim in self.claims if claim.kind == kind)
         return Counter({verdict: counts.get(verdict, 0) for verdict in VERDICTS})
+
+    def simulator_counts(self) -> Counter:
+        """The claims' verdicts on the paper's simulator, as :meth:`verdict_counts` (claims it
+        did not judge are counted "not evaluated")."""
+        counts = Counter(claim.simulator_verdict or "not evaluated"
+                         for claim in self.claims if claim.kind == "claim")
+        return Counter({verdict: counts.get(verdict, 0) for verdict in VERDICTS})
+
+    def attribution_counts(self) -> Counter:
+        """How many claims stand where (:data:`ATTRIBUTIONS`), those compared only."""
+        counts = Counter(c.attribution for c in self.claims if c.kind == "claim")
+        return Counter({where: counts.get(where, 0) for where in ATTRIBUTIONS})
+
+    def attach_simulator(self, simulator: str, judged: FigureSet) -> None:
+        """Take the verdicts of ``judged`` (the same figures function on the paper's
+        simulator's database) as the claims' :attr:`Claim.simulator_verdict`, pairing claims by
+        id; a claim ``judged`` lacks is "not evaluated" there."""
+        by_id = {claim.id: claim for claim in judged.claims}
+        self.simulator, self.simulator_campaign = simulator, judged.campaign
+        for claim in self.claims:
+            other = by_id.get(claim.id)
+            claim.simulator_verdict = other.verdict if other else "not evaluated"
+            claim.simulator_ours = other.ours if other else f"no {simulator} run of this claim"
 
     def number_claims(self) -> None:
         """Give every claim without an id the id ``C<n>`` of its position (1-based).
@@ -217,7 +285,13 @@ class FigureSet:
             "notes": self.notes,
             "campaign": None if self.campaign is None else asdict(self.campaign),
             **({"tallies": self.tallies} if self.tallies else {}),
+            **({"simulator": self.simulator,
+                "simulator_campaign": None if self.simulator_campaign is None
+                else asdict(self.simulator_campaign)} if self.simulator else {}),
         }
+        if self.simulator:
+            for entry, claim in zip(doc["claims"], self.claims):
+                entry["attribution"] = claim.attribution
         path = self.out_dir / MANIFEST
         path.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
         return path
@@ -235,13 +309,18 @@ class FigureSet:
             table = TableData(**a["table"]) if a.get("table") else None
             artifacts.append(Artifact(a["id"], a["title"], a["caption"], absolute(a["csv"]),
                                       absolute(a["png"]), absolute(a["pdf"]), table))
-        campaign = None
-        if doc.get("campaign"):
-            campaign = CampaignState(**doc["campaign"])
-            campaign.failures = [tuple(failure) for failure in campaign.failures]
-        return cls(doc["reproduction"], out_dir, artifacts,
-                   [Claim(**c) for c in doc["claims"]], list(doc["notes"]), campaign,
-                   dict(doc.get("tallies") or {}))
+        def state(entry: dict | None) -> CampaignState | None:
+            if not entry:
+                return None
+            loaded = CampaignState(**entry)
+            loaded.failures = [tuple(failure) for failure in loaded.failures]
+            return loaded
+
+        claims = [Claim(**{k: v for k, v in c.items() if k != "attribution"})
+                  for c in doc["claims"]]
+        return cls(doc["reproduction"], out_dir, artifacts, claims, list(doc["notes"]),
+                   state(doc.get("campaign")), dict(doc.get("tallies") or {}),
+                   doc.get("simulator", ""), state(doc.get("simulator_campaign")))
 
 
 @dataclass(frozen=True)
@@ -265,15 +344,30 @@ class Reproduction:
         Also saves the figure set, with the database's :class:`CampaignState`, as
         ``out_dir/figures.json``, which the report reuses while the database has not
         changed, and renders alone when the database is not there (recorded results).
+
+        When the paper's simulator's database is beside it (:func:`~qdisclab.figures.common.
+        simulator_db`), the same function draws that database's figures into
+        ``out_dir/ns2/`` and judges every claim again on it: the three-way view.
         """
-        from qdisclab.figures.common import campaign_state  # common imports this module
+        from qdisclab.figures.common import campaign_state, simulator_db
 
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
-        figures = self.figures_function()(Path(db_path), out_dir)
-        figures.number_claims()
-        figures.campaign = campaign_state(Path(db_path))
+        figures = self._figures(Path(db_path), out_dir)
+        if (other := simulator_db(Path(db_path), self.name)) is not None:
+            judged = self._figures(other, out_dir / "ns2")
+            judged.save()
+            figures.attach_simulator(PAPERS_SIMULATOR, judged)
         figures.save()
+        return figures
+
+    def _figures(self, db_path: Path, out_dir: Path) -> FigureSet:
+        from qdisclab.figures.common import campaign_state  # common imports this module
+
+        out_dir.mkdir(parents=True, exist_ok=True)
+        figures = self.figures_function()(db_path, out_dir)
+        figures.number_claims()
+        figures.campaign = campaign_state(db_path)
         return figures
 
 

@@ -251,7 +251,25 @@ def variants_db(db_path: Path, reproduction: str) -> Path | None:
     calibration sweeps and cause-demonstrating variants), found beside the final campaign's
     database in the results tree (``results/<name>-variants/campaign.sqlite``, the path
     ``qdisc-lab sweep <name>-variants`` writes), or None when it has not been run."""
+    if Path(db_path).parent.name.endswith(SIMULATOR_SUFFIX):
+        return None  # the paper's simulator's runs are judged without the module's variants
     path = Path(db_path).parent.parent / f"{reproduction}-variants" / "campaign.sqlite"
+    return path if path.is_file() else None
+
+
+#: The paper's simulator's campaign of a reproduction is ``campaigns/<name>-ns2.toml``.
+SIMULATOR_SUFFIX = "-ns2"
+
+
+def simulator_db(db_path: Path, reproduction: str) -> Path | None:
+    """The database of ``reproduction``'s runs on the paper's simulator (the campaign
+    ``<name>-ns2``: the same scenario as an ns-2.35 program), beside the final campaign's
+    (``results/<name>-ns2/campaign.sqlite``, ``campaign-quick.sqlite`` beside a quick
+    database), or None when it has not been run."""
+    db_path = Path(db_path)
+    if db_path.parent.name.endswith(SIMULATOR_SUFFIX):
+        return None
+    path = db_path.parent.parent / f"{reproduction}{SIMULATOR_SUFFIX}" / db_path.name
     return path if path.is_file() else None
 
 

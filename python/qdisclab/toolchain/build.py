@@ -17,6 +17,11 @@ A third, ``optimized``, is for campaigns: ns-3 built from source in its
 contrib/ -- the very tree ``qdisc-lab intree`` builds and tests, cached under
 ``$QDISC_LAB_CACHE``.  ``build/optimized/examples`` links to the tree's example
 programs, so campaigns find them where they find the other flavors'.
+
+Campaigns have one more simulator to run on, ``ns2``: ns-2.35 (Debian's ``ns2``
+package, ``ns`` on the PATH) running the Tcl programs of ``validation/ns2/``, which
+take the parameters of their ns-3 example and write the same metrics
+(``validation/ns2/lib/experiment.tcl``). Nothing is built for it.
 """
 
 import importlib.util
@@ -36,6 +41,13 @@ OPTIMIZED = "optimized"  #: the campaign flavour built from source (qdisclab.too
 #: on this flavour simulates: re-record that campaign's results with it.
 OPTIMIZED_RELEASE = "3.37"
 ALL_FLAVORS = (*FLAVORS, OPTIMIZED)
+#: The paper's simulator for the reproductions that ran on ns-2: ns-2.35's ``ns`` running
+#: ``validation/ns2/<program>.tcl``.
+NS2 = "ns2"
+#: What a campaign can run on: an ns-3 flavour or ns-2.35.
+SIMULATORS = (*ALL_FLAVORS, NS2)
+#: The folder of the ns-2.35 programs.
+NS2_PROGRAMS = REPO / "validation" / "ns2"
 
 # How the programs of a sanitized build report: stop at the first error (ASan and UBSan, each
 # with its stack), check for leaks at exit.
@@ -148,6 +160,8 @@ def build(flavor: str, clean: bool = False, sanitize: bool = False) -> Path:
 
     Raises ``subprocess.CalledProcessError`` when CMake or the build fails.
     """
+    if flavor == NS2 and not sanitize:
+        return ns2_programs()
     if flavor not in ALL_FLAVORS:
         raise ValueError(f"unknown ns-3 flavor {flavor!r}")
     if sanitize and flavor == OPTIMIZED:
@@ -165,6 +179,14 @@ def build(flavor: str, clean: bool = False, sanitize: bool = False) -> Path:
         proc.run(configure_command(flavor, sanitize), env=env)
     proc.run(["cmake", "--build", str(out)], env=env)
     return out
+
+
+def ns2_programs() -> Path:
+    """The folder of the ns-2.35 programs, once ``ns`` is found (nothing to build)."""
+    if shutil.which("ns") is None:
+        raise click.ClickException(
+            "ns-2.35's `ns` is not on the PATH: `./qdisc-lab setup` installs Debian's ns2 package")
+    return NS2_PROGRAMS
 
 
 def build_optimized(out: Path) -> Path:
