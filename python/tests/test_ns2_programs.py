@@ -186,3 +186,8 @@ def test_the_simulator_database_sits_beside_the_final_one_and_has_no_variants(tm
     assert variants_db(main, "paper") == variants
     assert variants_db(ns2, "paper") is None  # ns-2's claims are not judged on our variants
     assert simulator_db(tmp_path / "paper" / "campaign-quick.sqlite", "paper") is None
+    ns324 = tmp_path / "paper-ns324" / "campaign.sqlite"
+    ns324.parent.mkdir()
+    ns324.write_bytes(b"")
+    assert simulator_db(main, "paper", "-ns324") == ns324
+    assert variants_db(ns324, "paper") is None

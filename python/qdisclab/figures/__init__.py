@@ -58,8 +58,11 @@ SIMULATOR_AGREES = "the paper's simulator agrees, the module's run does not"
 MODULE_AGREES = "the module's run agrees, the paper's simulator does not"
 NEITHER_AGREES = "neither agrees: the paper's unknowns or the paper"
 ATTRIBUTIONS = (BOTH_AGREE, SIMULATOR_AGREES, MODULE_AGREES, NEITHER_AGREES)
-#: The paper's simulator, as the three-way view names its column.
-PAPERS_SIMULATOR = "ns-2.35"
+#: The papers' simulators, as the three-way view names its column, with the suffix of the
+#: campaign that runs a reproduction's scenario on it (``campaigns/<name><suffix>.toml``).
+NS2_SIMULATOR = ("ns-2.35", "-ns2")
+NS324_SIMULATOR = ("ns-3.24", "-ns324")
+SIMULATOR_SUFFIXES = (NS2_SIMULATOR[1], NS324_SIMULATOR[1])
 
 
 def attribution(verdict: str, simulator_verdict: str) -> str:
@@ -332,6 +335,9 @@ class Reproduction:
     citation: str
     campaign: str  # campaign name: campaigns/<campaign>.toml
     figures: str  # "module:function", function(db_path, out_dir) -> FigureSet
+    #: The simulator the paper ran, and the suffix of the campaign running the same scenario
+    #: on it (the three-way view's middle column).
+    simulator: tuple[str, str] = NS2_SIMULATOR
 
     def figures_function(self) -> Callable[[Path, Path], FigureSet]:
         """Import and return the figures function."""
@@ -347,17 +353,19 @@ class Reproduction:
 
         When the paper's simulator's database is beside it (:func:`~qdisclab.figures.common.
         simulator_db`), the same function draws that database's figures into
-        ``out_dir/ns2/`` and judges every claim again on it: the three-way view.
+        ``out_dir/<simulator>/`` (``ns2``, ``ns324``) and judges every claim again on it: the
+        three-way view.
         """
         from qdisclab.figures.common import campaign_state, simulator_db
 
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         figures = self._figures(Path(db_path), out_dir)
-        if (other := simulator_db(Path(db_path), self.name)) is not None:
-            judged = self._figures(other, out_dir / "ns2")
+        simulator, suffix = self.simulator
+        if (other := simulator_db(Path(db_path), self.name, suffix)) is not None:
+            judged = self._figures(other, out_dir / suffix.lstrip("-"))
             judged.save()
-            figures.attach_simulator(PAPERS_SIMULATOR, judged)
+            figures.attach_simulator(simulator, judged)
         figures.save()
         return figures
 
@@ -379,6 +387,7 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         " (ns-3.24.1 study)",
         campaign="red-vs-droptail",
         figures="qdisclab.figures.red_vs_droptail:make_figures",
+        simulator=NS324_SIMULATOR,
     ),
     "drr-evaluation": Reproduction(
         name="drr-evaluation",

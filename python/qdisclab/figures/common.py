@@ -251,25 +251,27 @@ def variants_db(db_path: Path, reproduction: str) -> Path | None:
     calibration sweeps and cause-demonstrating variants), found beside the final campaign's
     database in the results tree (``results/<name>-variants/campaign.sqlite``, the path
     ``qdisc-lab sweep <name>-variants`` writes), or None when it has not been run."""
-    if Path(db_path).parent.name.endswith(SIMULATOR_SUFFIX):
+    if _on_papers_simulator(db_path):
         return None  # the paper's simulator's runs are judged without the module's variants
     path = Path(db_path).parent.parent / f"{reproduction}-variants" / "campaign.sqlite"
     return path if path.is_file() else None
 
 
-#: The paper's simulator's campaign of a reproduction is ``campaigns/<name>-ns2.toml``.
-SIMULATOR_SUFFIX = "-ns2"
+def _on_papers_simulator(db_path: Path) -> bool:
+    from qdisclab.figures import SIMULATOR_SUFFIXES
+
+    return Path(db_path).parent.name.endswith(SIMULATOR_SUFFIXES)
 
 
-def simulator_db(db_path: Path, reproduction: str) -> Path | None:
+def simulator_db(db_path: Path, reproduction: str, suffix: str = "-ns2") -> Path | None:
     """The database of ``reproduction``'s runs on the paper's simulator (the campaign
-    ``<name>-ns2``: the same scenario as an ns-2.35 program), beside the final campaign's
-    (``results/<name>-ns2/campaign.sqlite``, ``campaign-quick.sqlite`` beside a quick
-    database), or None when it has not been run."""
+    ``<name><suffix>``: the same scenario as an ns-2.35 program for ``-ns2``, on ns-3.24 for
+    ``-ns324``), beside the final campaign's (``results/<name>-ns2/campaign.sqlite``;
+    ``campaign-quick.sqlite`` beside a quick database), or None when it has not been run."""
     db_path = Path(db_path)
-    if db_path.parent.name.endswith(SIMULATOR_SUFFIX):
+    if _on_papers_simulator(db_path):
         return None
-    path = db_path.parent.parent / f"{reproduction}{SIMULATOR_SUFFIX}" / db_path.name
+    path = db_path.parent.parent / f"{reproduction}{suffix}" / db_path.name
     return path if path.is_file() else None
 
 
