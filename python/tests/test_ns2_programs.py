@@ -121,6 +121,16 @@ def test_a_campaign_on_the_ns2_simulator_sweeps_the_program(ns2, tmp_path):
     one = frame[frame["flows"] == 1]
     assert set(one["delivered_packets"]) == set(one["flow0_delivered_packets"])
     assert frame.groupby("flows")["delivered_packets"].mean()[3] > one["delivered_packets"].mean()
+    # A parameter the campaign leaves at the program's default is read from the run's report,
+    # not from a copy of the default.
+    from qdisclab.campaign.store import ResultStore
+
+    with ResultStore(outcome.db_path) as store:
+        run = store.runs(status="ok")[0]
+    assert "limit" not in run.params and run.param("limit") == 20
+    assert run.param("flows") == run.params["flows"]
+    with pytest.raises(KeyError, match="reports no parameter 'colour'"):
+        run.param("colour")
 
 
 def test_an_unknown_ns2_program_is_named():

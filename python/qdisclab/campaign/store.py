@@ -183,11 +183,37 @@ class RunRecord:
     #: The folder of the files the run kept, relative to the database's directory; None
     #: when it kept none.
     kept_dir: str | None = None
+    #: The params the program itself reported for the run (its metrics report's ``params``:
+    #: every recorded parameter's final value, the program's defaults included); None when
+    #: the report was not stored.
+    reported_params: dict[str, Any] | None = None
+
+    def param(self, name: str) -> Any:
+        """The value parameter ``name`` had in the run: as the program reported it, else as
+        the campaign set it. The program's ``--schema`` defaults are its own word, so the
+        figures read them here rather than holding copies; ``KeyError`` naming the run when
+        neither has it."""
+        if self.reported_params is not None and name in self.reported_params:
+            return self.reported_params[name]
+        if name in self.params:
+            return self.params[name]
+        raise KeyError(f"run {self.run_key} ({self.program}) reports no parameter {name!r}")
 
     def metric(self, name: str) -> float:
         """A metric's value, NaN when absent or null."""
         value = (self.metrics or {}).get(name)
         return float("nan") if value is None else float(value)
+
+
+def _reported_params(output: str | None) -> dict[str, Any] | None:
+    """The ``params`` object of a stored metrics report, or None (no report, or not JSON)."""
+    if not output:
+        return None
+    try:
+        params = json.loads(output).get("params")
+    except (ValueError, AttributeError):
+        return None
+    return params if isinstance(params, dict) else None
 
 
 class StoreError(CampaignError):
@@ -485,6 +511,7 @@ class ResultStore:
                     started_at=get("started_at"),
                     finished_at=get("finished_at"),
                     kept_dir=get("kept_dir"),
+                    reported_params=_reported_params(get("output")),
                 )
             )
         return records
