@@ -28,11 +28,12 @@ MODEL_PAGES = ["per-flow-schedulers", "red-rio", "dscp-markers", "cioq-switch"]
 SKELETON = [
     "Model Description",
     "Scope and Limitations",
-    "Attributes",
-    "Examples",
+    "Usage",
     "Validation",
     "References",
 ]
+#: The Usage section's parts, in ns-3's template order.
+USAGE = ["Helpers", "Attributes", "Output", "Traces", "Examples"]
 
 #: What ns-3's doc/models/source/replace.txt and Sphinx supply, for a plain docutils parse.
 PRELUDE = ".. |ns3| replace:: ns-3\n\n"
@@ -157,6 +158,15 @@ def test_overview_lists_model_pages_campaigns_and_reproductions():
 @pytest.mark.parametrize("name", MODEL_PAGES)
 def test_model_page_has_the_ns3_skeleton_in_order(name):
     assert top_sections((DOC_DIR / f"{name}.rst").read_text()) == SKELETON
+
+
+@pytest.mark.parametrize("name", MODEL_PAGES)
+def test_model_page_usage_has_helpers_attributes_traces_and_examples_in_order(name):
+    text = (DOC_DIR / f"{name}.rst").read_text()
+    usage = text[text.index("\nUsage\n*****\n"):text.index("\nValidation\n**********\n")]
+    parts = re.findall(r"^(\S.*)\n={3,}$", usage, flags=re.MULTILINE)
+    assert parts == [part for part in USAGE if part in parts], parts
+    assert {"Helpers", "Attributes", "Traces", "Examples"} <= set(parts), parts
 
 
 def test_check_catches_a_broken_table():
