@@ -163,3 +163,12 @@ def test_bad_input_stops_with_one_line_naming_the_parameter(ns2, arg, message):
     assert done.returncode == 2
     assert done.stderr.startswith("rio-assured-service: ") and message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+
+
+def test_without_best_effort_flows_their_metrics_are_null(ns2):
+    m = report("--simTime=6", "--warmup=2", "--profiles=2", "--nBestEffort=0")["metrics"]
+    assert all(m[f"be{suffix}"] is None for suffix in (
+        "_mbps", "_min_mbps", "_max_mbps", "_in_mbps", "_goodput_mbps", "_retx_fraction",
+        "_out_drop_prob", "_timeouts_per_s"))
+    flows = [m[f"flow{i}_mbps"] for i in range(4)]
+    assert m["as_mbps"] == pytest.approx(sum(flows) / 4) and m["as_min_mbps"] == min(flows)

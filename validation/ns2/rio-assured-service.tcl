@@ -368,19 +368,25 @@ proc finish {} {
             incr outArrivals [dict get $diff pkts,$cp]
             incr outDrops [expr {[dict get $diff drops,$cp] + [dict get $diff edrops,$cp]}]
         }
+        # A class without flows (no BE flow, say) has no rates: NaN, written as null.
         set n [expr {$to - $from}]
-        set inMbps [expr {$n ? $inPackets * $packetBytes * 8.0 / 1e6 / $seconds / $n : "NaN"}]
+        set inMbps NaN
+        set timeoutRate NaN
+        set least NaN
+        if {$n > 0} {
+            set inMbps [expr {$inPackets * $packetBytes * 8.0 / 1e6 / $seconds / $n}]
+            set timeoutRate [expr {$timeouts / double($n) / $seconds}]
+            set least [tcl::mathfunc::min {*}$rates]
+        }
         if {$name eq "as"} {
-            lappend m as_mbps [mean $rates]
-            lappend m as_min_mbps [expr {$n ? [tcl::mathfunc::min {*}$rates] : "NaN"}]
-            lappend m as_in_mbps $inMbps
+            lappend m as_mbps [mean $rates] as_min_mbps $least as_in_mbps $inMbps
             continue
         }
         lappend m {*}[summary $name $rates] ${name}_in_mbps $inMbps\
             ${name}_goodput_mbps [mean $goods]\
             ${name}_retx_fraction [ratio $resent $sent]\
             ${name}_out_drop_prob [ratio $outDrops $outArrivals]\
-            ${name}_timeouts_per_s [expr {$n ? $timeouts / double($n) / $seconds : "NaN"}]
+            ${name}_timeouts_per_s $timeoutRate
     }
     set total 0.0
     for {set i 0} {$i < $nFlows} {incr i} { set total [expr {$total + $mbps($i)}] }
