@@ -417,3 +417,30 @@ def test_claims_show_the_other_reading_beside_their_own():
         [ras.Claim("§3", "p", "needs RIO runs with as<k>_in_mbps", "not evaluated", id="C13")],
         [ras.Claim("§3", "p", "OUT skewed", "disagree", id="C13")])
     assert kept.verdict == "disagree" and kept.ours.startswith("[throughput only: goodput")
+
+
+NS2_CAMPAIGN = CAMPAIGN.with_name("rio-assured-service-ns2.toml")
+
+
+def test_runs_without_ri_o_judge_rio_alone_beside_the_module(tmp_path):
+    """ns-2.35 has RIO only: its database holds the RIO rows (campaigns/rio-assured-service-ns2
+    .toml); the limit claims are judged on RIO's half, the comparisons are not evaluated, and
+    the verdicts sit beside the module's claims."""
+    ns2 = tmp_path / "rio-assured-service-ns2" / "campaign.sqlite"
+    stored = write_campaign_db(ns2, NS2_CAMPAIGN, synthetic_metrics, ns3_version="ns-2.35")
+    assert stored == (10 + 18 + 30) * 6
+    _, figures, _ = draw_results(tmp_path, "rio-assured-service", make_db, quick=False)
+    theirs = {c.id: (c.simulator_verdict, c.simulator_ours) for c in figures.claims}
+    # Fig. 2: RIO meets the profile up to 11 BE flows at 40 % (the paper's 11), 2 at 50 %
+    # (the paper's 6); Fig. 3: 0.9 at 0.5 Mb/s (S26: calibrated), 0.5 at 1 Mb/s (the paper's
+    # 50 %), never at 2 Mb/s (the paper's never).
+    assert theirs["C5"][0] == "agree" and theirs["C5"][1].startswith(
+        "[RIO only: no RI+O runs] RIO meets the profile up to 11 BE flows (criterion a)")
+    assert theirs["C6"][0] == "disagree" and "up to 2 BE flows" in theirs["C6"][1]
+    assert theirs["C8"][0] == "calibrated"
+    assert [theirs[i][0] for i in ("C9", "C10")] == ["agree", "agree"]
+    assert all(theirs[i][0] == "not evaluated" for i in ("C2", "C3", "C4", "C7", "C11"))
+    assert theirs["C1"][0] == "agree"  # RIO 347/694/0.05: 1.50 and 0.30 Mb/s
+    # The module's own verdicts are those it has without the ns-2 database.
+    assert claim(figures, "§3, Fig. 2(a)").verdict == "agree"
+    assert claim(figures, "§3, Fig. 2(b)").verdict == "partly"

@@ -604,11 +604,23 @@ class Curve:
         return last
 
 
+def fig3a_curves(curves3: dict[tuple[float, str], Curve]) -> list[Curve]:
+    """Fig. 3(a)'s curves the calibration reads: both schemes', or RIO's alone when no run has
+    RI+O (a simulator without it, ns-2.35); none when a scheme's curve is missing otherwise."""
+    if not any(q == "RiPlusO" for _, q in curves3):
+        schemes = ("Rio",)
+    else:
+        schemes = SCHEMES
+    curves = [curves3.get((0.5, q)) for q in schemes]
+    return [] if any(c is None for c in curves) else curves
+
+
 def meets_s26(curves3: dict[tuple[float, str], Curve], criterion: Criterion) -> bool | None:
-    """Whether ``criterion`` calls Fig. 3(a)'s 10-90 % met and 100 % missed for both schemes
-    (the calibration target of S26; None when a point was not run)."""
-    curves = [curves3.get((0.5, q)) for q in SCHEMES]
-    if any(c is None or any(x not in c.points for x in FIG3_LEVELS) for c in curves):
+    """Whether ``criterion`` calls Fig. 3(a)'s 10-90 % met and 100 % missed for both schemes,
+    or for RIO alone when the runs have no RI+O (ns-2.35's; the calibration target of S26;
+    None when a point was not run)."""
+    curves = fig3a_curves(curves3)
+    if not curves or any(any(x not in c.points for x in FIG3_LEVELS) for c in curves):
         return None
     return all(all(c.met(x, criterion) for x in FIG3_LEVELS[:-1])
                and not c.met(FIG3_LEVELS[-1], criterion) for c in curves)
@@ -617,9 +629,10 @@ def meets_s26(curves3: dict[tuple[float, str], Curve], criterion: Criterion) -> 
 def choose_criterion(curves3: dict[tuple[float, str], Curve]) -> tuple[Criterion, str]:
     """The plan's choice rule for U9, on Fig. 3(a) (S26: both schemes meet the 0.5 Mb/s
     profile up to 90 %): the first criterion that calls 10-90 % met and 100 % missed for both
-    schemes; (a) when none does or the points were not all run (said in the note)."""
-    curves = [curves3.get((0.5, q)) for q in SCHEMES]
-    if any(c is None or any(x not in c.points for x in FIG3_LEVELS) for c in curves):
+    schemes (RIO alone when the runs have no RI+O); (a) when none does or the points were not
+    all run (said in the note)."""
+    curves = fig3a_curves(curves3)
+    if not curves or any(any(x not in c.points for x in FIG3_LEVELS) for c in curves):
         return CRITERIA[0], ("not calibrated: Fig. 3(a)'s points 10-100 % were not all run;"
                              " criterion (a)")
     for criterion in CRITERIA:

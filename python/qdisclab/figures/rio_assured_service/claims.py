@@ -213,6 +213,9 @@ def _limit_claim(where: str, paper_text: str, curves: dict[tuple[float, str], Cu
     """Where each scheme stops meeting the profile, ours vs the paper's, with ties: agree when
     the paper's limit lies between "met up to X" and "tied up to Y" for both schemes."""
     rio, riplus = curves.get((panel, "Rio")), curves.get((panel, "RiPlusO"))
+    if rio is not None and not any(q == "RiPlusO" for _, q in curves):
+        return _rio_limit_claim(where, paper_text, rio, paper[(panel, "Rio")], fmt, criterion,
+                                claim_id)
     if rio is None or riplus is None:
         return Claim(where, paper_text, "needs RIO and RI+O runs", "not evaluated", id=claim_id)
     pairs = (("Rio", rio), ("RiPlusO", riplus))
@@ -241,6 +244,24 @@ def _limit_claim(where: str, paper_text: str, curves: dict[tuple[float, str], Cu
         verdict = "partly"
     else:
         verdict = "disagree"
+    return Claim(where, paper_text, text, verdict, id=claim_id)
+
+
+def _rio_limit_claim(where: str, paper_text: str, rio: Curve, theirs: float | None, fmt,
+                     criterion: Criterion, claim_id: str) -> Claim:
+    """The limit claim on runs without RI+O (a simulator that has none, ns-2.35): RIO's half
+    alone, agree when the paper's RIO limit lies between "met up to X" and "tied up to Y"."""
+    ours = rio.last_met(criterion)
+    low, high = rio.tie_range(criterion)
+    text = (f"[RIO only: no RI+O runs] {_meets('RIO', ours, fmt)} (criterion {criterion.key});"
+            f" beyond the 95 % CIs: met up to {fmt(low)}, tied up to {fmt(high)}; mean"
+            " throughput there and one step beyond: " + ", ".join(
+                f"{fmt(x)}: {rio.estimate(x).format()}" for x in _around(rio, ours)))
+    if theirs is not None and theirs not in rio.points:
+        return Claim(where, paper_text, text + " (the paper's points were not all run)",
+                     "not evaluated", id=claim_id)
+    inside = _rank(low) <= _rank(theirs) <= _rank(high)
+    verdict = "agree" if ours == theirs or inside else "disagree"
     return Claim(where, paper_text, text, verdict, id=claim_id)
 
 
