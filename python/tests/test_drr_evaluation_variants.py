@@ -8,7 +8,8 @@ every run of ``campaigns/drr-evaluation-variants.toml`` whose numbers are constr
 * fig3-rates: R2 has a buffer threshold (std. dev. 20 kb/s at MaxSize 3000 and 4500 B with
   Buckets >= 10, 2 kb/s above), R3-R5 are flat at 1 kb/s with Buckets >= 10; Buckets < 10
   gives 20 kb/s everywhere; seeds add -1/4, 0, +1/4.
-* fig3-flows: a dip at Buckets 1 for 7 flows; fig3-hash-buckets: 6, 3, 1 colliding flows.
+* fig3-flows: a dip at Buckets 1 for 7 flows; fig3-hash-buckets: 6, 3, 1 colliding flows;
+  fig3-fixed-size (1500-byte packets, Buckets 10): 10 kb/s at MaxSize 3000 and 4500 B, 1 above.
 * factorial-buffers: delay = buffer / (B x 1e6 / 8) x (P / 1000) for DropTail (packets x P
   bytes) and buffer / (B x 1e6 / 8) for DRR (bytes), exact per seed.
 * factorial-background-anchor: ratio 0.9 - 0.1 x (flows - 1) - (0.05 with 1000 B) + 0.03 x
@@ -27,8 +28,9 @@ import pytest
 from qdisclab.figures import get_reproduction
 from qdisclab.figures import drr_evaluation as drr
 from qdisclab.figures.common import NO_ESTIMATE, Estimate, load_campaign_runs, parse_bytes
-from qdisclab.figures.drr_evaluation.analysis import build_design, factorial_runs
+from qdisclab.figures.drr_evaluation.analysis import Variants, build_design, factorial_runs
 from qdisclab.figures.drr_evaluation.claims import (
+    fixed_size_cause,
     one_bucket_cause,
     queue_gap_verdict,
     tail_buffers_cause,
@@ -54,6 +56,8 @@ def fairness_metrics(p: dict, seed: int) -> dict:
     else:
         colliding = 0.0
         std = 20.0 if reading == "R2" and size <= 4500 else (2.0 if reading == "R2" else 1.0)
+        if p["packetSizeMin"] == p["packetSizeMax"] == 1500:  # fig3-fixed-size: a threshold
+            std = 10.0 if size <= 4500 else 1.0
     std += SEED_OFFSET[seed] / 4
     return {"throughput_std_kbps": std, "throughput_mean_kbps": 100.0, "jain_index": 0.99,
             "mean_delay_s": 0.1, "arrival_ratio": 0.5, "colliding_flows": colliding}
@@ -181,8 +185,9 @@ def test_readings():
 
 def test_variant_files_are_written(figures):
     directory, result, count = figures
-    # 1,945 runs, stage C again with the chosen background (380), factorial-one-bucket (20)
-    assert count == 2345
+    # 1,945 runs, stage C again with the chosen background (380), factorial-one-bucket (20),
+    # fig3-fixed-size (50)
+    assert count == 2395
     ids = [a.id for a in result.artifacts]
     assert ids[-5:] == ["fig3-rate", "variant-flows", "variant-hash", "variant-buffers",
                         "variant-background"]
@@ -312,3 +317,23 @@ def test_without_variants_the_causes_say_so(tmp_path):
                           for c in partly)
     assert [c.id for c in result.claims] == [f"C{i}" for i in range(1, 19)]
     assert math.isfinite(0.0)
+
+
+
+def test_fixed_size_variant_judges_c2_with_ns2s_one_packet_size(figures):
+    """fig3-fixed-size (every packet 1500 B, as ns-2's exponential source sends) is C2's
+    variant toward the ns-2.35 run, judged by C2's own rule."""
+    directory, _, _ = figures
+    runs = load_campaign_runs(directory.parents[1] / "drr-evaluation-variants"
+                              / "campaign.sqlite")[1]
+    variants = Variants(runs)
+    assert variants.fixed_size.buckets == [10] and len(variants.fixed_size.sizes) == 10
+    # The other R1 study of the variants (fig3-hash-buckets) keeps the paper's sizes only.
+    assert {key[0] for key in variants.hash.cells} == {"hash"}
+    text, verdicts = fixed_size_cause(variants)
+    assert verdicts == ["agree"]
+    assert text.startswith("ns-2.35's exponential source sends one packet size. fig3-fixed-size"
+                           " (every packet 1500 B, the mean of 1400-1600 B, nothing else"
+                           " changed): C2 agree: sequential mapping, R1, Buckets 10: std. dev."
+                           " 10.0 ± ")
+    assert text.endswith("within the minimum's interval from 6000 B on")

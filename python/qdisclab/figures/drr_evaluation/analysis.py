@@ -130,19 +130,30 @@ def resolved(params: dict) -> dict:
 # ----------------------------------------------------------------- fig3: fairness
 
 
-class Fairness:
-    """The fairness runs of one source-rate reading and flow count, by (mapping, buckets,
-    maxSize bytes) and seed."""
+#: Fig. 3's packet sizes (packetSizeMin, packetSizeMax: the paper's uniform [1400, 1600] B),
+#: and the one size of the variant fig3-fixed-size (ns-2's exponential source sends one size:
+#: the mean).
+PACKET_SIZES = (1400, 1600)
+FIXED_SIZES = (1500, 1500)
 
-    def __init__(self, runs: Iterable[RunRecord], reading: str = "R1", flows: int = FLOWS):
+
+class Fairness:
+    """The fairness runs of one source-rate reading, flow count and packet-size range, by
+    (mapping, buckets, maxSize bytes) and seed."""
+
+    def __init__(self, runs: Iterable[RunRecord], reading: str = "R1", flows: int = FLOWS,
+                 sizes: tuple[int, int] = PACKET_SIZES):
         self.reading = reading
         self.flows = flows
+        self.sizes_range = sizes
         self.cells: dict[tuple[str, int, int], dict[int, dict]] = defaultdict(dict)
         for run in runs:
             p = resolved(run.params)
             if p["scenario"] != "fairness" or p["queueDisc"] != "Drr" or not run.metrics:
                 continue
             if p["nFlows"] != flows or reading_of(p) != reading:
+                continue
+            if (p["packetSizeMin"], p["packetSizeMax"]) != sizes:
                 continue
             size = parse_bytes(p["maxSize"])
             if size is None:
@@ -351,6 +362,9 @@ class Variants:
         self.readings = {r: f for r, f in self.readings.items() if f.cells}
         self.flows = {n: f for n in (7, 11) if (f := Fairness(runs, "R1", n)).cells}
         self.hash = Fairness(runs, "R1")
+        #: Grid fig3-fixed-size: Fig. 3 at Buckets 10 with every packet 1500 B (C2's variant
+        #: toward the ns-2.35 run, whose exponential sources send one size).
+        self.fixed_size = Fairness(runs, "R1", sizes=FIXED_SIZES)
         # Factorial runs with the final background (buffers), and every background.
         self.factorial = factorial_runs(runs)
         self.backgrounds: dict[Background, dict[tuple, dict[int, dict]]] = defaultdict(

@@ -450,6 +450,18 @@ def one_bucket_cause(main: Design, variants: Variants) -> tuple[str, list[str]] 
         [queue_gap_verdict(max(gaps))]
 
 
+def fixed_size_cause(variants: Variants) -> tuple[str, list[str]] | None:
+    """C2 on fig3-fixed-size (every packet 1500 B, the one size of the ns-2.35 run's
+    exponential sources): the text and C2's verdict by its own rule; None without the grid."""
+    test = threshold_test(variants.fixed_size) if variants.fixed_size.cells else None
+    if test is None:
+        return None
+    verdict = {"agree": "agree", "tied": "partly", "disagree": "disagree"}[test["kind"]]
+    return ("ns-2.35's exponential source sends one packet size. fig3-fixed-size (every packet"
+            " 1500 B, the mean of 1400-1600 B, nothing else changed): C2 " + verdict + ": "
+            + _threshold_text(test, "sequential", "R1")), [verdict]
+
+
 def factorial_claims(designs: dict[str, Design]) -> list[Claim]:
     """The paper's statements on Tables 2–5: all on the main design, the delay's also on the
     DRR-tail-drop variant."""
@@ -574,6 +586,10 @@ def add_causes(claims: list[Claim], fairness: Fairness, designs: dict[str, Desig
             [_lead_verdict(v["C2"]) for r, v in verdicts.items() if r != "R1"])
         causes["C1"] = ("fig3-rates: " + "; ".join(f"{r} {v['C1']}" for r, v in verdicts.items()),
                         [_lead_verdict(v["C1"]) for r, v in verdicts.items() if r != "R1"])
+    if found := fixed_size_cause(variants):
+        prior_text, prior_verdicts = causes.get("C2", ("", []))
+        causes["C2"] = ("; ".join(t for t in (prior_text, found[0]) if t),
+                        [*prior_verdicts, *found[1]])
     if variants.flows:
         parts = []
         for flows, study in variants.flows.items():
