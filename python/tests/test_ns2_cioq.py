@@ -149,3 +149,40 @@ def test_a_smaller_output_buffer_holds_less_and_drops_more(full_load):
     assert small["mean_output_queue_packets"] <= 5
     assert small["mean_output_queue_packets"] < full_load["DropTail"]["mean_output_queue_packets"]
     assert small["loss_rate"] > full_load["DropTail"]["loss_rate"]
+
+
+# ------------------------------------------------------------------ the figures' reading
+
+
+def _record(queue: str, output: float, seed: int, version: str = "ns-2.35"):
+    from qdisclab.campaign.store import RunRecord
+
+    params = {"ports": 4, "queueDisc": queue, "load": 1.0}
+    return RunRecord(run_key=f"{queue}-{seed}", campaign="cioq-red-ns2",
+                     program="cioq-red-evaluation", grid="load-4", params=params, seed=seed,
+                     status="ok", reason=None, metrics={"mean_output_queue_packets": output},
+                     wall_time_s=1.0, exit_code=0, stderr_tail=None, ns3_version=version,
+                     git_rev=None, host=None, command=None, attempts=1, started_at=None,
+                     finished_at=None)
+
+
+@pytest.mark.parametrize("droptail, red, verdict", [(9.5, 8.5, "agree"), (8.0, 8.5, "disagree")])
+def test_ns2_runs_are_the_output_queued_limit_and_judge_only_droptail_longest(
+        droptail, red, verdict):
+    from qdisclab.figures.cioq_red.analysis import OUTPUT_QUEUED, Study
+    from qdisclab.figures.cioq_red.claims import CLAIM_IDS, output_queued_claims
+
+    runs = [_record(q, value + 0.1 * seed, seed)
+            for q, value in (("DropTail", droptail), ("Red", red)) for seed in (1, 2, 3)]
+    study = Study(runs)
+    assert {key[:4] for key in study.cells} == {(OUTPUT_QUEUED, 4, "DropTail", 4.0),
+                                                (OUTPUT_QUEUED, 4, "Red", 4.0)}
+    claims = {claim.id: claim for claim in output_queued_claims(study, 4)}
+    assert set(claims) == set(CLAIM_IDS[4].values())
+    assert claims["C3"].verdict == verdict and "s = N = 4" in claims["C3"].ours
+    others = [claim for claim_id, claim in claims.items() if claim_id != "C3"]
+    assert {claim.verdict for claim in others} == {"not evaluated"}
+    assert all("ns-2.35 has no CIOQ switch" in claim.ours for claim in others)
+    # The module's runs of the same parameters stay at the paper's fabric and speedup.
+    module = Study([_record("Red", red, 1, version="3.44")])
+    assert [key[:4] for key in module.cells] == [("Paper", 4, "Red", 1.1)]
