@@ -18,7 +18,9 @@
 # this router is the output-queued limit only. --queueDisc=CioqRed stops with one line.
 # Sessions: source, sink, start and duration drawn as the example draws them, all before the
 # run, so one RngRun gives DropTail and RED the same sessions; each session is an FTP over its
-# own Agent/TCP/Newreno with an Agent/TCPSink (an ACK per segment). Metrics over
+# own Agent/TCP/Newreno with an Agent/TCPSink (an ACK per segment); packetSize_ is the segment,
+# to which ns-2 adds 40 bytes of TCP/IP header (1040-byte packets, as the example's IP packets).
+# The router has no input queue, so the input metrics are 0 by construction. Metrics over
 # [warmup, simTime] with the example's names (doc/reproductions/cioq-red.rst lists the ns-2
 # settings).
 
