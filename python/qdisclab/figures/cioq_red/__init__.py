@@ -37,7 +37,9 @@ from qdisclab.figures.cioq_red.analysis import (
     CALIBRATION_HEADER,
     INPUT,
     LOSS,
+    OQ_QDISCS,
     OUTPUT,
+    OUTPUT_QUEUED,
     UTIL,
     Study,
     calibration_rows,
@@ -54,6 +56,7 @@ from qdisclab.figures.cioq_red.claims import (
     load_claims,
     loss_cause,
     nu_claims,
+    output_queued_claims,
     speedup_claims,
 )
 from qdisclab.figures.cioq_red.paper import (
@@ -82,6 +85,7 @@ from qdisclab.figures.cioq_red.plots import (
     loss_variant_rows,
     nu_figure,
     nu_rows,
+    output_queued_load_figure,
     sensitivity_figure,
     speedup_figure,
     speedup_rows,
@@ -117,13 +121,23 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
                 f"Wall time of a {ports}×{ports} run with {sessions} sessions ({fabric}):"
                 f" mean {np.mean(walls):.1f} s, max {np.max(walls):.1f} s over {len(walls)}"
                 " runs (shared machine).")
-    result.notes.append(
-        "Topology: N sources and N sinks, each on its own 1 Mb/s link to a 2N-port"
-        " CioqSwitchNetDevice (input buffers: 20 packets per VOQ), acknowledgements over a"
-        " second, uncongested switch; input queue = mean over inputs of the time-averaged"
-        " packets in its VOQs (= the mean q_input of eq. (2)); loss rate = packets dropped in"
-        " the switch / packets arriving at it; utilisation = bits delivered to the sinks /"
-        " (N × 1 Mb/s × 100 s).")
+    output_queued = [p for p in SIZES if study.loads(OUTPUT_QUEUED, p, OQ_QDISCS)]
+    if output_queued:
+        result.notes.append(
+            "Topology (ns-2.35, validation/ns2/cioq-red-evaluation.tcl): ns-2.35 has no CIOQ"
+            " switch, so N sources and N sinks, each on its own 1 Mb/s duplex link, hang on one"
+            " output-queued router (the CIOQ switch in the limit of speedup N, no input"
+            " queueing), DropTail or Queue/RED (20 packets) at each output, acknowledgements on"
+            " the links' other directions; loss rate = packets dropped at the outputs / packets"
+            " arriving at them; utilisation = bits the outputs sent / (N × 1 Mb/s × 100 s).")
+    if not output_queued or any(key[0] != OUTPUT_QUEUED for key in study.cells):
+        result.notes.append(
+            "Topology: N sources and N sinks, each on its own 1 Mb/s link to a 2N-port"
+            " CioqSwitchNetDevice (input buffers: 20 packets per VOQ), acknowledgements over a"
+            " second, uncongested switch; input queue = mean over inputs of the time-averaged"
+            " packets in its VOQs (= the mean q_input of eq. (2)); loss rate = packets dropped in"
+            " the switch / packets arriving at it; utilisation = bits delivered to the sinks /"
+            " (N × 1 Mb/s × 100 s).")
 
     for fabric in FABRICS:
         suffix = "" if fabric == "Paper" else "-islip"
@@ -203,6 +217,20 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             " sent, the other input buffer readings (loss-buffer: the input queue CIOQ-RED"
             " adds is bounded lower) and ν = 0.25 (loss-nu: the input term halved)."))
     cause = loss_cause(variant_rows, variants, primary_setting)
+
+    # ns-2.35's output-queued router: Figs. 3 / 5 with DropTail and RED, and the claims.
+    for ports in output_queued:
+        number = FIGURE_NUMBER[("load", ports)]
+        xs = study.loads(OUTPUT_QUEUED, ports, OQ_QDISCS)
+        result.artifacts.append(figure_artifact(
+            output_queued_load_figure(study, ports, number), out_dir, f"fig{number}",
+            LOAD_HEADER, load_rows(study, OUTPUT_QUEUED, ports, OQ_QDISCS),
+            f"Figure {number} on ns-2.35: loss rate and utilisation vs load, {ports}×{ports}"
+            " output-queued router",
+            f"{xs[0]} … {xs[-1]} TCP sessions over 100 s; ns-2.35 has no CIOQ switch, so the"
+            f" router is the CIOQ switch's limit s = {ports} (no input queueing), with DropTail"
+            " and RED only (no CIOQ-RED)."))
+        result.claims += output_queued_claims(study, ports)
 
     for ports in SIZES:
         if any(k[1] == ports and k[0] == "Paper" for k in study.cells):

@@ -33,6 +33,17 @@ LOSS, UTIL = "loss_rate", "utilization"
 
 Key = tuple[str, int, str, float, int, float]  # fabric, ports, queueDisc, speedup, sessions, nu
 
+#: The fabric of the runs on ns-2.35 (``validation/ns2/cioq-red-evaluation.tcl``): ns-2 has no
+#: CIOQ switch, so the program is an output-queued router, the CIOQ switch in the limit of
+#: speedup N (no input queueing); its cells have speedup = ports.
+OUTPUT_QUEUED = "OutputQueued"
+#: The queue discs ns-2.35 has (it has no CIOQ-RED).
+OQ_QDISCS = ("DropTail", "Red")
+
+
+def _on_ns2(run: RunRecord) -> bool:
+    return str(run.ns3_version or "").startswith("ns-2")
+
 
 def resolved(params: dict) -> dict:
     """A run's parameters with the example's defaults filled in (those used here)."""
@@ -63,6 +74,8 @@ class Study:
             if not run.metrics:
                 continue
             p = resolved(run.params)
+            if _on_ns2(run):
+                p["fabric"], p["speedup"] = OUTPUT_QUEUED, round(float(p["ports"]), 6)
             key = (p["fabric"], p["ports"], p["queueDisc"], p["speedup"], p["sessions"], p["nu"])
             self.cells[key][run.seed] = run.metrics
             if run.wall_time_s is not None:
@@ -93,8 +106,9 @@ class Study:
         """A cell at the paper's operating point, with the given coordinates changed."""
         if nu is None:
             nu = PAPER_NU[ports] if queue == "CioqRed" else 0.0
-        return (fabric, ports, queue,
-                round(PAPER_SPEEDUP[ports] if speedup is None else speedup, 6),
+        if speedup is None:
+            speedup = float(ports) if fabric == OUTPUT_QUEUED else PAPER_SPEEDUP[ports]
+        return (fabric, ports, queue, round(speedup, 6),
                 PAPER_SESSIONS[ports] if sessions is None else sessions, nu)
 
     def speedups(self, fabric: str, ports: int) -> list[float]:
@@ -104,11 +118,12 @@ class Study:
                   and k[5] == (PAPER_NU[ports] if q == "CioqRed" else 0.0)} for q in QDISCS]
         return sorted(set.intersection(*found)) if found else []
 
-    def loads(self, fabric: str, ports: int) -> list[int]:
-        """Session counts run with all three queue discs at the paper's speedup."""
-        speedup = round(PAPER_SPEEDUP[ports], 6)
+    def loads(self, fabric: str, ports: int, queues: tuple[str, ...] = QDISCS) -> list[int]:
+        """Session counts run with all of ``queues`` at the paper's speedup (s = N for the
+        output-queued router)."""
+        speedup = self.default_key(fabric, ports, queues[0])[3]
         found = [{k[4] for k in self.cells if k[:4] == (fabric, ports, q, speedup)
-                  and k[5] == (PAPER_NU[ports] if q == "CioqRed" else 0.0)} for q in QDISCS]
+                  and k[5] == (PAPER_NU[ports] if q == "CioqRed" else 0.0)} for q in queues]
         return sorted(set.intersection(*found)) if found else []
 
     def nus(self, fabric: str, ports: int) -> list[float]:

@@ -16,7 +16,9 @@ from qdisclab.figures.cioq_red.analysis import (
     BASE_SPEEDUP,
     INPUT,
     LOSS,
+    OQ_QDISCS,
     OUTPUT,
+    OUTPUT_QUEUED,
     S14_MAX,
     S14_SPEEDUP,
     S18_MIN,
@@ -27,7 +29,14 @@ from qdisclab.figures.cioq_red.analysis import (
     input_ratios,
     loss_differences,
 )
-from qdisclab.figures.cioq_red.paper import FIGURE_NUMBER, LABELS, QDISCS, READINGS, READING_LABELS
+from qdisclab.figures.cioq_red.paper import (
+    FIGURE_NUMBER,
+    LABELS,
+    PAPER_SESSIONS,
+    QDISCS,
+    READINGS,
+    READING_LABELS,
+)
 from qdisclab.figures.common import Estimate
 
 #: Thresholds of the claims' verdicts, fixed before the full campaign was run.
@@ -377,3 +386,74 @@ def loss_cause(rows: list[list], variants: dict[Setting, Study] | None,
         parts.insert(0, f"primary: largest Δ {worst[3]:+.4f} at {worst[2]} sessions")
     return ("the input term ν·q_input of CIOQ-RED's average (4×4, s = 1.1, variant campaign"
             " cioq-red-variants): " + "; ".join(parts)), verdicts
+
+
+# ----------------------------------------------------------------- ns-2.35's router
+
+#: Why ns-2.35's output-queued router cannot judge a claim, by the claim's key in
+#: :data:`CLAIM_IDS`: it has no CIOQ switch (no input queues, no speedup to vary) and no
+#: CIOQ-RED (which reads the input queues; with none its average would be RED's, so comparing
+#: it with RED would test nothing).
+_NO_INPUTS = ("not evaluated: ns-2.35 has no CIOQ switch; its output-queued router has no"
+              " input queues and no speedup to vary")
+_NO_CIOQ_RED = ("not evaluated: ns-2.35 has no CIOQ switch and no CIOQ-RED (with no input"
+                " queue its average would be RED's, which tests nothing)")
+OUTPUT_QUEUED_UNJUDGED = {
+    "same input": ("the input queue lengths of DropTail, RED and CIOQ-RED are roughly the same",
+                   _NO_INPUTS),
+    "input falls": ("the input queue lengths decrease as the speedup grows", _NO_INPUTS),
+    "input low": ("the input queue is very low from a speedup of about 2 on (S14)", _NO_INPUTS),
+    "input felt": ("the effect of the input queue is felt only for low speedup (S18)",
+                   _NO_INPUTS),
+    "low speedup": ("at low speedup CIOQ-RED's average output queue is significantly lower than"
+                    " RED's", _NO_CIOQ_RED),
+    "approach": ("RED's and CIOQ-RED's output queue curves approach each other for s ≥ 2",
+                 _NO_CIOQ_RED),
+    "util": ("RED and CIOQ-RED have almost the same utilisation", _NO_CIOQ_RED),
+    "loss": ("RED and CIOQ-RED have almost the same loss rate; CIOQ-RED's is slightly larger",
+             _NO_CIOQ_RED),
+    "util droptail": ("CIOQ-RED does not compromise the utilisation compared with DropTail",
+                      _NO_CIOQ_RED),
+    "nu": ("ν trades backlog against loss", _NO_CIOQ_RED),
+}
+
+
+def output_queued_claims(study: Study, ports: int) -> list[Claim]:
+    """The claims on ns-2.35's output-queued router (the CIOQ switch's limit s = N, DropTail
+    and RED only). Only "DropTail has the longest average output queue" can be judged, by its
+    own rule at the one speedup there is (N), at the paper's load; the others are "not
+    evaluated", saying why."""
+    ids = CLAIM_IDS[ports]
+    claims = []
+    for name, claim_id in ids.items():
+        if name == "droptail longest":
+            continue
+        paper, why = OUTPUT_QUEUED_UNJUDGED[name]
+        claims.append(Claim(_where(ports, "load" if name.startswith(("util", "loss"))
+                                   else "speedup"), paper, why, "not evaluated", id=claim_id))
+    where = _where(ports, "speedup")
+    paper = "DropTail has the longest average output queue"
+    full = {q: study.default_key(OUTPUT_QUEUED, ports, q) for q in OQ_QDISCS}
+    est = {q: study.estimate(key, OUTPUT) for q, key in full.items()}
+    if not all(e.n for e in est.values()):
+        claims.append(Claim(where, paper, f"no DropTail and RED runs at the paper's"
+                            f" {PAPER_SESSIONS[ports]} sessions", "not evaluated", id=ids["droptail longest"]))
+        return claims
+    kind, diff = study.compare(full["DropTail"], full["Red"], OUTPUT)
+    longest = int(est["DropTail"].mean >= est["Red"].mean)
+    loads = study.loads(OUTPUT_QUEUED, ports, OQ_QDISCS)
+    at_loads = sum(study.estimate(study.default_key(OUTPUT_QUEUED, ports, "DropTail",
+                                                    sessions=x), OUTPUT).mean
+                   >= study.estimate(study.default_key(OUTPUT_QUEUED, ports, "Red",
+                                                       sessions=x), OUTPUT).mean
+                   for x in loads)
+    claims.append(Claim(
+        where, paper,
+        f"output-queued router (the CIOQ switch's limit s = N = {ports}, the one speedup"
+        f" ns-2.35 can run; no CIOQ-RED), {full['Red'][4]} sessions: DropTail"
+        f" {est['DropTail'].format(2)}, RED {est['Red'].format(2)} packets; DropTail's is the"
+        f" longest at {longest} of 1 speedups (paired over seeds: {_count([kind])},"
+        f" Δ {diff.mean:+.2f}); at {at_loads} of {len(loads)} loads",
+        "agree" if longest else "disagree", id=ids["droptail longest"]))
+    return claims
+

@@ -13,7 +13,9 @@ from qdisclab.figures.cioq_red.analysis import (
     INPUT,
     LOSS,
     NU_VARIANT,
+    OQ_QDISCS,
     OUTPUT,
+    OUTPUT_QUEUED,
     UTIL,
     Setting,
     Study,
@@ -40,12 +42,13 @@ COLORS = {"DropTail": "C0", "Red": "C1", "CioqRed": "C2"}
 
 
 def _sweep_figure(study: Study, fabric: str, ports: int, axis_name: str, xs: list,
-                  xlabel: str, panels: tuple, title: str) -> Figure:
-    """The three queue discs along ``axis_name`` ("speedup" or "load"), in two panels:
-    ``panels`` gives each its metric, y label and y-axis top (None: automatic)."""
+                  xlabel: str, panels: tuple, title: str,
+                  queues: tuple[str, ...] = QDISCS) -> Figure:
+    """The queue discs (default the three) along ``axis_name`` ("speedup" or "load"), in two
+    panels: ``panels`` gives each its metric, y label and y-axis top (None: automatic)."""
     fig = Figure(figsize=(11.0, 4.2), layout="constrained")
     for axis, (metric, ylabel, top) in zip(fig.subplots(1, 2), panels, strict=True):
-        for queue in QDISCS:
+        for queue in queues:
             errorbar(axis, xs, study.series(fabric, ports, queue, axis_name, xs, metric),
                      color=COLORS[queue], label=LABELS[queue])
         axis.set_xlabel(xlabel)
@@ -77,6 +80,17 @@ def load_figure(study: Study, fabric: str, ports: int, number: int) -> Figure:
         f"Figure {number}{'' if fabric == 'Paper' else ' with iSLIP'}: loss rate and"
         f" utilisation of the {ports}×{ports} switch at s = {PAPER_SPEEDUP[ports]}"
         f" ({FABRIC_LABELS[fabric]}; mean ± 95 % CI)")
+
+
+def output_queued_load_figure(study: Study, ports: int, number: int) -> Figure:
+    """Fig. 3 / 5 on ns-2.35's output-queued router: loss rate and utilisation vs load,
+    DropTail and RED (ns-2 has no CIOQ switch, so no speedup and no CIOQ-RED)."""
+    return _sweep_figure(
+        study, OUTPUT_QUEUED, ports, "load", study.loads(OUTPUT_QUEUED, ports, OQ_QDISCS),
+        "load (TCP sessions in 100 s)", ((LOSS, "loss rate", None), (UTIL, "utilisation", 1.0)),
+        f"Figure {number} on ns-2.35: loss rate and utilisation of a {ports}×{ports}"
+        f" output-queued router (the CIOQ switch's limit s = {ports}; mean ± 95 % CI)",
+        queues=OQ_QDISCS)
 
 
 def nu_figure(study: Study, sizes: list[int]) -> Figure:
@@ -145,10 +159,11 @@ def speedup_rows(study: Study, fabric: str, ports: int) -> list[list]:
     return rows
 
 
-def load_rows(study: Study, fabric: str, ports: int) -> list[list]:
+def load_rows(study: Study, fabric: str, ports: int,
+              queues: tuple[str, ...] = QDISCS) -> list[list]:
     rows = []
-    for queue in QDISCS:
-        for sessions in study.loads(fabric, ports):
+    for queue in queues:
+        for sessions in study.loads(fabric, ports, queues):
             key = study.default_key(fabric, ports, queue, sessions=sessions)
             lo, u = study.estimate(key, LOSS), study.estimate(key, UTIL)
             rows.append([fabric, ports, key[3], queue, key[5], sessions, lo.mean, lo.half_width,
