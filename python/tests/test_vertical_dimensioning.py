@@ -429,3 +429,32 @@ def test_topology_tally_gives_both_topologies_counts():
                            " both judge): 1 agree, 1 disagree; 1 ms links (the paper's"
                            " topology): 1 agree, 2 partly.")
     assert text.endswith("Claims whose verdict differs between them: C2.")
+
+
+def test_an_ns2_database_of_srr_alone_judges_c10_and_leaves_the_vd_claims(tmp_path):
+    """ns-2.35's campaign (campaigns/vertical-dimensioning-ns2.toml, --quick: SRR, limit_ 12 and
+    50, three seeds): runs placed at limit_ x 1000 B and labelled by the limit; C10 judged at
+    the limit nearest the paper's 12500 B, every claim that needs VD or DRR not evaluated."""
+    campaign = CAMPAIGN.with_name("vertical-dimensioning-ns2.toml")
+
+    def metrics(run):
+        # DRR's synthetic shares at 12500 B for SRR at limit_ 12, the ideal at limit_ 50.
+        m = synthetic_metrics({**run.params, "queueDisc": "DRR", "maxSize": "50000B"}, run.seed)
+        if run.params["limit"] == 12:
+            m.update({f"flow{i}_kbps": nominal_ideal()[i - 1] * DRR_SMALL_FACTORS[i - 1]
+                      for i in range(1, 11)})
+        return m
+
+    db = tmp_path / "vertical-dimensioning-ns2" / "campaign-quick.sqlite"
+    assert write_campaign_db(db, campaign, metrics, quick=True) == 2 * 2 * 3
+    figures = vd.make_figures(db, tmp_path / "out")
+    assert [a.id for a in figures.artifacts] == ["fig5", "fig5-5ms"]
+    rows = read_csv(tmp_path / "out" / "fig5.csv")
+    assert {(r["maxSize_bytes"], r["queueDisc"]) for r in rows} == {("12000", "SRR"),
+                                                                    ("50000", "SRR")}
+    by_id = {c.id: c for c in figures.claims}
+    assert by_id["C10"].verdict == "agree"  # weights 1-2 at 2 % and 50 %, > 4 at 120 %
+    assert "SRR at limit_ 12 packets per flow queue (ns-2's Queue/SRR, no shared buffer)" \
+        in by_id["C10"].ours and "(VD:" not in by_id["C10"].ours
+    assert by_id["C14"].verdict == by_id["C12"].verdict == "not evaluated"
+    assert {c.id for c in figures.claims if c.verdict != "not evaluated"} == {"C10"}

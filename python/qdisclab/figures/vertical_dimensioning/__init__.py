@@ -140,6 +140,13 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
     if mode == "quick":
         result.notes.append("Quick campaign: 20 s runs, fewer seeds and settings; the verdicts"
                             " are indicative only.")
+    if any(study.per_queue_limit for study in main.values()):
+        result.notes.append(
+            "ns-2.35's runs (validation/ns2/vertical-dimensioning-evaluation.tcl): its own"
+            " Queue/SRR, whose flow queues each drop arrivals at limit_ packets (no shared"
+            " buffer, no stealing); a run at limit_ L is placed at L x 1000 B and labelled by"
+            " L. ns-2.35 has no VD, Aliquem or WF2Q+ and no weighted per-flow DRR: the claims"
+            " that compare VD with another scheduler are not evaluated on it.")
     result.notes += [
         "Topology reconstructed from the text (the paper's Fig. 3 did not survive): a parking"
         " lot n0 – n1 = n2 = n3 – n4 with n5 → n6 crossing n1 = n2 and n7 → n8 crossing"

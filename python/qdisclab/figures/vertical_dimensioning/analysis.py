@@ -47,13 +47,24 @@ def weights_of(params: dict) -> list[float]:
     return [float(w) for w in str(params.get("weights", DEFAULTS["weights"])).split(",")]
 
 
+#: An ns-2.35 run's Queue/SRR has no shared buffer: each flow's queue holds ``limit`` packets
+#: (validation/ns2/vertical-dimensioning-evaluation.tcl). Its runs are placed at ``limit`` times
+#: this many bytes (the full-size packets one queue may hold) and labelled by the limit.
+NS2_LIMIT_BYTES = 1000
+
+
 def resolved(params: dict) -> dict:
-    """A run's parameters with the example's defaults filled in (those used here)."""
+    """A run's parameters with the example's defaults filled in (those used here); an ns-2 run
+    (a ``limit``, no ``maxSize``) at ``limit`` x :data:`NS2_LIMIT_BYTES`."""
+    limit = int(params["limit"]) if "limit" in params and "maxSize" not in params else None
     p = {**DEFAULTS, **params}
+    if limit is not None:
+        p["maxSize"] = f"{limit * NS2_LIMIT_BYTES}B"
     return {
         "queueDisc": str(p["queueDisc"]),
         "reference": str(p["reference"]),
         "maxSize": parse_bytes(p["maxSize"]),
+        "limit": limit,
         "weights": tuple(weights_of(p)),
         "mainBackground": int(p["mainBackground"]),
         "crossBackground": int(p["crossBackground"]),
@@ -227,6 +238,8 @@ class Study:
     #: Our BDP in bytes (:func:`bdp_bytes`) and the parameters it comes from.
     bdp: float = math.nan
     bdp_text: str = ""
+    #: Whether the runs are ns-2.35's, whose buffer is a limit per flow queue (packets).
+    per_queue_limit: bool = False
 
     @classmethod
     def of(cls, runs: Iterable[RunRecord], reference: str,
@@ -237,6 +250,7 @@ class Study:
         cells: dict[tuple[int, str], dict[int, RunRecord]] = defaultdict(dict)
         weights: tuple[float, ...] = ()
         bdp, bdp_text = math.nan, ""
+        per_queue = False
         delay, on_off, returning = variant
         for run in runs:
             p = resolved(run.params)
@@ -246,12 +260,13 @@ class Study:
             if variant_of(run.params) != wanted:
                 continue
             cells[(p["maxSize"], p["queueDisc"])][run.seed] = run
+            per_queue = per_queue or p["limit"] is not None
             weights = weights or p["weights"]
             if not math.isfinite(bdp):
                 bdp = bdp_bytes(run.params)
                 bdp_text = (f"{p['coreKbps'] / 1000:g} Mb/s × {base_rtt_ms(run.params):g} ms"
                             f" = {_bytes_text(bdp)}")
-        return cls(reference, cells, weights, variant, bdp, bdp_text)
+        return cls(reference, cells, weights, variant, bdp, bdp_text, per_queue)
 
     def restricted(self, seeds: Iterable[int]) -> Study:
         """The same study with only ``seeds``."""
@@ -259,7 +274,7 @@ class Study:
         cells = {key: {s: r for s, r in runs.items() if s in keep}
                  for key, runs in self.cells.items()}
         return Study(self.reference, {k: v for k, v in cells.items() if v}, self.weights,
-                     self.variant, self.bdp, self.bdp_text)
+                     self.variant, self.bdp, self.bdp_text, self.per_queue_limit)
 
     def with_cells(self, other: Study, schedulers: Iterable[str]) -> Study:
         """This study plus ``other``'s cells of ``schedulers`` (same seeds as this one's)."""
@@ -269,11 +284,14 @@ class Study:
             if scheduler in schedulers and (size, scheduler) not in cells:
                 cells[(size, scheduler)] = runs
         return Study(self.reference, cells, self.weights or other.weights, self.variant,
-                     self.bdp, self.bdp_text)
+                     self.bdp, self.bdp_text, self.per_queue_limit)
 
     def buffer_label(self, size: int) -> str:
         """``size`` as a fraction of our BDP, e.g. "12 500 B = 125 % of our BDP"; below three
-        full-size packets it says so."""
+        full-size packets it says so. ns-2.35's runs: the limit of each flow queue."""
+        if self.per_queue_limit:
+            return (f"limit_ {size // NS2_LIMIT_BYTES} packets per flow queue (ns-2's Queue/SRR,"
+                    " no shared buffer)")
         label = size_label(size)
         if math.isfinite(self.bdp):
             label += f" = {100 * size / self.bdp:.0f} % of our BDP"

@@ -152,7 +152,8 @@ def fig5_figure(study: Study) -> Figure:
         axis.set_xscale("log")
         axis.set_xticks([s / 1000 for s in sizes], [f"{s / 1000:g}" for s in sizes])
         axis.set_xticks([], minor=True)
-        axis.set_xlabel("buffer (kB)")
+        axis.set_xlabel("limit_ (packets per flow queue; ns-2's Queue/SRR)"
+                        if study.per_queue_limit else "buffer (kB)")
         axis.grid(alpha=0.3)
     error_axis.set_ylim(bottom=0)
     error_axis.legend(fontsize=7)
@@ -210,7 +211,9 @@ SENSITIVITY_HEADER = ("source", "link_delay_ms", "maxSize_bytes", "bdp_bytes", "
 def sensitivity_rows(v: Variants) -> list[list]:
     """Fig. 5's headline against the buffer as a fraction of our BDP: the main topologies and
     the variant campaign's delay sweep (12500 B at 2, 3, 4 ms)."""
-    studies = [("main", v.main[k]) for k in sorted(v.main) if k[0] == "tcp"]
+    # (Not ns-2.35's runs: a limit per flow queue is no fraction of the BDP.)
+    studies = [("main", v.main[k]) for k in sorted(v.main)
+               if k[0] == "tcp" and not v.main[k].per_queue_limit]
     for delay in sorted({variant_of(r.params)[0] for r in v.runs or []
                          if variant_of(r.params)} - set(TOPOLOGY_DELAYS)):
         studies.append(("delay sweep", v.study("tcp", main_variant(delay))))
