@@ -12,9 +12,13 @@ library loads) sit next to ns-3's classes::
     tch.SetRootQueueDisc("ns3::DrrQueueDisc", "WeightRules", ns.StringValue("dport=5001 weight=2"))
 
 The library comes from qdisc-lab's wheel build (``./qdisc-lab build --ns3 wheel``), found in
-``$QDISC_LAB_BUILD`` if set, else in ``build/wheel`` of this checkout. It must have been built
-against the ns-3 version this Python imports; :func:`check_build` says what is wrong before the
-slow import. ``./qdisc-lab python`` runs a script with the build in place.
+``$QDISC_LAB_BUILD`` if set, else in ``build/wheel`` of the clone this package runs from. It must
+have been built against the ns-3 version this Python imports; :func:`check_build` says what is
+wrong before the slow import. ``./qdisc-lab python`` runs a script with the build in place.
+
+Installed into another environment (``pip install <clone>/python``, a notebook's kernel), this
+module needs only the ns-3 wheel (the package's ``wheel`` extra) and ``$QDISC_LAB_BUILD``: it
+imports nothing else of the package, and nothing outside the standard library until ns-3.
 
 ns-3 and the module stop the program (and the Python interpreter, or a notebook's kernel, with
 it) on a configuration error: an unknown TypeId or attribute, a value out of range, a malformed
@@ -61,10 +65,26 @@ class BuildMismatch(BuildError):
     """The build was compiled against another ns-3 version than this Python's."""
 
 
+#: The clone this package runs from when it runs from one (an editable install, the tooling's
+#: venv): the directory above python/, holding the ``qdisc-lab`` script.
+CLONE = Path(__file__).resolve().parents[2]
+
+
+def in_clone() -> bool:
+    """Whether this package runs from a qdisc-lab clone (not installed elsewhere)."""
+    return (CLONE / "qdisc-lab").is_file() and (CLONE / "python" / "qdisclab").is_dir()
+
+
 def build_dir() -> Path:
-    """The build directory to load: ``$QDISC_LAB_BUILD``, else this checkout's ``build/wheel``."""
+    """The build directory to load: ``$QDISC_LAB_BUILD``, else the clone's ``build/wheel``."""
     if configured := os.environ.get(BUILD_ENV):
         return Path(configured).expanduser().resolve()
+    if not in_clone():
+        raise BuildMissing(
+            f"qdisclab is installed outside a qdisc-lab clone ({Path(__file__).parent}), so "
+            f"there is no build/wheel beside it: set {BUILD_ENV} to a clone's build directory "
+            "(e.g. <clone>/build/wheel, made by `./qdisc-lab build --ns3 wheel`)"
+        )
     from qdisclab.toolchain.build import build_dir as flavor_dir
 
     return flavor_dir("wheel")
@@ -96,7 +116,8 @@ def installed_ns3() -> tuple[str, tuple[int, int]]:
     except importlib.metadata.PackageNotFoundError:
         raise BuildError(
             f"ns-3's Python bindings (the PyPI `{NS3_DISTRIBUTION}` wheel) are not installed in "
-            "this Python; `./qdisc-lab setup --wheel` installs them into the tooling's venv"
+            "this Python; `./qdisc-lab setup --wheel` installs them into the tooling's venv, "
+            "`pip install '<clone>/python[wheel]'` into another environment"
         ) from None
     match = re.match(r"(\d+)\.(\d+)", release)
     if not match:
