@@ -17,7 +17,6 @@
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-recovery-ops.h"
-#include "ns3/value-text.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -311,46 +310,10 @@ ExperimentParams::CheckOverrides() const
                                 TypeId::LookupByNameFailSafe(full.substr(0, colons), &tid) &&
                                 tid.LookupAttributeByName(full.substr(colons + 2), &info),
                             override.given << ": there is no attribute " << full);
-        // Without "ns3::": ns-3 spells some ("DataRateValue", "QueueSizeValue") without it.
-        std::string type = info.checker->GetValueTypeName();
-        type = type.rfind("ns3::", 0) == 0 ? type.substr(5) : type;
         const std::string& text = override.value;
-        std::string expected;
-        if (type == "UintegerValue")
-        {
-            int64_t v = 0;
-            expected = qdisclab::ParseInteger(text, 0, std::numeric_limits<int64_t>::max(), v);
-        }
-        else if (type == "IntegerValue")
-        {
-            int64_t v = 0;
-            expected = qdisclab::ParseInteger(text,
-                                              std::numeric_limits<int64_t>::min(),
-                                              std::numeric_limits<int64_t>::max(),
-                                              v);
-        }
-        else if (type == "DoubleValue")
-        {
-            double v = 0;
-            expected = qdisclab::ParseDecimal(text, v);
-        }
-        else if (type == "BooleanValue")
-        {
-            bool v = false;
-            expected =
-                text.empty() ? "a boolean (true, false, 1 or 0)" : qdisclab::ParseBoolean(text, v);
-        }
-        else if (type == "TimeValue")
-        {
-            Time v;
-            expected = qdisclab::ParseTimeText(text, v);
-        }
-        else if (type == "DataRateValue")
-        {
-            DataRate v;
-            expected = qdisclab::ParseRateText(text, v, 0);
-        }
-        else if (type == "TypeIdValue")
+        // Without "ns3::": ns-3 spells some ("DataRateValue", "QueueSizeValue") without it.
+        if (const std::string type = info.checker->GetValueTypeName();
+            type == "TypeIdValue" || type == "ns3::TypeIdValue")
         {
             // The TypeIds TCP creates objects of, by the base their objects must have (any
             // other TypeId attribute: an existing TypeId).
@@ -362,12 +325,9 @@ ExperimentParams::CheckOverrides() const
             qdisclab::LookupTypeId(text,
                                    base == bases.end() ? ObjectBase::GetTypeId() : base->second,
                                    override.given + ": " + full);
+            continue;
         }
-        else if (type == "QueueSizeValue")
-        {
-            QueueSize v;
-            expected = qdisclab::ParseQueueSizeText(text, v);
-        }
+        const std::string expected = qdisclab::CheckValueText(info.checker, text);
         NS_ABORT_MSG_UNLESS(expected.empty(),
                             override.given << ": " << full << " = '" << text << "' is not "
                                            << expected);

@@ -27,6 +27,33 @@ const std::string MAX_SIZE = std::to_string(TokenBucket::MAX_SIZE);
 
 DscpMarkerProfiles::DscpMarkerProfiles(const std::string& text, const std::string& what)
 {
+    try
+    {
+        Parse(text, what);
+    }
+    catch (const FlowMatch::RuleError& error)
+    {
+        NS_FATAL_ERROR(error.what());
+    }
+}
+
+std::string
+DscpMarkerProfiles::Check(const std::string& text, const std::string& what)
+{
+    try
+    {
+        DscpMarkerProfiles().Parse(text, what);
+    }
+    catch (const FlowMatch::RuleError& error)
+    {
+        return error.what();
+    }
+    return "";
+}
+
+void
+DscpMarkerProfiles::Parse(const std::string& text, const std::string& what)
+{
     for (const FlowMatch::RuleText& rule : FlowMatch::SplitRules(text, what, KEYS))
     {
         Profile profile;

@@ -80,6 +80,14 @@ class DscpMarkerProfiles
      */
     DscpMarkerProfiles(const std::string& text, const std::string& what);
 
+    /**
+     * Check profiles without stopping the program.
+     * \param text the rules
+     * \param what the setting they come from, named in the message
+     * \return "" if \p text parses, else the message the constructor stops with
+     */
+    static std::string Check(const std::string& text, const std::string& what);
+
     /// \return the number of profiles
     std::size_t GetN() const;
 
@@ -103,6 +111,14 @@ class DscpMarkerProfiles
     std::unique_ptr<TrafficMeter> MakeMeter(std::size_t i, Time now) const;
 
   private:
+    /**
+     * Read the profiles into m_profiles.
+     * \param text the rules
+     * \param what the setting they come from
+     * \throws FlowMatch::RuleError on a malformed rule
+     */
+    void Parse(const std::string& text, const std::string& what);
+
     std::vector<Profile> m_profiles; //!< the profiles, in order
 };
 

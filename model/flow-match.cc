@@ -4,10 +4,7 @@
 
 #include "flow-match.h"
 
-#include "ns3/abort.h"
-
 #include <arpa/inet.h>
-#include <cstdlib>
 #include <map>
 
 namespace ns3
@@ -261,9 +258,8 @@ FlowMatch::Fail(const std::string& what,
                 const std::string& field,
                 const std::string& expected)
 {
-    NS_FATAL_ERROR(what << ": rule " << rule.index << " ('" << rule.text << "'), field '" << field
-                        << "': expected " << expected);
-    std::abort(); // NS_FATAL_ERROR does not return; this tells the compiler so
+    throw RuleError(what + ": rule " + std::to_string(rule.index) + " ('" + rule.text +
+                    "'), field '" + field + "': expected " + expected);
 }
 
 } // namespace ns3

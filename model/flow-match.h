@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,17 @@ bool ParseDscp(const std::string& text, uint8_t& dscp);
 class FlowMatch
 {
   public:
+    /**
+     * What Fail throws: a rule text's error, worded as Fail says. The parsers of rule texts
+     * (FlowWeightRules, DscpMarkerProfiles, Ns2SourceHashPacketFilter) stop the program with
+     * it; their Check functions return it instead, for a caller that must not stop (Python).
+     */
+    class RuleError : public std::invalid_argument
+    {
+      public:
+        using std::invalid_argument::invalid_argument;
+    };
+
     /// One rule's text, split into its fields.
     struct RuleText
     {
@@ -82,7 +94,7 @@ class FlowMatch
 
     /**
      * Split rules into fields. Empty rules are skipped (but counted in the indices); a field
-     * that is not key=value, or a key given twice in a rule, stops the program (Fail).
+     * that is not key=value, or a key given twice in a rule, is an error (Fail).
      * \param text the rules
      * \param what the setting they come from, named in error messages
      * \param keys every key the rules take, for the error message
@@ -102,8 +114,8 @@ class FlowMatch
     static bool ParseNumber(const std::string& text, unsigned long max, unsigned long& value);
 
     /**
-     * Stop the program with a message naming the setting, the rule, the field and what was
-     * expected: "<what>: rule <index> ('<text>'), field '<field>': expected <expected>".
+     * Throw a RuleError naming the setting, the rule, the field and what was expected:
+     * "<what>: rule <index> ('<text>'), field '<field>': expected <expected>".
      * \param what the setting
      * \param rule the rule
      * \param field the field

@@ -25,6 +25,33 @@ const std::string KEYS = std::string(FlowMatch::KEYS) + " or weight";
 
 FlowWeightRules::FlowWeightRules(const std::string& text, const std::string& what)
 {
+    try
+    {
+        Parse(text, what);
+    }
+    catch (const FlowMatch::RuleError& error)
+    {
+        NS_FATAL_ERROR(error.what());
+    }
+}
+
+std::string
+FlowWeightRules::Check(const std::string& text, const std::string& what)
+{
+    try
+    {
+        FlowWeightRules().Parse(text, what);
+    }
+    catch (const FlowMatch::RuleError& error)
+    {
+        return error.what();
+    }
+    return "";
+}
+
+void
+FlowWeightRules::Parse(const std::string& text, const std::string& what)
+{
     for (const FlowMatch::RuleText& ruleText : FlowMatch::SplitRules(text, what, KEYS))
     {
         Rule rule;

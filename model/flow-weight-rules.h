@@ -31,7 +31,8 @@ namespace ns3
  * \endverbatim
  *
  * e.g. "dscp=AF11 weight=2; dst=10.3.1.1 dport=5000 proto=udp weight=4". A malformed rule
- * stops the program with a message naming the rule, the field and what was expected.
+ * stops the program with a message naming the rule, the field and what was expected; Check
+ * returns that message instead.
  */
 class FlowWeightRules
 {
@@ -44,6 +45,14 @@ class FlowWeightRules
      * \param what the attribute or setting they come from, named in error messages
      */
     FlowWeightRules(const std::string& text, const std::string& what);
+
+    /**
+     * Check rules without stopping the program.
+     * \param text the rules
+     * \param what the attribute or setting they come from, named in the message
+     * \return "" if \p text parses, else the message the constructor stops with
+     */
+    static std::string Check(const std::string& text, const std::string& what);
 
     /**
      * \param key a flow
@@ -66,6 +75,14 @@ class FlowWeightRules
     double GetMaxWeight() const;
 
   private:
+    /**
+     * Read the rules into m_rules.
+     * \param text the rules
+     * \param what the setting they come from
+     * \throws FlowMatch::RuleError on a malformed rule
+     */
+    void Parse(const std::string& text, const std::string& what);
+
     /// One rule.
     struct Rule
     {

@@ -122,50 +122,58 @@ Ns2SourceHashPacketFilter::DoClassify(Ptr<QueueDiscItem> item) const
 void
 Ns2SourceHashPacketFilter::SetNodeAddresses(std::string text)
 {
-    std::unordered_map<uint32_t, int32_t> ipv4;
-    std::map<std::array<uint8_t, 16>, int32_t> ipv6;
-    const auto expected = std::string("ADDRESS=NODE (an IPv4 or IPv6 address, a node 0..") +
-                          std::to_string(MAX_NODE_ADDRESS) + ")";
-    for (const FlowMatch::RuleText& rule : FlowMatch::SplitRules(text, NODE_ADDRESSES, expected))
+    try
     {
-        if (rule.fields.size() != 1)
+        std::unordered_map<uint32_t, int32_t> ipv4;
+        std::map<std::array<uint8_t, 16>, int32_t> ipv6;
+        const auto expected = std::string("ADDRESS=NODE (an IPv4 or IPv6 address, a node 0..") +
+                              std::to_string(MAX_NODE_ADDRESS) + ")";
+        for (const FlowMatch::RuleText& rule :
+             FlowMatch::SplitRules(text, NODE_ADDRESSES, expected))
         {
-            FlowMatch::Fail(NODE_ADDRESSES, rule, rule.text, "one " + expected + " per entry");
+            if (rule.fields.size() != 1)
+            {
+                FlowMatch::Fail(NODE_ADDRESSES, rule, rule.text, "one " + expected + " per entry");
+            }
+            const auto& [address, node] = rule.fields.front();
+            unsigned long value = 0;
+            if (!FlowMatch::ParseNumber(node, MAX_NODE_ADDRESS, value))
+            {
+                FlowMatch::Fail(NODE_ADDRESSES,
+                                rule,
+                                address,
+                                "a node 0.." + std::to_string(MAX_NODE_ADDRESS));
+            }
+            std::array<uint8_t, 16> bytes{};
+            bool inserted = false;
+            if (inet_pton(AF_INET, address.c_str(), bytes.data()) == 1)
+            {
+                inserted = ipv4.emplace(Value32(bytes.data()), static_cast<int32_t>(value)).second;
+            }
+            else if (inet_pton(AF_INET6, address.c_str(), bytes.data()) == 1)
+            {
+                inserted = ipv6.emplace(bytes, static_cast<int32_t>(value)).second;
+            }
+            else
+            {
+                FlowMatch::Fail(NODE_ADDRESSES,
+                                rule,
+                                address,
+                                "an IPv4 address a.b.c.d or an IPv6 address");
+            }
+            if (!inserted)
+            {
+                FlowMatch::Fail(NODE_ADDRESSES, rule, address, "each address once");
+            }
         }
-        const auto& [address, node] = rule.fields.front();
-        unsigned long value = 0;
-        if (!FlowMatch::ParseNumber(node, MAX_NODE_ADDRESS, value))
-        {
-            FlowMatch::Fail(NODE_ADDRESSES,
-                            rule,
-                            address,
-                            "a node 0.." + std::to_string(MAX_NODE_ADDRESS));
-        }
-        std::array<uint8_t, 16> bytes{};
-        bool inserted = false;
-        if (inet_pton(AF_INET, address.c_str(), bytes.data()) == 1)
-        {
-            inserted = ipv4.emplace(Value32(bytes.data()), static_cast<int32_t>(value)).second;
-        }
-        else if (inet_pton(AF_INET6, address.c_str(), bytes.data()) == 1)
-        {
-            inserted = ipv6.emplace(bytes, static_cast<int32_t>(value)).second;
-        }
-        else
-        {
-            FlowMatch::Fail(NODE_ADDRESSES,
-                            rule,
-                            address,
-                            "an IPv4 address a.b.c.d or an IPv6 address");
-        }
-        if (!inserted)
-        {
-            FlowMatch::Fail(NODE_ADDRESSES, rule, address, "each address once");
-        }
+        m_nodeAddressesText = text;
+        m_ipv4 = std::move(ipv4);
+        m_ipv6 = std::move(ipv6);
     }
-    m_nodeAddressesText = text;
-    m_ipv4 = std::move(ipv4);
-    m_ipv6 = std::move(ipv6);
+    catch (const FlowMatch::RuleError& error)
+    {
+        NS_FATAL_ERROR(error.what());
+    }
 }
 
 std::string

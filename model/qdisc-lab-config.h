@@ -9,8 +9,10 @@
  * \file
  * \ingroup qdisc-lab
  * What every queue disc of the module shares in checking its configuration: the accessor of the
- * MaxSize attribute (an empty buffer stops the program instead of being dropped silently) and
- * the always-on warning about values that are legal but suspicious.
+ * MaxSize attribute (an empty buffer stops the program instead of being dropped silently), the
+ * always-on warning about values that are legal but suspicious, and the checks of a TypeId name
+ * and of an attribute's value that return their error instead of stopping the program (for
+ * callers that must go on, as Python's bindings: qdisclab.ns.check).
  */
 
 #include "ns3/attribute.h"
@@ -78,6 +80,45 @@ void WarnThresholdsAboveMaxSize(const QueueDisc& disc,
  *         TypeId, if it is not a \p base, or if it cannot be created (no constructor)
  */
 TypeId LookupTypeId(const std::string& name, TypeId base, const std::string& what);
+
+/**
+ * \ingroup qdisc-lab
+ * LookupTypeId's checks, without stopping the program.
+ * \param name a TypeId name
+ * \param base the type it must be, or derive from
+ * \param what who asks, for the message
+ * \return "" if \p name is a TypeId LookupTypeId returns, else the message it stops with
+ */
+std::string CheckTypeId(const std::string& name, TypeId base, const std::string& what);
+
+/**
+ * \ingroup qdisc-lab
+ * Read \p text strictly (value-text.h) as a value of the attribute type \p checker checks, as
+ * ns-3 reads a StringValue given for it: ns-3's own readers take "4ms" for the number 4, or stop
+ * the program on "15x00". Numbers, booleans, times, rates, queue sizes and enums are read (an
+ * enum: one of its names); any other type is left to ns-3.
+ * \param checker the attribute's checker
+ * \param text the value as text
+ * \return "" if \p text is a value of that type (its range is the checker's to check), else
+ *         what was expected
+ */
+std::string CheckValueText(Ptr<const AttributeChecker> checker, const std::string& text);
+
+/**
+ * \ingroup qdisc-lab
+ * Check, without stopping the program, what setting attribute \p name of a \p typeName object
+ * to \p value would stop it for, at once or when the object checks its configuration: no such
+ * TypeId; no such attribute (the message lists the type's attributes); a value the attribute's
+ * checker refuses (a StringValue is read first by CheckValueText; the message gives the
+ * checker's type and range); a MaxSize of 0 (MakeMaxSizeAccessor); and, for the module's rule texts
+ * (a per-flow queue disc's WeightRules, DscpMarkerQueueDisc's Profiles), a malformed rule. \param
+ * typeName a TypeId name, e.g. "ns3::DrrQueueDisc" \param name an attribute of it, or of a parent
+ * \param value the value to set
+ * \return "" if nothing is wrong, else the message, naming the type, the attribute and the value
+ */
+std::string CheckAttribute(const std::string& typeName,
+                           const std::string& name,
+                           const AttributeValue& value);
 
 } // namespace qdisclab
 } // namespace ns3

@@ -9,12 +9,14 @@ destination port. DRR serves the backlogged flows in proportion to their weights
     ./qdisc-lab python examples/python/weighted-drr.py [--weights 1,2,3] [--time 4]
 
 It prints one line per flow: dport, weight, throughput (Mb/s) and its share of the total,
-next to the ideal share weight / sum(weights), measured after a warm-up second.
+next to the ideal share weight / sum(weights), measured after a warm-up second. The queue disc's
+configuration is checked first (qdisclab.ns.check), so a weight DRR refuses (0, nan) is an error
+message naming it, not the end of the interpreter.
 """
 
 import argparse
 
-from qdisclab.ns import ns
+from qdisclab.ns import ConfigError, check, ns
 
 PORT = 5000  # flow i goes to port PORT + i
 WARMUP = 1.0  # seconds before the measurement starts, while the queue fills
@@ -27,8 +29,24 @@ def parse_args():
     parser.add_argument("--rate", default="2Mbps", help="each sender's rate (default 2Mbps)")
     parser.add_argument("--time", type=float, default=4.0, help="measured seconds (default 4)")
     args = parser.parse_args()
-    args.weights = [float(w) for w in args.weights.split(",")]
+    try:
+        args.weights = [float(w) for w in args.weights.split(",")]
+    except ValueError:
+        parser.error(f"--weights {args.weights!r}: expected numbers separated by commas")
+    try:  # what ns-3 would stop the program for, as a Python exception
+        check("ns3::DrrQueueDisc", **drr_attributes(args.weights))
+    except ConfigError as error:
+        parser.error(f"--weights {','.join(f'{w:g}' for w in args.weights)}: {error}")
     return args
+
+
+def drr_attributes(weights):
+    """The DRR queue disc's attributes: quantum, buckets and a weight rule per flow."""
+    rules = "; ".join(f"dport={PORT + i} weight={w}" for i, w in enumerate(weights))
+    # Buckets well above the flow count: with ns-2's default 10, flows of different weights can
+    # share a bucket (and one share), whatever the run (the queue disc warns when they do).
+    return {"Quantum": ns.UintegerValue(1500), "Buckets": ns.UintegerValue(1024),
+            "WeightRules": ns.StringValue(rules)}
 
 
 def build_dumbbell(args):
@@ -42,12 +60,10 @@ def build_dumbbell(args):
     dumbbell = ns.PointToPointDumbbellHelper(n, access, n, access, bottleneck)
     dumbbell.InstallStack(ns.InternetStackHelper())
 
-    rules = "; ".join(f"dport={PORT + i} weight={w}" for i, w in enumerate(args.weights))
+    attributes = drr_attributes(args.weights)
     drr = ns.TrafficControlHelper()
-    # Buckets well above the flow count: with ns-2's default 10, flows of different weights can
-    # share a bucket (and one share), whatever the run (the queue disc warns when they do).
-    drr.SetRootQueueDisc("ns3::DrrQueueDisc", "Quantum", ns.UintegerValue(1500),
-                         "Buckets", ns.UintegerValue(1024), "WeightRules", ns.StringValue(rules))
+    drr.SetRootQueueDisc("ns3::DrrQueueDisc", "Quantum", attributes["Quantum"],
+                         "Buckets", attributes["Buckets"], "WeightRules", attributes["WeightRules"])
     # Before the addresses: Ipv4AddressHelper puts FqCoDel on devices without a queue disc.
     drr.Install(dumbbell.GetLeft().GetDevice(0))  # the helper creates the bottleneck first
 

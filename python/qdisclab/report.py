@@ -54,7 +54,6 @@ from qdisclab.figures import (
     FigureSet,
     Reproduction,
 )
-from qdisclab.figures.common import campaign_state
 
 #: The databases a results directory may hold: the full campaign's, then the quick one's.
 DATABASES = ("campaign.sqlite", "campaign-quick.sqlite")
@@ -170,6 +169,9 @@ def collect(results: Path = RESULTS_DIR, redraw: bool = False,
 
 
 def _sections(results: Path, redraw: bool) -> list[Section]:
+    # Here, not at module level: numpy and scipy would make `report --help` slow.
+    from qdisclab.figures.common import campaign_state
+
     sections = []
     if not results.is_dir():
         return sections

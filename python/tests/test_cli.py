@@ -130,3 +130,34 @@ def test_help_of_a_command_its_source_does_not_show_plainly_imports_it(tmp_path)
     assert _help_from_source("qdisclab.no_such_module:cmd") is None
     # python_cmd's decorator passes context_settings only: still plain.
     assert _help_from_source("qdisclab.toolchain.python_cmd:python_cmd").startswith("Run Python")
+
+
+#: Modules a subcommand's --help must not import (each takes from a tenth of a second to
+#: seconds to load): they belong inside the command functions that use them.
+HEAVY_MODULES = ("matplotlib", "pandas", "xarray", "dask", "distributed", "scipy", "pyarrow",
+                 "netCDF4", "sphinx", "docutils", "cppyy", "ns", "pytest")
+
+
+def test_no_subcommands_help_imports_a_heavy_module():
+    """Every `qdisc-lab COMMAND --help`, each in turn in one fresh interpreter: the heavy
+    modules each one's help loaded (none, for a fast --help)."""
+    import json
+    import subprocess
+
+    script = (
+        "import json, sys\n"
+        "from click.testing import CliRunner\n"
+        "from qdisclab.cli import COMMANDS, main\n"
+        f"heavy = {HEAVY_MODULES!r}\n"
+        "loaded = {}\n"
+        "for name in COMMANDS:\n"
+        "    result = CliRunner().invoke(main, [name, '--help'], prog_name='qdisc-lab')\n"
+        "    assert result.exit_code == 0, (name, result.output)\n"
+        "    loaded[name] = sorted({m.split('.')[0] for m in sys.modules} & set(heavy))\n"
+        "print(json.dumps(loaded))\n"
+    )
+    loaded = json.loads(subprocess.run([sys.executable, "-c", script], check=True,
+                                       capture_output=True, text=True).stdout)
+    from qdisclab.cli import COMMANDS
+
+    assert loaded == {name: [] for name in COMMANDS}

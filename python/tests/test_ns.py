@@ -109,7 +109,9 @@ def command(monkeypatch):
     """`qdisc-lab python` with building, setup and exec recorded instead of done."""
     calls = []
     monkeypatch.setattr(provision, "ensure_setup", lambda wheel: calls.append(("setup", wheel)))
-    monkeypatch.setattr(python_cmd, "build", lambda flavor, clean: calls.append((flavor, clean)))
+    monkeypatch.setattr(python_cmd, "build",
+                        lambda flavor, clean, targets: calls.append((flavor, clean, targets)))
+    monkeypatch.setattr(provision, "missing_wheel_pins", lambda: [])
 
     def execve(path, argv, env):
         calls.append(("exec", argv, env))
@@ -129,6 +131,7 @@ def test_python_runs_the_script_at_once_when_the_build_fits(monkeypatch, command
     monkeypatch.setenv(ns.BUILD_ENV, str(target))
     result = run_python("-X", "dev", "script.py", "--weights", "1,2")
     assert result.exit_code == 0, result.output
+    assert "first run" not in result.output  # nothing to build: no cost to announce
     [(what, argv, env)] = command
     assert what == "exec"
     assert argv == [sys.executable, "-X", "dev", "script.py", "--weights", "1,2"]
@@ -147,16 +150,32 @@ def test_python_builds_a_missing_build_and_rebuilds_a_mismatched_one(
     monkeypatch.setattr(python_cmd, "build_dir", lambda flavor: target)
     monkeypatch.setattr(ns, "build_dir", lambda: target)
 
-    def build(flavor, clean):
-        command.append((flavor, clean))
+    def build(flavor, clean, targets):
+        command.append((flavor, clean, targets))
         shutil.rmtree(target, ignore_errors=True)
         fake_build(target, (3, 44))
 
     monkeypatch.setattr(python_cmd, "build", build)
     result = run_python("script.py")
     assert result.exit_code == 0, result.output
-    assert [call[:2] for call in command] == [("setup", True), ("wheel", clean),
-                                              ("exec", [sys.executable, "script.py"])]
+    # Only the library the import loads, not the tests and examples.
+    assert [call[:3] for call in command] == [
+        ("setup", True), ("wheel", clean, ("libqdisc-lab",)),
+        ("exec", [sys.executable, "script.py"], command[2][2])]
+    # The cost is said first: building the library (again), importing ns-3; no install step,
+    # the ns-3 wheel being installed.
+    plan = result.output[:result.output.index("import ns-3")]
+    assert plan.startswith("qdisc-lab python: before the script runs, this first run will\n")
+    assert f"  1. {'rebuild' if clean else 'build'} qdisc-lab's library in {target}: about " in plan
+    assert "install" not in plan
+
+
+def test_the_first_run_plan_names_the_ns3_wheel_install_when_it_is_missing(tmp_path):
+    plan = python_cmd.first_run_plan(["ns3==3.44.post0"], tmp_path, False).splitlines()
+    assert plan[1].startswith("  1. install ns3==3.44.post0 into the venv: a minute or two of ")
+    assert f"(once: the wheels are kept in {provision.WHEELS_DIR})" in plan[1]
+    assert plan[2].startswith(f"  2. build qdisc-lab's library in {tmp_path}: about ")
+    assert plan[3] == "  3. import ns-3 in your script: 15-45 s"
 
 
 def test_python_does_not_build_into_a_directory_named_by_the_user(monkeypatch, command,

@@ -3,7 +3,10 @@
 clone's venv, editable, with the ``qdisc-lab`` console script; nothing sets PYTHONPATH."""
 
 import ast
+import importlib.metadata
+import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -71,3 +74,59 @@ def test_the_toolchain_does_not_import_the_experiments():
         wrong = {name for name in qdisclab_imports(path)
                  if not name.startswith(allowed) and name not in extra}
         assert not wrong, f"{path.name} imports {sorted(wrong)}"
+
+
+def test_qdisclab_ns_installs_outside_the_clone_and_loads_the_build_it_is_told(tmp_path):
+    """`pip install --no-deps python/` into a directory of its own (not editable): from there
+    `qdisclab.ns` runs without the clone, refuses to guess a build, and checks the one
+    $QDISC_LAB_BUILD names against this Python's ns-3 wheel (when installed)."""
+    from test_ns import fake_build
+
+    # From a copy: setuptools builds in the source tree (build/, *.egg-info).
+    source = tmp_path / "source"
+    shutil.copytree(PYTHON_DIR, source, ignore=shutil.ignore_patterns(
+        "tests", "build", "*.egg-info", "__pycache__"))
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet",
+                    "--disable-pip-version-check", "--target", str(site), str(source)],
+                   check=True, capture_output=True, text=True, timeout=600, env=clean_env())
+    build = fake_build(tmp_path / "build", (3, 44))
+    probe = (
+        "import json, os, sys\n"
+        "import qdisclab.ns as ns\n"
+        "out = {'file': ns.__file__, 'in_clone': ns.in_clone()}\n"
+        "try:\n"
+        "    ns.build_dir()\n"
+        "except ns.BuildMissing as missing:\n"
+        "    out['missing'] = str(missing)\n"
+        f"os.environ[ns.BUILD_ENV] = {str(build)!r}\n"
+        "out['build'] = str(ns.build_dir())\n"
+        "try:\n"
+        "    ns.check_build(ns.build_dir())\n"
+        "    out['check'] = 'ok'\n"
+        "except ns.BuildError as error:\n"
+        "    out['check'] = str(error)\n"
+        "out['loaded'] = sorted(m for m in sys.modules if m.split('.')[0] in\n"
+        "                       ('click', 'rich', 'cppyy', 'ns', 'numpy'))\n"
+        "print(json.dumps(out))\n"
+    )
+    env = {**clean_env(), "PYTHONPATH": str(site)}
+    env.pop("QDISC_LAB_BUILD", None)
+    result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert Path(out["file"]) == site / "qdisclab" / "ns.py"
+    assert out["in_clone"] is False
+    assert out["missing"].startswith(f"qdisclab is installed outside a qdisc-lab clone ({site}")
+    assert "set QDISC_LAB_BUILD to a clone's build directory" in out["missing"]
+    assert out["build"] == str(build)
+    try:
+        installed = importlib.metadata.version("ns3")
+    except importlib.metadata.PackageNotFoundError:
+        installed = None
+    if installed and installed.startswith("3.44"):
+        assert out["check"] == "ok"
+    else:
+        assert "not installed" in out["check"] or "built against ns-3 3.44" in out["check"]
+    assert out["loaded"] == []  # nothing but the standard library before ns-3 is loaded

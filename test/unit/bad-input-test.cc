@@ -162,6 +162,38 @@ TEST(LookupTypeIdDeathTest, OnlyConstructibleQueueDiscsPass)
                  "DscpMarkerHelper::SetChildQueueDisc = 'ns3::FifoQueueDisk': no such TypeId");
 }
 
+TEST(CheckAttribute, ReturnsWhatSettingTheAttributeWouldStopTheProgramFor)
+{
+    using qdisclab::CheckAttribute;
+    EXPECT_EQ(CheckAttribute("ns3::DrrQueueDisc", "Quantum", UintegerValue(1500)), "");
+    EXPECT_EQ(CheckAttribute("ns3::DrrQueueDisc", "Quantum", StringValue("1500")), "");
+    EXPECT_EQ(CheckAttribute("ns3::DrrQueueDisk", "Quantum", UintegerValue(1500)),
+              "'ns3::DrrQueueDisk': no such TypeId");
+    EXPECT_EQ(
+        CheckAttribute("ns3::DrrQueueDisc", "Quantm", UintegerValue(1500))
+            .rfind("ns3::DrrQueueDisc has no attribute 'Quantm' (its attributes: MaxSize, ", 0),
+        0U);
+    EXPECT_EQ(CheckAttribute("ns3::DrrQueueDisc", "Quantum", StringValue("4ms")),
+              "ns3::DrrQueueDisc Quantum = '4ms' is not an integer in [0, 9223372036854775807]");
+    EXPECT_EQ(CheckAttribute("ns3::DrrQueueDisc", "Quantum", StringValue("99999999999")),
+              "ns3::DrrQueueDisc Quantum = '99999999999': not a valid value (expected uint32_t "
+              "0:4294967295)");
+    EXPECT_EQ(CheckAttribute("ns3::DrrQueueDisc", "DropFrom", StringValue("Middle")),
+              "ns3::DrrQueueDisc DropFrom = 'Middle' is not one of Head|Tail|Last");
+    EXPECT_EQ(CheckAttribute("ns3::DrrQueueDisc", "DropFrom", StringValue("Tail")), "");
+    EXPECT_EQ(CheckAttribute("ns3::DrrQueueDisc", "MaxSize", StringValue("0p")),
+              "ns3::DrrQueueDisc: MaxSize = 0p is out of range: a queue disc's buffer holds at "
+              "least 1p (in packets) or 1B (in bytes)");
+    EXPECT_EQ(CheckAttribute("ns3::SrrQueueDisc", "WeightRules", StringValue("weight=0")),
+              "SrrQueueDisc WeightRules: rule 1 ('weight=0'), field 'weight=0': expected a finite "
+              "weight > 0");
+    EXPECT_EQ(CheckAttribute("ns3::DscpMarkerQueueDisc", "Profiles", StringValue("cir=1Mbps"))
+                  .rfind("DscpMarkerQueueDisc Profiles: rule 1 ('cir=1Mbps'), field 'cbs'", 0),
+              0U);
+    // A string attribute of ns-3's own is any text.
+    EXPECT_EQ(CheckAttribute("ns3::FqCoDelQueueDisc", "Interval", StringValue("x")), "");
+}
+
 TEST(CioqSwitchBadInputDeathTest, PortsAndAttributesAreNamed)
 {
     EXPECT_DEATH(StarSwitch(3)->GetPortStats(3),

@@ -50,6 +50,20 @@ TEST(FlowWeightRules, DscpNamesAndNumbers)
     EXPECT_DOUBLE_EQ(rules.WeightOf(Ipv4Key("1.1.1.1", "2.2.2.2", 0, 0, 17, 0)), 2.5);
 }
 
+TEST(FlowWeightRules, CheckReturnsTheErrorInsteadOfStopping)
+{
+    EXPECT_EQ(FlowWeightRules::Check("dport=5000 weight=2; dscp=EF weight=1", "WR"), "");
+    EXPECT_EQ(FlowWeightRules::Check("", "WR"), "");
+    EXPECT_EQ(FlowWeightRules::Check("dport=5000 weight=2; dprt=1 weight=1", "WR"),
+              "WR: rule 2 (' dprt=1 weight=1'), field 'dprt=1': expected key src, dst, sport, "
+              "dport, proto, dscp or weight");
+    EXPECT_EQ(FlowWeightRules::Check("weight=0", "WR"),
+              "WR: rule 1 ('weight=0'), field 'weight=0': expected a finite weight > 0");
+    EXPECT_EQ(FlowWeightRules::Check("dport", "WR"),
+              "WR: rule 1 ('dport'), field 'dport': expected key=value with key src, dst, sport, "
+              "dport, proto, dscp or weight");
+}
+
 TEST(FlowWeightRulesDeathTest, MalformedRulesNameTheFieldAndTheSetting)
 {
     EXPECT_DEATH(FlowWeightRules("dscp=AF11", "WR"), "WR: rule 1 .*'weight'.*weight=W");

@@ -48,6 +48,9 @@ NS2 = "ns2"
 SIMULATORS = (*ALL_FLAVORS, NS2)
 #: The folder of the ns-2.35 programs.
 NS2_PROGRAMS = REPO / "validation" / "ns2"
+#: The CMake target of the module's library (``lib`` + build_lib's LIBNAME in CMakeLists.txt):
+#: all that ``from qdisclab.ns import ns`` loads.
+LIBRARY_TARGET = "libqdisc-lab"
 
 # How the programs of a sanitized build report: stop at the first error (ASan and UBSan, each
 # with its stack), check for leaks at exit.
@@ -154,9 +157,10 @@ def configure_command(flavor: str, sanitize: bool = False) -> list[str]:
     return cmd
 
 
-def build(flavor: str, clean: bool = False, sanitize: bool = False) -> Path:
+def build(flavor: str, clean: bool = False, sanitize: bool = False,
+          targets: tuple[str, ...] = ()) -> Path:
     """Configure (when needed) and build ``flavor`` (its sanitized build with ``sanitize``);
-    return its build directory.
+    return its build directory. ``targets``: only these CMake targets (default: all).
 
     Raises ``subprocess.CalledProcessError`` when CMake or the build fails.
     """
@@ -171,13 +175,16 @@ def build(flavor: str, clean: bool = False, sanitize: bool = False) -> Path:
         CONSOLE.print(f"Removing {out}")
         shutil.rmtree(out)
     if flavor == OPTIMIZED:
+        if targets:
+            raise ValueError(f"the {OPTIMIZED} flavour builds all its targets")
         return build_optimized(out)
     # BASEDIR: paths below the clone are hashed relative, so two clones (a CI clone, a
     # git worktree) share their compiled objects.
     env = {"CCACHE_DIR": str(ensure_cache_dir(CCACHE_DIR)), "CCACHE_BASEDIR": str(REPO)}
     if not (out / "build.ninja").exists():
         proc.run(configure_command(flavor, sanitize), env=env)
-    proc.run(["cmake", "--build", str(out)], env=env)
+    proc.run(["cmake", "--build", str(out), *(["--target", *targets] if targets else [])],
+             env=env)
     return out
 
 
