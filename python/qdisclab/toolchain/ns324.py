@@ -49,17 +49,17 @@ class Ns324Error(RuntimeError):
     """Building or finding the ns-3.24 tree failed; the message says why and what to run."""
 
 
-def tree(cache: Path = CACHE) -> Path:
-    """The ns-3.24 source tree the flavour builds in."""
-    return cache / f"ns-{RELEASE}"
+def tree(cache: Path | None = None) -> Path:
+    """The ns-3.24 source tree the flavour builds in (in ``cache``, default the tool's)."""
+    return (cache or CACHE) / f"ns-{RELEASE}"
 
 
-def program_path(program: str, cache: Path = CACHE) -> Path:
+def program_path(program: str, cache: Path | None = None) -> Path:
     """The built scratch program ``program`` (waf puts ``scratch/<p>.cc`` at ``build/scratch/<p>``)."""
     return tree(cache) / "build" / "scratch" / program
 
 
-def library_dir(cache: Path = CACHE) -> Path:
+def library_dir(cache: Path | None = None) -> Path:
     """Where waf puts the tree's shared libraries (``libns3.24-<module>-optimized.so``)."""
     return tree(cache) / "build"
 
@@ -69,7 +69,7 @@ def required() -> bool:
     return os.environ.get(REQUIRE_ENV, "") not in ("", "0")
 
 
-def find_program(program: str, cache: Path = CACHE) -> Path:
+def find_program(program: str, cache: Path | None = None) -> Path:
     """The built ``program``; :class:`Ns324Error` naming the command that builds it when the
     tree or the program is missing."""
     source = PROGRAMS / f"{program}.cc"
@@ -83,7 +83,7 @@ def find_program(program: str, cache: Path = CACHE) -> Path:
     return path
 
 
-def runtime_env(cache: Path = CACHE) -> dict[str, str]:
+def runtime_env(cache: Path | None = None) -> dict[str, str]:
     """``LD_LIBRARY_PATH`` with the tree's libraries first (waf links them by soname)."""
     libdirs = [str(library_dir(cache))]
     if old := os.environ.get("LD_LIBRARY_PATH"):
@@ -91,10 +91,11 @@ def runtime_env(cache: Path = CACHE) -> dict[str, str]:
     return {"LD_LIBRARY_PATH": os.pathsep.join(libdirs)}
 
 
-def build_env(cache: Path = CACHE) -> dict[str, str]:
+def build_env(cache: Path | None = None) -> dict[str, str]:
     """The environment waf configures and builds with: Python 2 from pyenv, C++11, ccache."""
     env = dict(os.environ)
-    env.update(PYENV_VERSION=PYENV_VERSION, CXXFLAGS=CXXFLAGS, CCACHE_DIR=str(cache / "ccache"))
+    env.update(PYENV_VERSION=PYENV_VERSION, CXXFLAGS=CXXFLAGS,
+               CCACHE_DIR=str((cache or CACHE) / "ccache"))
     if shutil.which("ccache"):
         env["CXX"] = "ccache g++"
     env.setdefault("CCACHE_MAXSIZE", "5G")
@@ -135,7 +136,7 @@ def copy_programs(ns3dir: Path, programs: Path = PROGRAMS) -> list[str]:
     return names
 
 
-def ensure_tree(cache: Path = CACHE, console=None) -> Path:
+def ensure_tree(cache: Path | None = None, console=None) -> Path:
     """The unpacked fixture tree, unpacked (its SHA-256 checked) unless the marker says it is.
 
     The tag's ``VERSION`` file says ``3-dev``, so a marker written after unpacking, holding the
@@ -154,7 +155,7 @@ def ensure_tree(cache: Path = CACHE, console=None) -> Path:
     return ns3dir
 
 
-def build(cache: Path = CACHE, jobs: int = 2, console=None) -> Path:
+def build(cache: Path | None = None, jobs: int = 2, console=None) -> Path:
     """Unpack the fixture (once), copy the programs into ``scratch/``, configure (when needed)
     and build; return the folder of the built programs (``build/scratch``)."""
     from qdisclab.toolchain import intree
