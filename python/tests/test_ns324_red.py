@@ -126,7 +126,7 @@ def test_the_campaign_is_the_module_campaign_on_ns324():
     ours = load_campaign(str(REPO / "campaigns" / "red-vs-droptail-ns324.toml"))
     module = load_campaign(str(REPO / "campaigns" / "red-vs-droptail.toml"))
     assert ours.ns3 == "ns-3.24" and ours.program == module.program
-    assert ours.seeds == module.seeds == [1, 2, 3, 4, 5, 6]
+    assert tuple(ours.seeds) == tuple(module.seeds) == (1, 2, 3, 4, 5, 6)
     assert ours.metrics == module.metrics
     assert [(g.name, g.fixed, g.factors, g.zips) for g in ours.grids] == [
         (g.name, g.fixed, g.factors, g.zips) for g in module.grids]
