@@ -60,7 +60,7 @@ def program_path(program: str, cache: Path | None = None) -> Path:
 
 
 def library_dir(cache: Path | None = None) -> Path:
-    """Where waf puts the tree's shared libraries (``libns3.24-<module>-optimized.so``)."""
+    """Where waf puts the tree's shared libraries (``libns3-dev-<module>-optimized.so``: the tag calls itself 3-dev)."""
     return tree(cache) / "build"
 
 
