@@ -277,12 +277,17 @@ class Params
                 std::exit(0);
             }
             const std::string::size_type eq = arg.find('=');
-            if (arg.compare(0, 2, "--") != 0 || eq == std::string::npos)
+            if (arg.compare(0, 2, "--") != 0)
             {
                 Fail(arg + ": expected --name=value (see --help)");
             }
-            const std::string name = arg.substr(2, eq - 2);
-            const std::string text = arg.substr(eq + 1);
+            const std::string name = arg.substr(2, eq == std::string::npos ? eq : eq - 2);
+            // A boolean flag alone is true, as with ns-3's CommandLine (--quick).
+            const std::string text = eq == std::string::npos ? "" : arg.substr(eq + 1);
+            if (eq == std::string::npos && !(Find(name) && Find(name)->kind == Kind::BOOL))
+            {
+                Fail(arg + ": expected --name=value (see --help)");
+            }
             if (name == "output")
             {
                 m_output = text;
@@ -293,7 +298,7 @@ class Params
             {
                 Fail("--" + name + ": no such parameter (see --help)");
             }
-            Set(*param, text);
+            Set(*param, eq == std::string::npos ? "true" : text);
         }
     }
 

@@ -94,7 +94,10 @@ def runtime_env(cache: Path | None = None) -> dict[str, str]:
 def build_env(cache: Path | None = None) -> dict[str, str]:
     """The environment waf configures and builds with: Python 2 from pyenv, C++11, ccache."""
     env = dict(os.environ)
+    # waf sets no run path: without one, a program finds the tree's libraries only through
+    # LD_LIBRARY_PATH, which `--schema` (read by the engine before any run) is not given.
     env.update(PYENV_VERSION=PYENV_VERSION, CXXFLAGS=CXXFLAGS,
+               LINKFLAGS=f"-Wl,-rpath,{library_dir(cache)}",
                CCACHE_DIR=str((cache or CACHE) / "ccache"))
     if shutil.which("ccache"):
         env["CXX"] = "ccache g++"
@@ -111,7 +114,8 @@ def build_command(jobs: int = 2) -> list[str]:
 
 
 def _stamp(env: dict[str, str]) -> dict:
-    return {"cmd": configure_command(), "cxx": env.get("CXX", ""), "cxxflags": env["CXXFLAGS"]}
+    return {"cmd": configure_command(), "cxx": env.get("CXX", ""), "cxxflags": env["CXXFLAGS"],
+            "linkflags": env["LINKFLAGS"]}
 
 
 def needs_configure(ns3dir: Path, env: dict[str, str]) -> bool:
