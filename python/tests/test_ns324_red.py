@@ -128,12 +128,18 @@ def test_the_campaign_is_the_module_campaign_on_ns324():
     assert ours.ns3 == "ns-3.24" and ours.program == module.program
     assert tuple(ours.seeds) == tuple(module.seeds) == (1, 2, 3, 4, 5, 6)
     assert ours.metrics == module.metrics
-    assert [(g.name, g.fixed, g.factors, g.zips) for g in ours.grids] == [
-        (g.name, g.fixed, g.factors, g.zips) for g in module.grids]
+    # The same runs (a run's key is its program, parameters and seed), full and quick.
+    runs = {run.key: run for run in ours.runs()}
+    assert runs.keys() == {run.key for run in module.runs()} and len(runs) == 24_600
+    assert {run.grid for run in runs.values()} >= {"droptail", "red"}
     quick = load_campaign(str(REPO / "campaigns" / "red-vs-droptail-ns324.toml"), quick=True)
     module_quick = load_campaign(str(REPO / "campaigns" / "red-vs-droptail.toml"), quick=True)
-    assert [(g.name, g.fixed, g.factors, g.zips) for g in quick.grids] == [
-        (g.name, g.fixed, g.factors, g.zips) for g in module_quick.grids]
+    assert {run.key for run in quick.runs()} == {run.key for run in module_quick.runs()}
+    # fig1-red is Fig. 1's setting inside "red": 25 cells x 10 pairs x 6 seeds.
+    fig1 = [run for run in ours.runs() if run.params.get("queueDisc") == "Red"
+            and run.params["bottleneckRate"] == "1Mbps" and run.params["bottleneckDelay"] == "20ms"
+            and run.params["wait"] and run.params["gentle"]]
+    assert len(fig1) == 1500
 
 
 # --------------------------------------------------------------------------- the program
