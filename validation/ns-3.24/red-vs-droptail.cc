@@ -212,7 +212,8 @@ IsTimeText(const std::string& text)
         return false;
     }
     const std::string unit = n == std::string::npos ? "" : text.substr(n);
-    static const char* const units[] = {"", "s", "ms", "us", "ns", "ps", "fs", "min", "h", "d", "y"};
+    static const char* const units[] =
+        {"", "s", "ms", "us", "ns", "ps", "fs", "min", "h", "d", "y"};
     return std::find(std::begin(units), std::end(units), unit) != std::end(units);
 }
 
@@ -470,9 +471,10 @@ class Params
 
     void PrintHelp() const
     {
-        std::cout << PROGRAM << " (ns-" << NS3_VERSION << ") [--name=value ...]\n\n"
-                  << "    --output:  Metrics JSON file (default: standard output)\n"
-                  << "    --schema:  Print the program's parameters and metrics as JSON, and exit\n";
+        std::cout
+            << PROGRAM << " (ns-" << NS3_VERSION << ") [--name=value ...]\n\n"
+            << "    --output:  Metrics JSON file (default: standard output)\n"
+            << "    --schema:  Print the program's parameters and metrics as JSON, and exit\n";
         for (const Param& p : m_params)
         {
             std::cout << "    --" << p.name << ":  " << p.help;
@@ -532,7 +534,10 @@ Declare(Params& params, Study& c)
                        1,
                        u32);
     params.AddRate("bottleneckRate", "Bottleneck link rate", c.bottleneckRate, true);
-    params.AddTime("bottleneckDelay", "Bottleneck one-way propagation delay", c.bottleneckDelay, true);
+    params.AddTime("bottleneckDelay",
+                   "Bottleneck one-way propagation delay",
+                   c.bottleneckDelay,
+                   true);
     params.AddRate("accessRate", "Access link rate", c.accessRate, false);
     params.AddTime("accessDelay", "Access link one-way propagation delay", c.accessDelay, false);
     params.Add("minTh", "RED minimum threshold as a fraction of queueSize, in (0, 1]", c.minTh);
@@ -610,7 +615,8 @@ Check(const Study& c)
     }
     if (c.nTcp + 1 > 254)
     {
-        Fail("--nTcp=" + std::to_string(c.nTcp) + ": at most 253 in this dumbbell (one /24 a host)");
+        Fail("--nTcp=" + std::to_string(c.nTcp) +
+             ": at most 253 in this dumbbell (one /24 a host)");
     }
     if (!(c.udpOn > 0) || c.udpOff < 0)
     {
@@ -768,19 +774,18 @@ class Monitor
         double total = 0;
         for (const auto& group : m_sinks)
         {
-            const double mbps = (Received(group.first) - m_rxAtWarmup[group.first]) * 8.0 /
-                                seconds / 1e6;
+            const double mbps =
+                (Received(group.first) - m_rxAtWarmup[group.first]) * 8.0 / seconds / 1e6;
             metrics.Number(group.first + "_goodput_mbps", mbps);
             total += mbps;
         }
         const double nan = std::numeric_limits<double>::quiet_NaN();
         metrics.Number("total_goodput_mbps", total);
         metrics.Number("mean_queue_delay_ms",
-                       m_sojournMs.empty() ? nan
-                                           : std::accumulate(m_sojournMs.begin(),
-                                                             m_sojournMs.end(),
-                                                             0.0) /
-                                                 m_sojournMs.size());
+                       m_sojournMs.empty()
+                           ? nan
+                           : std::accumulate(m_sojournMs.begin(), m_sojournMs.end(), 0.0) /
+                                 m_sojournMs.size());
         metrics.Number("p99_queue_delay_ms", Quantile(0.99));
         metrics.Number("mean_queue_packets", m_samples ? m_packetsSum / m_samples : nan);
         metrics.Number("mean_queue_bytes", m_samples ? m_bytesSum / m_samples : nan);
@@ -940,7 +945,8 @@ main(int argc, char* argv[])
     startTime->SetStream(1);
     for (uint32_t i = 0; i < c.nTcp; ++i)
     {
-        monitor.AddSink("tcp", net.AddBulkTcpFlow(i, Seconds(startTime->GetValue(0, c.startJitter))));
+        monitor.AddSink("tcp",
+                        net.AddBulkTcpFlow(i, Seconds(startTime->GetValue(0, c.startJitter))));
     }
     monitor.AddSink("udp", net.AddOnOffUdpFlow(c.nTcp, c));
     monitor.Start();
