@@ -55,12 +55,14 @@ def tree(cache: Path | None = None) -> Path:
 
 
 def program_path(program: str, cache: Path | None = None) -> Path:
-    """The built scratch program ``program`` (waf puts ``scratch/<p>.cc`` at ``build/scratch/<p>``)."""
+    """The built scratch program ``program``: waf builds ``scratch/<p>.cc`` as
+    ``build/scratch/<p>``."""
     return tree(cache) / "build" / "scratch" / program
 
 
 def library_dir(cache: Path | None = None) -> Path:
-    """Where waf puts the tree's shared libraries (``libns3-dev-<module>-optimized.so``: the tag calls itself 3-dev)."""
+    """Where waf puts the tree's shared libraries, ``libns3-dev-<module>-optimized.so`` (the
+    tag calls itself 3-dev)."""
     return tree(cache) / "build"
 
 
