@@ -269,8 +269,11 @@ def test_campaign_names_its_ns3_build(tmp_path):
     optimized = tmp_path / "optimized.toml"
     optimized.write_text('program = "p"\nns3 = "optimized"\n[factors]\nx = [1]\n')
     assert load_campaign(str(optimized)).ns3 == "optimized"
+    ns324 = tmp_path / "ns324.toml"
+    ns324.write_text('program = "p"\nns3 = "ns-3.24"\n[factors]\nx = [1]\n')
+    assert load_campaign(str(ns324)).ns3 == "ns-3.24"
     bad = tmp_path / "bad.toml"
     bad.write_text('program = "p"\nns3 = "3.44"\n[factors]\nx = [1]\n')
     with pytest.raises(CampaignError, match=r'ns3: expected one of "system", "wheel", '
-                                            r'"optimized", got \'3.44\''):
+                                            r'"optimized", "ns2", "ns-3.24", got \'3.44\''):
         load_campaign(str(bad))

@@ -38,7 +38,7 @@ def test_every_pin_names_its_release_and_a_sha256():
 def test_each_release_has_one_source():
     """One declaration of where each release comes from: a Debian pin or a fixture, not both."""
     assert not intree.DEBIAN_SOURCES.keys() & intree.FIXTURE_SOURCES.keys()
-    assert sorted([*intree.DEBIAN_SOURCES, *intree.FIXTURE_SOURCES]) == ["3.35", "3.37", "3.48"]
+    assert sorted([*intree.DEBIAN_SOURCES, *intree.FIXTURE_SOURCES]) == ["3.24", "3.35", "3.37", "3.48"]
 
 
 def test_the_newest_release_is_the_fixture_tarball():
@@ -90,7 +90,7 @@ def test_newest_and_default_resolve_to_the_pins():
 
 def test_an_unpinned_release_is_refused_with_the_pinned_list(tmp_path, monkeypatch):
     monkeypatch.delenv(intree.SRC_ENV_VAR, raising=False)
-    with pytest.raises(intree.StepFailed, match=r"ns-3\.44 cannot be fetched \(pinned: 3\.37, 3\.35, 3\.48\); "
+    with pytest.raises(intree.StepFailed, match=r"ns-3\.44 cannot be fetched \(pinned: 3\.37, 3\.24, 3\.35, 3\.48\); "
                                                 r"set QDISC_LAB_NS3_SRC"):
         intree.ensure_ns3_source(tmp_path, "3.44")
 

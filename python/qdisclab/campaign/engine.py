@@ -103,8 +103,9 @@ def default_db_path(campaign: Campaign, results: Path | None = None) -> Path:
 
 def program_binary(program: str, flavor: str = "system") -> Path:
     """``build/<flavor>/examples/<program>`` (``validation/ns2/<program>.tcl`` for ns-2.35,
-    flavour ``ns2``); a clear error when it was not built or is not there."""
-    from qdisclab.toolchain.build import NS2, NS2_PROGRAMS, build_dir, ns2_programs
+    flavour ``ns2``; the ns-3.24 tree's ``build/scratch/<program>``, flavour ``ns-3.24``); a
+    clear error when it was not built or is not there."""
+    from qdisclab.toolchain.build import NS2, NS2_PROGRAMS, NS324, build_dir, ns2_programs
 
     if flavor == NS2:
         path = NS2_PROGRAMS / f"{program}.tcl"
@@ -112,6 +113,13 @@ def program_binary(program: str, flavor: str = "system") -> Path:
             raise CampaignError(f"{path} does not exist: no ns-2.35 program {program!r}")
         ns2_programs()  # `ns` itself
         return path
+    if flavor == NS324:
+        from qdisclab.toolchain import ns324
+
+        try:
+            return ns324.find_program(program)
+        except ns324.Ns324Error as exc:
+            raise CampaignError(str(exc)) from exc
     path = build_dir(flavor) / "examples" / program
     if not path.is_file():
         raise CampaignError(

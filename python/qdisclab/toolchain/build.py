@@ -22,6 +22,11 @@ Campaigns have one more simulator to run on, ``ns2``: ns-2.35 (Debian's ``ns2``
 package, ``ns`` on the PATH) running the Tcl programs of ``validation/ns2/``, which
 take the parameters of their ns-3 example and write the same metrics
 (``validation/ns2/lib/experiment.tcl``). Nothing is built for it.
+
+And one for the RED-vs-DropTail study, ``ns-3.24``: the study's own simulator, built from
+its fixture in ``$QDISC_LAB_CACHE/ns-3.24`` with waf under Python 2, running the
+self-contained programs of ``validation/ns-3.24/`` from its ``scratch/``
+(:mod:`qdisclab.toolchain.ns324`; ``qdisc-lab build --ns3 ns-3.24``).
 """
 
 import importlib.util
@@ -44,8 +49,11 @@ ALL_FLAVORS = (*FLAVORS, OPTIMIZED)
 #: The paper's simulator for the reproductions that ran on ns-2: ns-2.35's ``ns`` running
 #: ``validation/ns2/<program>.tcl``.
 NS2 = "ns2"
-#: What a campaign can run on: an ns-3 flavour or ns-2.35.
-SIMULATORS = (*ALL_FLAVORS, NS2)
+#: The RED-vs-DropTail study's simulator: ns-3.24 running ``validation/ns-3.24/<program>.cc``
+#: from its scratch/ (qdisclab.toolchain.ns324).
+NS324 = "ns-3.24"
+#: What a campaign can run on: an ns-3 flavour, ns-2.35 or ns-3.24.
+SIMULATORS = (*ALL_FLAVORS, NS2, NS324)
 #: The folder of the ns-2.35 programs.
 NS2_PROGRAMS = REPO / "validation" / "ns2"
 #: The CMake target of the module's library (``lib`` + build_lib's LIBNAME in CMakeLists.txt):
@@ -124,6 +132,10 @@ def runtime_env(flavor: str, sanitize: bool = False) -> dict[str, str]:
     """Extra environment needed to run binaries built against ``flavor`` (``sanitize``: of its
     sanitized build)."""
     env = dict(SANITIZER_OPTIONS) if sanitize else {}
+    if flavor == NS324:
+        from qdisclab.toolchain import ns324
+
+        return {**env, **ns324.runtime_env()}
     if flavor == OPTIMIZED:
         libdirs = [str(optimized_tree() / "build" / "lib")]
     elif flavor == "wheel":
@@ -166,6 +178,10 @@ def build(flavor: str, clean: bool = False, sanitize: bool = False,
     """
     if flavor == NS2 and not sanitize:
         return ns2_programs()
+    if flavor == NS324:
+        if sanitize:
+            raise click.UsageError("--sanitize builds a standalone flavour (system or wheel)")
+        return build_ns324(clean)
     if flavor not in ALL_FLAVORS:
         raise ValueError(f"unknown ns-3 flavor {flavor!r}")
     if sanitize and flavor == OPTIMIZED:
@@ -196,6 +212,20 @@ def ns2_programs() -> Path:
     return NS2_PROGRAMS
 
 
+def build_ns324(clean: bool = False) -> Path:
+    """Build the ns-3.24 tree and its study programs (``clean``: unpack the tree afresh);
+    return the folder of the built programs."""
+    from qdisclab.toolchain import ns324
+
+    if clean and ns324.tree().exists():
+        CONSOLE.print(f"Removing {ns324.tree()}")
+        shutil.rmtree(ns324.tree())
+    try:
+        return ns324.build(console=CONSOLE)
+    except ns324.Ns324Error as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
 def build_optimized(out: Path) -> Path:
     """Build the module in ns-3's source tree (fetched and configured on demand) and link
     its example programs into ``out/examples``; return ``out``."""
@@ -219,7 +249,7 @@ def link_examples(binaries: dict[str, Path], examples: Path) -> Path:
 
 
 @click.command("build")
-@ns3_option(ALL_FLAVORS)
+@ns3_option((*ALL_FLAVORS, NS324))
 @sanitize_option()
 @click.option("--clean", is_flag=True, help="Delete the build directory first.")
 def build_cmd(flavor: str, sanitize: bool, clean: bool) -> None:
@@ -227,6 +257,7 @@ def build_cmd(flavor: str, sanitize: bool, clean: bool) -> None:
     from qdisclab.toolchain.provision import ensure_setup
 
     ensure_cache_dir(CCACHE_DIR)  # before anything is installed: a clear error
-    ensure_setup(wheel=flavor == "wheel")
+    if flavor != NS324:  # ns-3.24 needs only its fixture, Python 2 and a compiler
+        ensure_setup(wheel=flavor == "wheel")
     out = build(flavor, clean=clean, sanitize=sanitize)
     CONSOLE.print(f"[green]Built[/] {out}")

@@ -13,8 +13,9 @@ Each release the mode can fetch has one source, pinned in one of two tables:
 :data:`DEBIAN_SOURCES` for ns-3.37 from Debian bookworm, by its exact Debian
 version and the SHA-256 of its orig tarball (``apt-get source ns3=<version>``);
 :data:`FIXTURE_SOURCES` for the source tarballs beside the clone, by SHA-256:
-ns-3.35, the last waf release, and ns-3.48, the newest release (no Debian suite
-reachable here serves it). For any other version pass ``ns3_src=`` or set
+ns-3.35, the last waf release; ns-3.48, the newest release (no Debian suite
+reachable here serves it); and ns-3.24, the tree of the ``ns-3.24`` campaign flavour
+(:mod:`qdisclab.toolchain.ns324`). For any other version pass ``ns3_src=`` or set
 ``QDISC_LAB_NS3_SRC`` to an existing ns-3 source tree, which is then used in
 place.
 
@@ -106,12 +107,16 @@ class FixtureSource:
     sha256: str  #: of the tarball, checked before it is unpacked
 
 
-# Releases no Debian suite reachable here serves: 3.35 (the last waf release) and 3.48, the
-# newest (../shared/ns-3/README.md says what each file holds and leaves out).  A new release:
+# Releases no Debian suite reachable here serves: 3.35 (the last waf release), 3.48, the
+# newest, and 3.24, the RED-vs-DropTail study's simulator, which only the ``ns-3.24`` campaign
+# flavour builds (qdisclab.toolchain.ns324: its waf needs Python 2, and the module cannot be
+# built in it) (../shared/ns-3/README.md says what each file holds and leaves out).  A new release:
 # add its tarball and .sha256 there, a line here, and point NEWEST_RELEASE at it.
 FIXTURE_SOURCES: dict[str, FixtureSource] = {
     s.release: s
     for s in (
+        FixtureSource("3.24", "../shared/ns-3/ns-3.24-src.tar.xz",
+                      "bfdcbe6814fca8243bbdffa25779e743672980060d4c4a6f8619ca7c467db7da"),
         FixtureSource("3.35", "../shared/ns-3/ns-3.35-src.tar.xz",
                       "27728391f1b1a29b257187a52d2d29959a0490be66cf49c5be1b6cfeab59ab15"),
         FixtureSource("3.48", "../shared/ns-3/ns-3.48-src.tar.xz",
