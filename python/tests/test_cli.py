@@ -32,9 +32,9 @@ def test_every_command_has_help():
 
 def test_ns3_choices():
     assert "[system|wheel|all]" in invoke("test", "--help").output
-    assert "[system|wheel|optimized]" in invoke("build", "--help").output
-    assert "[system|wheel|optimized|ns2]" in invoke("sweep", "--help").output
-    assert "[system|wheel|optimized|ns2]" in invoke("reproduce", "--help").output
+    assert "[system|wheel|optimized|ns-3.24]" in invoke("build", "--help").output
+    assert "[system|wheel|optimized|ns2|ns-3.24]" in invoke("sweep", "--help").output
+    assert "[system|wheel|optimized|ns2|ns-3.24]" in invoke("reproduce", "--help").output
     assert "[system|wheel|optimized]" in invoke("demo", "--help").output
     result = invoke("build", "--ns3", "nope")
     assert result.exit_code == 2
