@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -51,7 +52,8 @@ struct FlowPacket
     uint32_t flow;    //!< its flow
     uint32_t slot;    //!< the slot it had (free again)
     uint32_t size;    //!< its size in bytes
-    uint64_t deficit; //!< its flow's deficit counter afterwards (0 if the flow emptied)
+    uint64_t deficit; //!< its flow's deficit counter afterwards (0 if the flow emptied, and for
+                      //!< a scheduler without deficit counters)
 };
 
 /**
@@ -69,8 +71,8 @@ struct FlowPacket
  * one record (DrrScheduler's is one cache line); it must have the members
  * `uint32_t position` (its heap entry; NONE when idle, as default-constructed),
  * `uint32_t head`, `uint32_t tail` (its first and last packets' slots, NONE as
- * default-constructed), `uint64_t deficit` (the scheduler's deficit counter, only read here) and
- * `FlowCounters counters`.
+ * default-constructed) and `FlowCounters counters`; a scheduler that keeps a deficit counter
+ * has `uint64_t deficit` too (only read here: GetDeficit exists only then).
  *
  * Its const members are the scheduler's per-flow state as everyone else reads it: a scheduler
  * hands out `const FlowQueues<Flow>&` (GetFlows) instead of forwarding each getter.
@@ -327,10 +329,13 @@ class FlowQueues
     }
 
     /**
+     * Only for a Flow record with a deficit counter (a scheduler that keeps one).
      * \param f a flow
      * \return its deficit counter in bytes, as its scheduler keeps it (0 when idle)
+     * \tparam F Flow
      */
-    uint64_t GetDeficit(FlowId f) const
+    template <typename F = Flow>
+    auto GetDeficit(FlowId f) const -> decltype(std::declval<const F&>().deficit)
     {
         return m_flows[f].deficit;
     }
@@ -501,6 +506,24 @@ class FlowQueues
     std::vector<Slot> m_freeSlots;       //!< free packet records
     uint32_t m_peakActive = 0;           //!< the most flows backlogged at once
 };
+
+namespace perflow
+{
+
+/// Whether the scheduler keeps a deficit counter per flow: GetFlows().GetDeficit(flow).
+template <typename S, typename = void>
+struct HasDeficit : std::false_type
+{
+};
+
+/// \copydoc HasDeficit
+template <typename S>
+struct HasDeficit<S, std::void_t<decltype(std::declval<const S&>().GetFlows().GetDeficit(0))>>
+    : std::true_type
+{
+};
+
+} // namespace perflow
 
 } // namespace ns3
 
