@@ -523,6 +523,95 @@ struct HasDeficit<S, std::void_t<decltype(std::declval<const S&>().GetFlows().Ge
 {
 };
 
+/**
+ * \ingroup qdisc-lab
+ * \brief What a deficit scheduler of the family does after a flow lost a packet (sent or
+ * dropped): if the flow emptied, \p leave takes it out of the scheduler's order of service and
+ * its deficit is reset (it does not carry over to the next busy period); the packet's deficit
+ * field is set to the flow's.
+ * \param flows the scheduler's flows (the Flow record has a deficit)
+ * \param p the packet that left
+ * \param leave called with the flow, if it emptied
+ * \return \p p, its deficit field set
+ * \tparam Flow the scheduler's per-flow record
+ * \tparam Leave void(uint32_t flow)
+ */
+template <typename Flow, typename Leave>
+inline FlowPacket
+Left(FlowQueues<Flow>& flows, FlowPacket p, Leave&& leave)
+{
+    Flow& flow = flows[p.flow];
+    if (!flows.IsBacklogged(p.flow))
+    {
+        leave(p.flow);
+        flow.deficit = 0;
+    }
+    p.deficit = flow.deficit;
+    return p;
+}
+
+/**
+ * \name A ring of flows
+ * The round-robin schedulers' lists (DRR's ActiveList, each of Aliquem's lists): circular,
+ * doubly linked through the flow records' `uint32_t next` and `uint32_t prev` (NONE while out of
+ * a ring), entered by its head (NONE when the ring is empty); the tail is just behind the head.
+ * \{
+ */
+
+/**
+ * \param flows the scheduler's flows
+ * \param head the ring's head
+ * \param f a flow in no ring, which joins the tail
+ * \tparam Flow the scheduler's per-flow record
+ */
+template <typename Flow>
+inline void
+RingAppend(FlowQueues<Flow>& flows, uint32_t& head, uint32_t f)
+{
+    Flow& flow = flows[f];
+    if (head == FlowQueues<Flow>::NONE)
+    {
+        flow.next = flow.prev = f;
+        head = f;
+        return;
+    }
+    Flow& first = flows[head];
+    const uint32_t tail = first.prev;
+    flow.prev = tail;
+    flow.next = head;
+    flows[tail].next = f;
+    first.prev = f;
+}
+
+/**
+ * \param flows the scheduler's flows
+ * \param head the ring's head (moves on if it was \p f)
+ * \param f a flow in the ring, which leaves it
+ * \tparam Flow the scheduler's per-flow record
+ */
+template <typename Flow>
+inline void
+RingUnlink(FlowQueues<Flow>& flows, uint32_t& head, uint32_t f)
+{
+    Flow& flow = flows[f];
+    if (flow.next == f)
+    {
+        head = FlowQueues<Flow>::NONE; // it was the only one
+    }
+    else
+    {
+        flows[flow.prev].next = flow.next;
+        flows[flow.next].prev = flow.prev;
+        if (head == f)
+        {
+            head = flow.next;
+        }
+    }
+    flow.next = flow.prev = FlowQueues<Flow>::NONE;
+}
+
+/// \}
+
 } // namespace perflow
 
 } // namespace ns3
