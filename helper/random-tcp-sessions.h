@@ -5,14 +5,13 @@
 #ifndef RANDOM_TCP_SESSIONS_H
 #define RANDOM_TCP_SESSIONS_H
 
-#include "tcp-session-sink.h"
-#include "tcp-session-source.h"
-
 #include "ns3/address.h"
 #include "ns3/application-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/tcp-session-sink.h"
+#include "ns3/tcp-session-source.h"
 
 #include <cstdint>
 #include <vector>

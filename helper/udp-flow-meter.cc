@@ -4,12 +4,11 @@
 
 #include "udp-flow-meter.h"
 
-#include "random-packet-source.h"
-
 #include "ns3/application-container.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet-sink-helper.h"
+#include "ns3/random-packet-source.h"
 #include "ns3/seq-ts-header.h"
 #include "ns3/simulator.h"
 

@@ -38,42 +38,16 @@ AliquemScheduler::Reset(uint32_t flows, uint32_t quantum, uint32_t q)
 void
 AliquemScheduler::Append(FlowId f, uint32_t list)
 {
-    Flow& flow = m_flows[f];
-    flow.list = list;
-    FlowId& head = m_lists[list];
-    if (head == NONE)
-    {
-        flow.next = flow.prev = f;
-        head = f;
-        return;
-    }
-    // The tail is just behind the head, in the ring.
-    const FlowId tail = m_flows[head].prev;
-    flow.prev = tail;
-    flow.next = head;
-    m_flows[tail].next = f;
-    m_flows[head].prev = f;
+    m_flows[f].list = list;
+    perflow::RingAppend(m_flows, m_lists[list], f);
 }
 
 void
 AliquemScheduler::Unlink(FlowId f)
 {
     Flow& flow = m_flows[f];
-    FlowId& head = m_lists[flow.list];
-    if (flow.next == f)
-    {
-        head = NONE; // it was the only one
-    }
-    else
-    {
-        m_flows[flow.prev].next = flow.next;
-        m_flows[flow.next].prev = flow.prev;
-        if (head == f)
-        {
-            head = flow.next;
-        }
-    }
-    flow.next = flow.prev = flow.list = NONE;
+    perflow::RingUnlink(m_flows, m_lists[flow.list], f);
+    flow.list = NONE;
 }
 
 void
@@ -95,15 +69,8 @@ AliquemScheduler::Schedule(FlowId f)
 AliquemScheduler::Packet
 AliquemScheduler::Left(Packet p)
 {
-    Flow& flow = m_flows[p.flow];
-    if (flow.position == NONE)
-    {
-        // Empty: leave its list; the deficit does not carry over to the next busy period.
-        Unlink(p.flow);
-        flow.deficit = 0;
-    }
-    p.deficit = flow.deficit;
-    return p;
+    // Empty: leave its list; the deficit is reset.
+    return perflow::Left(m_flows, p, [this](FlowId f) { Unlink(f); });
 }
 
 AliquemScheduler::Slot

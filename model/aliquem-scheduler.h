@@ -172,7 +172,7 @@ class AliquemScheduler
 
     /**
      * After flow \p p.flow lost a packet: if it emptied, it leaves its list and its deficit is
-     * reset; the packet's deficit field is set to the flow's.
+     * reset (perflow::Left); the packet's deficit field is set to the flow's.
      * \param p the packet that left
      * \return p
      */
@@ -180,7 +180,8 @@ class AliquemScheduler
 
     /**
      * \param f a flow in no list
-     * \param list an active list, which f joins at the tail
+     * \param list an active list (a ring of flows: perflow::RingAppend), which f joins at the
+     *        tail
      */
     void Append(FlowId f, uint32_t list);
 

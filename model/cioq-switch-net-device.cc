@@ -603,10 +603,7 @@ CioqSwitchNetDevice::TransferStarted(Ptr<const QueueDiscItem> item,
                                      uint32_t j,
                                      Time waited)
 {
-    PortStats& stats = m_ports[i].stats;
-    ++stats.transfersStarted;
-    stats.voqWaitTotal += waited;
-    stats.voqWaitMax = std::max(stats.voqWaitMax, waited);
+    m_ports[i].stats.TransferStarted(waited);
     InputChanged(i, j);
     m_transferTrace(item, i, j, waited);
 }
@@ -646,11 +643,7 @@ CioqSwitchNetDevice::SendToPort(uint32_t j, Ptr<QueueDiscItem> item)
 void
 CioqSwitchNetDevice::OutputLengthChanged(uint32_t j, uint32_t oldValue, uint32_t newValue)
 {
-    Port& out = m_ports[j];
-    const Time now = Simulator::Now();
-    out.outputIntegral += out.outputPackets * (now - out.outputSince).GetSeconds();
-    out.outputSince = now;
-    out.outputPackets = newValue;
+    m_ports[j].stats.OutputChanged(newValue, Simulator::Now());
     m_outputQueueTrace(j, newValue);
     if (m_outputFull == BACKPRESSURE && newValue < oldValue)
     {
@@ -668,13 +661,9 @@ CioqSwitchNetDevice::OutputDropped(uint32_t j, Ptr<const QueueDiscItem> item, co
 void
 CioqSwitchNetDevice::InputChanged(uint32_t i, uint32_t j)
 {
-    Port& in = m_ports[i];
     const CioqVoqSet& voqs = m_fabric.GetVoqs();
     const uint32_t packets = voqs.GetInputPackets(i);
-    const Time now = Simulator::Now();
-    in.inputIntegral += in.inputLast * (now - in.inputSince).GetSeconds();
-    in.inputSince = now;
-    in.inputLast = packets;
+    m_ports[i].stats.InputChanged(packets, Simulator::Now());
     m_inputOccupancyTrace(i, packets, voqs.GetInputBytes(i));
     m_voqOccupancyTrace(i, j, voqs.GetVoqPackets(i, j));
 }
@@ -723,22 +712,15 @@ CioqSwitchNetDevice::GetPortStats(uint32_t port) const
 double
 CioqSwitchNetDevice::GetAverageInputPackets(uint32_t input) const
 {
-    const Port& in = PortAt(input, "GetAverageInputPackets");
-    const Time now = Simulator::Now();
-    const double elapsed = (now - m_statsSince).GetSeconds();
-    const double integral = in.inputIntegral + in.inputLast * (now - in.inputSince).GetSeconds();
-    return elapsed > 0 ? integral / elapsed : in.inputLast;
+    return PortAt(input, "GetAverageInputPackets")
+        .stats.GetAverageInputPackets(m_statsSince, Simulator::Now());
 }
 
 double
 CioqSwitchNetDevice::GetAverageOutputPackets(uint32_t output) const
 {
-    const Port& out = PortAt(output, "GetAverageOutputPackets");
-    const Time now = Simulator::Now();
-    const double elapsed = (now - m_statsSince).GetSeconds();
-    const double integral =
-        out.outputIntegral + out.outputPackets * (now - out.outputSince).GetSeconds();
-    return elapsed > 0 ? integral / elapsed : out.outputPackets;
+    return PortAt(output, "GetAverageOutputPackets")
+        .stats.GetAverageOutputPackets(m_statsSince, Simulator::Now());
 }
 
 void
@@ -748,11 +730,7 @@ CioqSwitchNetDevice::ResetStatistics()
     m_statsSince = now;
     for (auto& port : m_ports)
     {
-        port.stats = PortStats();
-        port.inputIntegral = 0;
-        port.inputSince = now;
-        port.outputIntegral = 0;
-        port.outputSince = now;
+        port.stats.Reset(now);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "cioq-fabric.h"
 #include "cioq-forwarding-table.h"
 #include "cioq-input-backlog.h"
+#include "cioq-port-stats.h"
 #include "cioq-voq-set.h"
 
 #include "ns3/data-rate.h"
@@ -107,23 +108,8 @@ class CioqSwitchNetDevice : public NetDevice
     /// Fabric drop reason: the only output is the port the frame came in on.
     static constexpr const char* SAME_PORT_DROP = "Same port";
 
-    /// Counters of one port, as input and as output.
-    struct PortStats
-    {
-        uint64_t framesReceived = 0;   //!< frames received from the port's link
-        uint64_t localDeliveries = 0;  //!< frames (also) passed up to the switch's own stack
-        uint64_t fabricDrops = 0;      //!< frames/copies with no output (NO_ROUTE, SAME_PORT)
-        uint64_t inputDrops = 0;       //!< copies refused by a full input buffer
-        uint64_t voqEnqueued = 0;      //!< copies admitted to the input buffer
-        uint64_t transfersStarted = 0; //!< as input: fabric transfers started
-        uint64_t switchedIn = 0;       //!< as input: fabric transfers completed
-        uint64_t switchedOut = 0;      //!< as output: packets the fabric delivered to it
-        uint64_t outputDrops = 0;      //!< as output: drops by its queue disc (any reason)
-        uint64_t localSent = 0;        //!< as output: packets sent by the switch's own stack
-        uint64_t sent = 0;             //!< as output: packets handed to the port device
-        Time voqWaitTotal;             //!< as input: sum of VOQ waits of transferred packets
-        Time voqWaitMax;               //!< as input: largest VOQ wait
-    };
+    /// Counters of one port, as input and as output, and its time averages (CioqPortStats).
+    using PortStats = CioqPortStats;
 
     /**
      * \brief Get the type ID.
@@ -316,19 +302,13 @@ class CioqSwitchNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    /// One port: its device, its output queue disc, its counters.
+    /// One port: its device, its output queue disc, its statistics.
     struct Port
     {
         Ptr<NetDevice> device;         //!< the port device
         Ptr<QueueDisc> qdisc;          //!< output queue disc
         Ptr<CioqInputBacklog> backlog; //!< sum of VOQ(., this output)
-        PortStats stats;               //!< counters
-        uint32_t inputLast = 0;        //!< packets waiting at the last accounting
-        double inputIntegral = 0;      //!< integral of packets waiting, packet-seconds
-        double outputIntegral = 0;     //!< integral of output packets, packet-seconds
-        uint32_t outputPackets = 0;    //!< packets in the output queue disc
-        Time inputSince;               //!< last change of packets waiting
-        Time outputSince;              //!< last change of outputPackets
+        CioqPortStats stats;           //!< counters and time averages
     };
 
     /**

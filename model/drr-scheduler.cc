@@ -35,61 +35,17 @@ DrrScheduler::Reset(uint32_t flows, uint32_t quantum, bool trackLast)
     m_ticket = 0;
 }
 
-inline void
-DrrScheduler::Append(FlowId f)
-{
-    Flow& flow = m_flows[f];
-    if (m_head == NONE)
-    {
-        flow.next = flow.prev = f;
-        m_head = f;
-        return;
-    }
-    // The tail is just behind the head, in the ring.
-    Flow& head = m_flows[m_head];
-    const FlowId tail = head.prev;
-    flow.prev = tail;
-    flow.next = m_head;
-    m_flows[tail].next = f;
-    head.prev = f;
-}
-
-inline void
-DrrScheduler::Unlink(FlowId f)
-{
-    Flow& flow = m_flows[f];
-    if (flow.next == f)
-    {
-        m_head = NONE; // it was the only one
-    }
-    else
-    {
-        m_flows[flow.prev].next = flow.next;
-        m_flows[flow.next].prev = flow.prev;
-        if (m_head == f)
-        {
-            m_head = flow.next;
-        }
-    }
-    flow.next = flow.prev = NONE;
-}
-
 inline DrrScheduler::Packet
 DrrScheduler::Left(Packet p)
 {
-    Flow& flow = m_flows[p.flow];
-    if (flow.position == NONE)
-    {
-        // Empty: leave ActiveList; the deficit does not carry over to the next busy period.
-        Unlink(p.flow);
-        flow.deficit = 0;
+    // Empty: leave ActiveList (and Last); the deficit is reset.
+    return perflow::Left(m_flows, p, [this](FlowId f) {
+        perflow::RingUnlink(m_flows, m_head, f);
         if (m_trackLast)
         {
-            LastLeave(p.flow);
+            LastLeave(f);
         }
-    }
-    p.deficit = flow.deficit;
-    return p;
+    });
 }
 
 DrrScheduler::Slot
@@ -105,7 +61,7 @@ DrrScheduler::Arrive(FlowId f, uint32_t bytes, double weight)
                           : static_cast<uint32_t>(
                                 std::max(1.0, std::round(static_cast<double>(m_quantum) * weight)));
         flow.deficit = flow.quantum;
-        Append(f);
+        perflow::RingAppend(m_flows, m_head, f);
     }
     // The packet joins the tail of its flow's queue.
     const Slot slot = m_flows.Push(f, bytes, weight);

@@ -182,29 +182,15 @@ class DrrScheduler
     };
 
     /**
-     * After flow \p p.flow lost a packet: if it emptied, it leaves ActiveList and its deficit is
-     * reset; the packet's deficit field is set to the flow's.
+     * After flow \p p.flow lost a packet: if it emptied, it leaves ActiveList (a ring of flows:
+     * perflow::RingAppend, perflow::RingUnlink, with m_head its head) and its deficit is reset
+     * (perflow::Left); the packet's deficit field is set to the flow's. Inline, defined in
+     * drr-scheduler.cc (its only user), so that the compiler may inline it in the library's
+     * position-independent code.
      * \param p the packet that left
      * \return p
      */
     inline Packet Left(Packet p);
-
-    // The helpers below are inline, defined in drr-scheduler.cc (their only user), so that the
-    // compiler may inline them in the library's position-independent code.
-
-    /// \name ActiveList, a ring with a cursor (m_head) on its head
-    /// \{
-    /**
-     * \param f an idle flow, which joins the tail
-     */
-    inline void Append(FlowId f);
-
-    /**
-     * \param f a flow in the ring, which leaves it
-     */
-    inline void Unlink(FlowId f);
-
-    /// \}
 
     /// \name Last: the backlogged flows by (visits to empty, ticket), when tracking
     /// \{

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -51,7 +52,8 @@ struct FlowPacket
     uint32_t flow;    //!< its flow
     uint32_t slot;    //!< the slot it had (free again)
     uint32_t size;    //!< its size in bytes
-    uint64_t deficit; //!< its flow's deficit counter afterwards (0 if the flow emptied)
+    uint64_t deficit; //!< its flow's deficit counter afterwards (0 if the flow emptied, and for
+                      //!< a scheduler without deficit counters)
 };
 
 /**
@@ -69,8 +71,8 @@ struct FlowPacket
  * one record (DrrScheduler's is one cache line); it must have the members
  * `uint32_t position` (its heap entry; NONE when idle, as default-constructed),
  * `uint32_t head`, `uint32_t tail` (its first and last packets' slots, NONE as
- * default-constructed), `uint64_t deficit` (the scheduler's deficit counter, only read here) and
- * `FlowCounters counters`.
+ * default-constructed) and `FlowCounters counters`; a scheduler that keeps a deficit counter
+ * has `uint64_t deficit` too (only read here: GetDeficit exists only then).
  *
  * Its const members are the scheduler's per-flow state as everyone else reads it: a scheduler
  * hands out `const FlowQueues<Flow>&` (GetFlows) instead of forwarding each getter.
@@ -327,10 +329,13 @@ class FlowQueues
     }
 
     /**
+     * Only for a Flow record with a deficit counter (a scheduler that keeps one).
      * \param f a flow
      * \return its deficit counter in bytes, as its scheduler keeps it (0 when idle)
+     * \tparam F Flow
      */
-    uint64_t GetDeficit(FlowId f) const
+    template <typename F = Flow>
+    auto GetDeficit(FlowId f) const -> decltype(std::declval<const F&>().deficit)
     {
         return m_flows[f].deficit;
     }
@@ -501,6 +506,113 @@ class FlowQueues
     std::vector<Slot> m_freeSlots;       //!< free packet records
     uint32_t m_peakActive = 0;           //!< the most flows backlogged at once
 };
+
+namespace perflow
+{
+
+/// Whether the scheduler keeps a deficit counter per flow: GetFlows().GetDeficit(flow).
+template <typename S, typename = void>
+struct HasDeficit : std::false_type
+{
+};
+
+/// \copydoc HasDeficit
+template <typename S>
+struct HasDeficit<S, std::void_t<decltype(std::declval<const S&>().GetFlows().GetDeficit(0))>>
+    : std::true_type
+{
+};
+
+/**
+ * \ingroup qdisc-lab
+ * \brief What a deficit scheduler of the family does after a flow lost a packet (sent or
+ * dropped): if the flow emptied, \p leave takes it out of the scheduler's order of service and
+ * its deficit is reset (it does not carry over to the next busy period); the packet's deficit
+ * field is set to the flow's.
+ * \param flows the scheduler's flows (the Flow record has a deficit)
+ * \param p the packet that left
+ * \param leave called with the flow, if it emptied
+ * \return \p p, its deficit field set
+ * \tparam Flow the scheduler's per-flow record
+ * \tparam Leave void(uint32_t flow)
+ */
+template <typename Flow, typename Leave>
+inline FlowPacket
+Left(FlowQueues<Flow>& flows, FlowPacket p, Leave&& leave)
+{
+    Flow& flow = flows[p.flow];
+    if (!flows.IsBacklogged(p.flow))
+    {
+        leave(p.flow);
+        flow.deficit = 0;
+    }
+    p.deficit = flow.deficit;
+    return p;
+}
+
+/**
+ * \name A ring of flows
+ * The round-robin schedulers' lists (DRR's ActiveList, each of Aliquem's lists): circular,
+ * doubly linked through the flow records' `uint32_t next` and `uint32_t prev` (NONE while out of
+ * a ring), entered by its head (NONE when the ring is empty); the tail is just behind the head.
+ * \{
+ */
+
+/**
+ * \param flows the scheduler's flows
+ * \param head the ring's head
+ * \param f a flow in no ring, which joins the tail
+ * \tparam Flow the scheduler's per-flow record
+ */
+template <typename Flow>
+inline void
+RingAppend(FlowQueues<Flow>& flows, uint32_t& head, uint32_t f)
+{
+    Flow& flow = flows[f];
+    if (head == FlowQueues<Flow>::NONE)
+    {
+        flow.next = flow.prev = f;
+        head = f;
+        return;
+    }
+    Flow& first = flows[head];
+    const uint32_t tail = first.prev;
+    flow.prev = tail;
+    flow.next = head;
+    flows[tail].next = f;
+    first.prev = f;
+}
+
+/**
+ * \param flows the scheduler's flows
+ * \param head the ring's head (moves on if it was \p f)
+ * \param f a flow in the ring, which leaves it
+ * \tparam Flow the scheduler's per-flow record
+ */
+template <typename Flow>
+inline void
+RingUnlink(FlowQueues<Flow>& flows, uint32_t& head, uint32_t f)
+{
+    Flow& flow = flows[f];
+    if (flow.next == f)
+    {
+        head = FlowQueues<Flow>::NONE; // it was the only one
+    }
+    else
+    {
+        flows[flow.prev].next = flow.next;
+        flows[flow.next].prev = flow.prev;
+        if (head == f)
+        {
+            head = flow.next;
+        }
+    }
+    flow.next = flow.prev = FlowQueues<Flow>::NONE;
+}
+
+/// \}
+
+} // namespace perflow
 
 } // namespace ns3
 

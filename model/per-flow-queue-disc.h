@@ -104,7 +104,7 @@ class PerFlowQueueDisc : public QueueDisc
         bool dropFrom = true; //!< whether DropFrom is an attribute (else the queue disc's own)
         /// The class that names the trace sources' callback signatures
         const char* callbackScope = "ns3::PerFlowQueueDisc";
-        /// The Deficit trace source's help
+        /// The Deficit trace source's help (a member whose scheduler keeps deficit counters)
         const char* deficitHelp = "A flow's deficit counter after it sent a packet: bucket, bytes";
     };
 
@@ -165,7 +165,7 @@ class PerFlowQueueDisc : public QueueDisc
      * \brief Register the attributes and trace sources every per-flow queue disc shares
      * (MaxSize, Buckets, Mask, Perturbation, DropFrom, WeightRules, DefaultWeight; ActiveFlows,
      * FlowEnqueue, FlowDequeue, FlowDrop) on a subclass's own TypeId; PerFlowQueueDiscOf's
-     * AddSharedAttributes adds Deficit.
+     * AddSharedAttributes adds Deficit for a member whose scheduler keeps deficit counters.
      *
      * They are registered on each subclass rather than on ns3::PerFlowQueueDisc because
      * Config::SetDefault and --ns3::X::Attr on the command line look only at X's own
@@ -340,6 +340,29 @@ struct DropsLast<S, std::void_t<decltype(std::declval<S&>().DropLast())>> : std:
 {
 };
 
+/**
+ * A flow's deficit counter as the scheduler keeps it (the type of its packets' deficit field),
+ * and the Deficit trace source; for a scheduler without deficit counters, void and no trace.
+ */
+template <typename S, bool = HasDeficit<S>::value>
+struct DeficitOf
+{
+    using Type = void; //!< no deficit counter
+
+    /// No Deficit trace source.
+    struct Trace
+    {
+    };
+};
+
+/// \copydoc DeficitOf
+template <typename S>
+struct DeficitOf<S, true>
+{
+    using Type = decltype(S::Packet::deficit);    //!< the packets' deficit field
+    using Trace = TracedCallback<uint32_t, Type>; //!< bucket, deficit after it sent
+};
+
 /// Whether the scheduler keeps its own buffer limit: bool OverLimit() const.
 template <typename S, typename = void>
 struct KeepsLimit : std::false_type
@@ -363,11 +386,12 @@ struct KeepsLimit<S, std::void_t<decltype(std::declval<const S&>().OverLimit())>
  * What it calls on the Scheduler (each member's own, e.g. DrrScheduler):
  * `Slot Arrive(flow, size, weight)`, `Packet Dequeue()` (Packet has flow, slot, size and
  * deficit), `const auto& GetFlows()` (the per-flow state: Empty, GetActiveFlows,
- * IsBacklogged, GetBytes, GetPackets, GetDeficit, GetCounters, GetFlowCount) and
- * `FlowStateSize GetStateSize()`; for the buffer, `Packet Drop(bool fromHead)` (the longest
- * flow's head or tail) or `Packet DropLast()` (the packet it would send last) or both. A
- * scheduler whose Arrive may refuse a packet sets `REFUSES_ARRIVALS` and returns `REFUSED`; one
- * that keeps its own limit has `bool OverLimit()`.
+ * IsBacklogged, GetBytes, GetPackets, GetCounters, GetFlowCount; and GetDeficit, for a
+ * scheduler that keeps deficit counters: only then are there GetDeficit and the Deficit trace
+ * source, HAS_DEFICIT) and `FlowStateSize GetStateSize()`; for the buffer, `Packet Drop(bool
+ * fromHead)` (the longest flow's head or tail) or `Packet DropLast()` (the packet it would send
+ * last) or both. A scheduler whose Arrive may refuse a packet sets `REFUSES_ARRIVALS` and returns
+ * `REFUSED`; one that keeps its own limit has `bool OverLimit()`.
  *
  * Leaf, the queue disc deriving from it, may hide these hooks with its own (they are called
  * as Leaf's, statically; they must be accessible here, e.g. through a friend declaration):
@@ -384,8 +408,10 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
   public:
     /// A packet that left: sent, or dropped by the buffer.
     using Packet = typename Scheduler::Packet;
-    /// A flow's deficit counter as the scheduler keeps it.
-    using Deficit = decltype(Packet::deficit);
+    /// Whether the scheduler keeps a deficit counter per flow (GetDeficit, the Deficit trace).
+    static constexpr bool HAS_DEFICIT = perflow::HasDeficit<Scheduler>::value;
+    /// A flow's deficit counter as the scheduler keeps it (void without deficit counters).
+    using Deficit = typename perflow::DeficitOf<Scheduler>::Type;
 
     /**
      * \param name the subclass's name, which starts its error messages
@@ -429,9 +455,12 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
     }
 
     /**
+     * Only for a scheduler that keeps deficit counters (HAS_DEFICIT).
      * \param bucket a bucket
      * \return its deficit counter in bytes, as its scheduler keeps it (0 when idle)
+     * \tparam S Scheduler
      */
+    template <typename S = Scheduler, typename = std::enable_if_t<perflow::HasDeficit<S>::value>>
     Deficit GetDeficit(uint32_t bucket) const
     {
         return m_scheduler.GetFlows().GetDeficit(bucket);
@@ -455,8 +484,8 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
 
   protected:
     /**
-     * PerFlowQueueDisc::AddCommonAttributes and the Deficit trace source, with the deficit's
-     * type.
+     * PerFlowQueueDisc::AddCommonAttributes and, for a scheduler that keeps deficit counters, the
+     * Deficit trace source, with the deficit's type.
      * \param tid the subclass's TypeId, its parent set to ns3::PerFlowQueueDisc
      * \param shared what the subclass sets on them
      * \return \p tid with the shared attributes and trace sources
@@ -464,11 +493,15 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
     static TypeId AddSharedAttributes(TypeId tid,
                                       const SharedAttributes& shared = SharedAttributes())
     {
-        return AddCommonAttributes(tid, shared)
-            .AddTraceSource("Deficit",
-                            shared.deficitHelp,
-                            MakeTraceSourceAccessor(&PerFlowQueueDiscOf::m_deficitTrace),
-                            std::string(shared.callbackScope) + "::DeficitTracedCallback");
+        tid = AddCommonAttributes(tid, shared);
+        if constexpr (HAS_DEFICIT)
+        {
+            tid.AddTraceSource("Deficit",
+                               shared.deficitHelp,
+                               MakeTraceSourceAccessor(&PerFlowQueueDiscOf::m_deficitTrace),
+                               std::string(shared.callbackScope) + "::DeficitTracedCallback");
+        }
+        return tid;
     }
 
     /**
@@ -490,7 +523,15 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
      */
     void Served(const Packet& p)
     {
-        NS_LOG_DEBUG("bucket " << p.flow << " sends " << p.size << " B, deficit now " << p.deficit);
+        if constexpr (HAS_DEFICIT)
+        {
+            NS_LOG_DEBUG("bucket " << p.flow << " sends " << p.size << " B, deficit now "
+                                   << p.deficit);
+        }
+        else
+        {
+            NS_LOG_DEBUG("bucket " << p.flow << " sends " << p.size << " B");
+        }
     }
 
     Scheduler m_scheduler; //!< the scheduler's state
@@ -625,9 +666,12 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
         {
             m_flowDequeueTrace(p.flow, item);
         }
-        if (!m_deficitTrace.IsEmpty())
+        if constexpr (HAS_DEFICIT)
         {
-            m_deficitTrace(p.flow, p.deficit);
+            if (!m_deficitTrace.IsEmpty())
+            {
+                m_deficitTrace(p.flow, p.deficit);
+            }
         }
         return item;
     }
@@ -708,7 +752,8 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
         return false;
     }
 
-    TracedCallback<uint32_t, Deficit> m_deficitTrace; //!< bucket, deficit after it sent
+    /// bucket, deficit after it sent (nothing, for a scheduler without deficit counters)
+    typename perflow::DeficitOf<Scheduler>::Trace m_deficitTrace;
 };
 
 } // namespace ns3

@@ -126,15 +126,8 @@ SrrScheduler::Leave(FlowId f)
 SrrScheduler::Packet
 SrrScheduler::Left(Packet p)
 {
-    Flow& flow = m_flows[p.flow];
-    if (flow.position == NONE)
-    {
-        // Empty: leave the matrix; the deficit does not carry over to the next busy period.
-        Leave(p.flow);
-        flow.deficit = 0;
-    }
-    p.deficit = flow.deficit;
-    return p;
+    // Empty: leave the matrix; the deficit is reset.
+    return perflow::Left(m_flows, p, [this](FlowId f) { Leave(f); });
 }
 
 void

@@ -207,7 +207,7 @@ class SrrScheduler
 
     /**
      * After flow \p p.flow lost a packet: if it emptied, it leaves the matrix and its deficit is
-     * reset; the packet's deficit field is set to the flow's.
+     * reset (perflow::Left); the packet's deficit field is set to the flow's.
      * \param p the packet that left
      * \return p
      */

@@ -118,7 +118,7 @@ VerticalDimensioningQueueDisc::GetTypeId()
 }
 
 VerticalDimensioningQueueDisc::VerticalDimensioningQueueDisc()
-    : PerFlowQueueDiscOf<VdScheduler, VerticalDimensioningQueueDisc>(
+    : PerFlowQueueDiscOf<VerticalDimensioningScheduler, VerticalDimensioningQueueDisc>(
           "VerticalDimensioningQueueDisc"),
       m_maxPacketSizeAttr(0),
       m_roundsAttr(0),
@@ -136,24 +136,6 @@ VerticalDimensioningQueueDisc::VerticalDimensioningQueueDisc()
 VerticalDimensioningQueueDisc::~VerticalDimensioningQueueDisc()
 {
     NS_LOG_FUNCTION(this);
-}
-
-FlowCounters
-VdScheduler::GetCounters(FlowId f) const
-{
-    NS_ABORT_MSG_UNLESS(m_bucketCounters,
-                        "VerticalDimensioningQueueDisc: GetFlowStats needs BucketCounters = true "
-                        "(it is false: no per-bucket counters are kept)");
-    const FlowCounters* counters = m_counters.Find(f);
-    return counters ? *counters : FlowCounters{};
-}
-
-FlowStateSize
-VdScheduler::GetStateSize() const
-{
-    return FlowStateSize{m_vd.GetFlowStateBytes(),
-                         m_counters.GetSlots() * VdFlowTable<FlowCounters>::SlotBytes(),
-                         static_cast<uint32_t>(m_vd.GetFlowCapacity())};
 }
 
 uint64_t

@@ -27,8 +27,8 @@ namespace ns3
  * packet dropped: the head (the default) or the tail of the bucket with the largest bytes /
  * weight (buffer stealing, as DRR's).
  *
- * Traces: the family's (Deficit is always 0: WF²Q+ keeps tags, not deficits), and VirtualTime,
- * the system virtual time V after each dequeue, in bytes of link service.
+ * Traces: the family's (no Deficit: WF²Q+ keeps tags, not deficits), and VirtualTime, the system
+ * virtual time V after each dequeue, in bytes of link service.
  */
 class Wf2qPlusQueueDisc : public PerFlowQueueDiscOf<Wf2qPlusScheduler, Wf2qPlusQueueDisc>
 {

@@ -234,7 +234,6 @@ Wf2qPlusScheduler::Dequeue()
         m_virtualTime = std::max(m_virtualTime, m_waiting.TopKey());
         Admit();
     }
-    p.deficit = 0;
     return p;
 }
 
@@ -267,7 +266,6 @@ Wf2qPlusScheduler::Drop(bool fromHead)
             m_eligible.Update(f, flow.finish);
         }
     }
-    p.deficit = 0;
     return p;
 }
 

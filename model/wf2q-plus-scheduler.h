@@ -129,7 +129,8 @@ class Wf2qPlusScheduler
 
     /**
      * \return the per-flow state (FlowQueues: Empty, GetActiveFlows, IsBacklogged, GetBytes,
-     *         GetPackets, GetCounters, Longest, ...); WF²Q+ keeps no deficit, so GetDeficit is 0
+     *         GetPackets, GetCounters, Longest, ...); WF²Q+ keeps tags, no deficit, so it has no
+     *         GetDeficit
      */
     const auto& GetFlows() const
     {
@@ -200,8 +201,6 @@ class Wf2qPlusScheduler
         /// backlogged since Reset)
         double cost = 0;
         Counters counters; //!< sent and dropped counters
-        /// WF²Q+ keeps no deficit counter (FlowQueues::GetDeficit reads this).
-        static constexpr uint64_t deficit = 0;
     };
 
     /**

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What an example program says about itself: its ``--schema``.
 
-Every example program (helper/experiment-params.h) answers ``--schema`` with one JSON
+Every example program (experiment/experiment-params.h) answers ``--schema`` with one JSON
 object and exits 0 without running::
 
     {"schema": "qdisc-lab.params/1", "program": "red-vs-droptail",

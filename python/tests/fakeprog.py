@@ -41,7 +41,7 @@ anything else (so runs that then crash or hang have them too): ``PREFIX-1-1.pcap
 :func:`flow_monitor_text`. Like the examples' they are never recorded in the report.
 
 ``--schema`` (alone) prints the program's parameters and metrics like a C++ example
-(helper/experiment-params.h): the flags ``x``, ``behave``, ``sleep``, ``spin``, ``pcap`` and
+(experiment/experiment-params.h): the flags ``x``, ``behave``, ``sleep``, ``spin``, ``pcap`` and
 ``flowMonitor``, and ``count`` (uint, 1 to 100), ``flag`` (bool), ``offset`` (int) and ``rate``
 (rate), which nothing reads (for the campaign loader's type and range checks); the metrics
 ``value_mbps`` and ``seed``. With ``$QDISCLAB_FAKE_SCHEMA`` set to ``fail`` it exits 1
@@ -49,7 +49,7 @@ instead, like a program built before ``--schema``; set to ``slow`` it logs ``sch
 and sleeps for an hour (a driver stopped before its first run).
 
 ``--batch=FILE`` (the only argument) runs the points FILE lists like a C++ example on
-PointBatch (helper/point-batch.h): one point per line, its arguments separated by tabs,
+PointBatch (experiment/point-batch.h): one point per line, its arguments separated by tabs,
 ``--stdout=PATH`` and ``--stderr=PATH`` naming where the point's output goes; the first
 point that does not return 0 ends the batch with its status. With
 ``$QDISCLAB_FAKE_NO_BATCH`` set it refuses, like a build on ns-3.37; with

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Several runs in one process (``points_per_process``; helper/point-batch.h).
+"""Several runs in one process (``points_per_process``; experiment/point-batch.h).
 
 A batched sweep must store what a sweep of one process per run stores: the same rows,
 metrics reports byte for byte, failure reasons and timeouts per run; resume per run;

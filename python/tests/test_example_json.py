@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The examples' metrics reports, byte for byte: each example's ``--output`` must equal the report
-recorded before the examples moved to ExperimentParams (helper/experiment-params.h), so that
+recorded before the examples moved to ExperimentParams (experiment/experiment-params.h), so that
 refactoring an example cannot change a recorded campaign's results unnoticed.
 
 The recorded reports are in ``data/example-json/<ns-3 version>/<program>.<case>.json``, written

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""ns-3's command-line habits in every example (helper/experiment-params.h): ``--pcap=PREFIX`` on
-the studied devices and ``--flowMonitor=FILE``, both off by default, and ns-3's attribute
-overrides (``--ns3::Type::Attribute=VALUE``, ``NS_ATTRIBUTE_DEFAULT``) honoured or refused."""
+"""ns-3's command-line habits in every example (experiment/experiment-params.h):
+``--pcap=PREFIX`` on the studied devices and ``--flowMonitor=FILE``, both off by default, and
+ns-3's attribute overrides (``--ns3::Type::Attribute=VALUE``, ``NS_ATTRIBUTE_DEFAULT``) honoured
+or refused."""
 
 import json
 import os

@@ -118,7 +118,14 @@ struct StealingModel
     {
         const auto p = s.Dequeue();
         bytes -= p.size;
-        return {p.flow, p.size, static_cast<int64_t>(p.deficit)};
+        if constexpr (perflow::HasDeficit<S>::value)
+        {
+            return {p.flow, p.size, static_cast<int64_t>(p.deficit)};
+        }
+        else
+        {
+            return {p.flow, p.size, 0};
+        }
     }
 };
 
@@ -148,7 +155,7 @@ class PerFlowFamilyTest : public ::testing::Test
     {
         Ptr<QD> qd;                      //!< the queue disc
         std::vector<SeenPacket> dropped; //!< packets dropped, before or after enqueue
-        int64_t deficit = -1;            //!< the last Deficit trace's value
+        int64_t deficit = 0;             //!< the last Deficit trace's value (0 without one)
         uint32_t deficitFlow = 0;        //!< the last Deficit trace's bucket
 
         /// \param item a packet dropped
@@ -157,8 +164,9 @@ class PerFlowFamilyTest : public ::testing::Test
             dropped.emplace_back(qd->GetBucket(ConstCast<QueueDiscItem>(item)), item->GetSize(), 0);
         }
 
-        /// \param flow bucket \param value its deficit
-        void Deficit(uint32_t flow, typename QD::Deficit value)
+        /// \param flow bucket \param value its deficit \tparam D QD::Deficit
+        template <typename D>
+        void Deficit(uint32_t flow, D value)
         {
             deficitFlow = flow;
             deficit = static_cast<int64_t>(value);
@@ -169,8 +177,9 @@ class PerFlowFamilyTest : public ::testing::Test
 TYPED_TEST_SUITE_P(PerFlowFamilyTest);
 
 // On random traffic from eight weighted hosts through a full buffer, the queue disc sends the
-// packet its scheduler, driven directly, sends (bucket, size, deficit), and drops what the
-// scheduler's drop policy drops: PerFlowQueueDiscOf's steps add nothing and skip nothing.
+// packet its scheduler, driven directly, sends (bucket, size, and the deficit, for a member that
+// keeps deficit counters), and drops what the scheduler's drop policy drops: PerFlowQueueDiscOf's
+// steps add nothing and skip nothing.
 TYPED_TEST_P(PerFlowFamilyTest, SendsAndDropsWhatItsSchedulerChooses)
 {
     using Sinks = typename TestFixture::Sinks;
@@ -180,7 +189,13 @@ TYPED_TEST_P(PerFlowFamilyTest, SendsAndDropsWhatItsSchedulerChooses)
     auto model = PerFlowMember<TypeParam>::Model(qd, 65);
     Sinks sinks{qd};
     qd->TraceConnectWithoutContext("Drop", MakeCallback(&Sinks::Drop, &sinks));
-    qd->TraceConnectWithoutContext("Deficit", MakeCallback(&Sinks::Deficit, &sinks));
+    if constexpr (TypeParam::HAS_DEFICIT)
+    {
+        using Deficit = typename TypeParam::Deficit;
+        ASSERT_TRUE(qd->TraceConnectWithoutContext(
+            "Deficit",
+            MakeCallback(&Sinks::template Deficit<Deficit>, &sinks)));
+    }
 
     std::mt19937 rng(7);
     std::set<uint32_t> buckets;
@@ -215,7 +230,10 @@ TYPED_TEST_P(PerFlowFamilyTest, SendsAndDropsWhatItsSchedulerChooses)
             ASSERT_TRUE(item) << "step " << step;
             const SeenPacket got{qd->GetBucket(item), item->GetSize(), sinks.deficit};
             ASSERT_EQ(got, expected) << "step " << step;
-            ASSERT_EQ(sinks.deficitFlow, std::get<0>(expected));
+            if constexpr (TypeParam::HAS_DEFICIT)
+            {
+                ASSERT_EQ(sinks.deficitFlow, std::get<0>(expected));
+            }
             ++sent;
         }
     }
@@ -346,10 +364,12 @@ TYPED_TEST_P(PerFlowFamilyTest, SharedAttributesAreItsOwn)
         qd->GetAttribute("DropFrom", value);
         EXPECT_EQ(value.Get(), "Tail");
     }
-    for (const char* trace : {"ActiveFlows", "FlowEnqueue", "FlowDequeue", "FlowDrop", "Deficit"})
+    for (const char* trace : {"ActiveFlows", "FlowEnqueue", "FlowDequeue", "FlowDrop"})
     {
         EXPECT_TRUE(tid.LookupTraceSourceByName(trace)) << trace;
     }
+    // Deficit is a capability: only a member whose scheduler keeps deficit counters has it.
+    EXPECT_EQ(tid.LookupTraceSourceByName("Deficit") != nullptr, TypeParam::HAS_DEFICIT);
     // The base holds none of its own, so a default set under its name cannot reach the others.
     EXPECT_EQ(PerFlowQueueDisc::GetTypeId().GetAttributeN(), 0U);
     EXPECT_FALSE(Config::SetDefaultFailSafe("ns3::PerFlowQueueDisc::Buckets", UintegerValue(3)));

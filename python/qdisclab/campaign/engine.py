@@ -17,7 +17,7 @@ One sweep at a time writes a database (:func:`~qdisclab.campaign.store.exclusive
 
 With ``points_per_process`` > 1 (the campaign's, or ``--points-per-process``), a task
 runs up to that many runs in one process of a program built on PointBatch
-(helper/point-batch.h; :func:`~qdisclab.campaign.runner.execute_batch`), when a probe
+(experiment/point-batch.h; :func:`~qdisclab.campaign.runner.execute_batch`), when a probe
 says the program's ns-3 can reset between runs (else: one run per process, said on
 the console). Each run still gets its own row, timeout and failure reason: the run that
 ended the process gets its exit status, or its timeout, and its own error line; the runs

@@ -466,7 +466,7 @@ def execute_batch(
     """Run several points of ``program`` in one process (``program --batch=FILE``).
 
     ``points`` are argument lists, each without ``--output``; the program (see
-    helper/point-batch.h) runs them in order, each from a fresh global state, with its
+    experiment/point-batch.h) runs them in order, each from a fresh global state, with its
     own metrics file, standard output and standard error. Returns, per point, what
     :func:`execute_run` returns for a run of its own, or ``None`` for a point that did
     not run because an earlier one ended the process (run it again).

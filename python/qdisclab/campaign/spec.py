@@ -43,7 +43,7 @@ A campaign names one example program and the runs to make of it::
     maxTh = [0.64]
 
 ``points_per_process`` (default 1) lets the engine run several runs in one process of a
-program built on PointBatch (helper/point-batch.h), for campaigns of short runs; each run
+program built on PointBatch (experiment/point-batch.h), for campaigns of short runs; each run
 is still stored, resumed and failed on its own (see :mod:`qdisclab.campaign.engine`).
 
 ``keep`` lists glob patterns (``*``, ``?``, ``[...]``, ``**``) of files in a run's directory

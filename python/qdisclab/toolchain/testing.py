@@ -34,7 +34,7 @@ from qdisclab.toolchain.junit import Counts, closing_line, summarize
 
 # Set in the environment of the pytest run, so no test re-enters `qdisc-lab test`.
 IN_PYTEST_ENV = "QDISC_LAB_IN_PYTEST"
-FORMAT_DIRS = ("model", "helper", "test", "examples")
+FORMAT_DIRS = ("model", "helper", "experiment", "test", "examples")
 FORMAT_SUFFIXES = (".cc", ".h")
 FORMAT_TEST = "clang-format"
 # clang-format --dry-run -Werror reports "<file>:<line>:<col>: error: ...".

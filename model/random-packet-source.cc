@@ -4,11 +4,10 @@
 
 #include "random-packet-source.h"
 
-#include "metrics-report.h"
-
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/metrics-report.h"
 #include "ns3/packet.h"
 #include "ns3/seq-ts-header.h"
 #include "ns3/simulator.h"
