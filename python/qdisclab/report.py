@@ -366,6 +366,8 @@ def summary_rows(sections: list[Section]) -> list[dict[str, object]]:
             "incomplete": bool(section.state is not None and section.state.incomplete),
             "tallies": section.figures.tallies,
             "simulator": section.figures.simulator,
+            "simulator_incomplete": bool(section.figures.simulator_campaign is not None
+                                         and section.figures.simulator_campaign.incomplete),
             "simulator_counts": section.figures.simulator_counts(),
             "attributions": section.figures.attribution_counts(),
         })
@@ -405,7 +407,10 @@ def _summary_html(sections: list[Section]) -> str:
             counts = row["simulator_counts"]
             cells = [row["claims"], *(sum(counts.get(v, 0) for v in verdicts)
                                       for _, verdicts in SUMMARY_COLUMNS)]
-            body.append(f"<tr><td>&nbsp;&nbsp;{_e(row['name'])}: on {_e(row['simulator'])}</td>"
+            label = f"{_e(row['name'])}: on {_e(row['simulator'])}"
+            if row["simulator_incomplete"]:
+                label += " <span class='incomplete'>(incomplete campaign)</span>"
+            body.append(f"<tr><td>&nbsp;&nbsp;{label}</td>"
                         + "".join(f'<td class="num">{n}</td>' for n in cells)
                         + "<td>–</td><td>"
                         + (_e(_counts_text(row["attributions"], ATTRIBUTIONS)) or "–")

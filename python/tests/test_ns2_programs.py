@@ -168,7 +168,13 @@ def test_the_simulator_verdicts_pair_by_claim_id_and_survive_the_manifest(tmp_pa
         Claim("Fig. 2", "p", "n2", "agree", id="C2"),
         Claim("Fig. 1", "p", "n1", "agree", id="C1"),
     ])
+    from qdisclab.figures import CampaignState
+
+    theirs.campaign = CampaignState("x-ns2", "full", "p", 10, {"ok": 4}, [1], ["ns-2.35"], [],
+                                    None, None)
     ours.attach_simulator("ns-2.35", theirs)
+    assert ours.notes == ["The ns-2.35 column is drawn from 4 of its campaign's 10 runs"
+                          " (x-ns2): a verdict there may change when the rest are in."]
     assert [(c.simulator_verdict, c.simulator_ours) for c in ours.claims] == [
         ("agree", "n1"), ("agree", "n2"), ("not evaluated", "no ns-2.35 run of this claim")]
     assert ours.simulator_counts()["agree"] == 2

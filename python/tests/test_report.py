@@ -555,3 +555,28 @@ def test_summary_shows_other_readings_beside_and_outside_the_totals(tmp_path):
         "2", "2", "0", "0", "0", "0", "0"]
     total = re.search(r"<th>all</th>(.*?)</tr>", summary).group(1)
     assert re.findall(r'<td class="num">(\d+)</td>', total) == ["2", "1", "0", "1", "0", "0", "0"]
+
+
+def test_report_shows_the_papers_simulator_beside_the_module(tmp_path):
+    """The three-way view: the summary has a row of the paper's simulator's counts (not in the
+    totals) with where the claims stand, and the claims table its verdicts and numbers."""
+    from qdisclab.figures import BOTH_AGREE, SIMULATOR_AGREES
+    from qdisclab.report import render, summary_rows
+    ours = _section("paper-a", [Claim("1", "p", "o1", "agree", id="C1"),
+                                Claim("2", "p", "o2", "disagree", id="C2")])
+    theirs = FigureSet("paper-a", tmp_path, claims=[Claim("1", "p", "n1", "agree", id="C1"),
+                                                   Claim("2", "p", "n2", "agree", id="C2")])
+    ours.figures.attach_simulator("ns-2.35", theirs)
+    row, = summary_rows([ours])
+    assert row["simulator_counts"]["agree"] == 2
+    assert row["attributions"][BOTH_AGREE] == row["attributions"][SIMULATOR_AGREES] == 1
+    html = render([ours], tmp_path)
+    summary = html[html.index("Verdicts per reproduction"):html.index('<h2 id="paper-a">')]
+    from html import escape
+    assert "paper-a: on ns-2.35" in summary and escape(f"1 {SIMULATOR_AGREES}") in summary
+    # The totals count the module's claims only: 2 claims, 1 agree, 1 disagree.
+    total = summary[summary.index("<th>all</th>"):]
+    assert re.findall(r'<td class="num">(\d+)</td>', total)[:4] == ["2", "1", "0", "1"]
+    section = html[html.index('<h2 id="paper-a">'):]
+    assert "Verdict on ns-2.35" in section and "n2" in section
+    assert escape(SIMULATOR_AGREES) in section

@@ -251,6 +251,12 @@ class FigureSet:
         id; a claim ``judged`` lacks is "not evaluated" there."""
         by_id = {claim.id: claim for claim in judged.claims}
         self.simulator, self.simulator_campaign = simulator, judged.campaign
+        state = judged.campaign
+        if state is not None and state.incomplete:
+            self.notes.append(
+                f"The {simulator} column is drawn from {state.counts.get('ok', 0):,} of its"
+                f" campaign's {state.planned:,} runs ({state.campaign}): a verdict there may"
+                " change when the rest are in.")
         for claim in self.claims:
             other = by_id.get(claim.id)
             claim.simulator_verdict = other.verdict if other else "not evaluated"
