@@ -9,14 +9,10 @@ Short runs (4 × 4, 30 s with the full load's session rate); without ``ns`` the 
 except under ``CI=true``, where they fail.
 """
 
-import json
-import os
-import shutil
-import subprocess
-
 import pytest
 
 from built_examples import example
+from ns2_programs import Ns2Program, require_ns2
 from qdisclab.context import REPO
 from qdisclab.metrics import load_metrics
 from qdisclab.schema import parse_schema, read_schema
@@ -30,21 +26,13 @@ SWITCH_ONLY = ("speedup", "fabric", "islipIterations", "inputBuffer", "voqLimit"
 
 
 def _need_ns2() -> None:
-    if shutil.which("ns") is None:
-        message = "ns-2 (ns) is not installed: apt-get install ns2"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_ns2()
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(PROGRAM), *args], capture_output=True, text=True, timeout=120)
+_PROGRAM = Ns2Program(PROGRAM, timeout=120)
+run = _PROGRAM.run
 
-
-def metrics(*args: str) -> dict:
-    done = run(*args)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)["metrics"]
+metrics = _PROGRAM.metrics
 
 
 @pytest.fixture(scope="module")

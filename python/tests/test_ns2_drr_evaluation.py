@@ -7,14 +7,10 @@ packets and bytes, the replications).
 Without ``ns`` the tests skip, except under ``CI=true``, where they fail.
 """
 
-import json
-import os
-import shutil
-import subprocess
-
 import pytest
 
 from built_examples import example
+from ns2_programs import Ns2Program, require_ns2
 from qdisclab.context import REPO
 from qdisclab.metrics import load_metrics
 from qdisclab.schema import parse_schema, read_schema
@@ -31,21 +27,13 @@ FACTORIAL = ("--scenario=factorial", "--packetSizeMin=1000", "--packetSizeMax=10
 
 @pytest.fixture(autouse=True)
 def ns2():
-    if shutil.which("ns") is None:
-        message = "ns-2 (ns) is not installed: apt-get install ns2"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_ns2()
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(PROGRAM), *args], capture_output=True, text=True, timeout=60)
+_PROGRAM = Ns2Program(PROGRAM, timeout=60)
+run = _PROGRAM.run
 
-
-def metrics(*args: str) -> dict:
-    done = run(*args)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout)["metrics"]
+metrics = _PROGRAM.metrics
 
 
 @pytest.mark.skipif(not NS3_EXAMPLE.is_file(),

@@ -9,13 +9,12 @@ Without ``ns`` the ns-2 tests skip, except under ``CI=true``, where they fail.
 
 import io
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from rich.console import Console
+
+from ns2_programs import Ns2Program, require_ns2
 
 from qdisclab import campaign
 from qdisclab.figures import (
@@ -36,16 +35,12 @@ PROGRAM = Path(__file__).parent / "data" / "ns2" / "onoff.tcl"
 
 @pytest.fixture
 def ns2():
-    if shutil.which("ns") is None:
-        message = "ns-2 (ns) is not installed: apt-get install ns2"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_ns2()
     return PROGRAM
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(PROGRAM), *args], capture_output=True, text=True, timeout=60)
+_PROGRAM = Ns2Program(PROGRAM, timeout=60)
+run = _PROGRAM.run
 
 
 def test_schema_declares_the_parameters_with_types_ranges_and_the_replication(ns2):

@@ -7,14 +7,10 @@ flows carry no IN packet, the queue limit is honoured, and bad input stops the p
 line naming the parameter. Without ``ns`` the tests skip, except under ``CI=true``.
 """
 
-import json
-import os
-import shutil
-import subprocess
-
 import pytest
 
 from built_examples import example
+from ns2_programs import Ns2Program, require_ns2
 from qdisclab.context import REPO
 from qdisclab.metrics import load_metrics
 from qdisclab.schema import parse_schema, read_schema
@@ -32,22 +28,14 @@ PACKET = 1040  # bytes: 1000-byte segments and 40 bytes of TCP/IP header
 
 @pytest.fixture(scope="module")
 def ns2():
-    if shutil.which("ns") is None:
-        message = "ns-2 (ns) is not installed: apt-get install ns2"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_ns2()
     return PROGRAM
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(PROGRAM), *args], capture_output=True, text=True, timeout=60)
+_PROGRAM = Ns2Program(PROGRAM, timeout=60)
+run = _PROGRAM.run
 
-
-def report(*args: str) -> dict:
-    done = run(*args)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+report = _PROGRAM.report
 
 
 @pytest.fixture(scope="module")

@@ -5,14 +5,10 @@ what ns-2.35's Queue/SRR does in it on short runs (weighted shares, the per-queu
 delay by hand). Without ``ns`` the tests skip, except under ``CI=true``, where they fail.
 """
 
-import json
-import os
-import shutil
-import subprocess
-
 import pytest
 
 from built_examples import example, needs_build
+from ns2_programs import Ns2Program, require_ns2
 from qdisclab.context import REPO
 from qdisclab.metrics import load_metrics
 from qdisclab.schema import parse_schema, read_schema
@@ -32,21 +28,13 @@ ALONE = ("--queueDisc=SRR", "--mainBackground=0", "--crossBackground=0", "--warm
 
 @pytest.fixture(autouse=True)
 def ns2():
-    if shutil.which("ns") is None:
-        message = "ns-2 (ns) is not installed: apt-get install ns2"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_ns2()
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(PROGRAM), *args], capture_output=True, text=True, timeout=60)
+_PROGRAM = Ns2Program(PROGRAM, timeout=60)
+run = _PROGRAM.run
 
-
-def metrics(*args: str) -> dict:
-    done = run(*args)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)["metrics"]
+metrics = _PROGRAM.metrics
 
 
 @needs_build(EXAMPLE)
