@@ -381,3 +381,31 @@ def test_the_manual_lists_each_release_with_the_source_it_is_pinned_to():
         assert f"``{pin.path}``" in rows[release]
     assert rows[intree.NEWEST_RELEASE].startswith(f"{intree.NEWEST_RELEASE} (newest)")
     assert rows[intree.DEFAULT_RELEASE].startswith(f"{intree.DEFAULT_RELEASE} (default)")
+
+
+def test_forwarding_headers_of_moved_module_headers_are_removed_and_configure_runs(tmp_path):
+    """CMake-era ns-3 writes build/include/ns3/x.h once, at configure; after the module moves x.h
+    (helper/ -> experiment/) the old forward is removed so configure writes the new one."""
+    tree = tmp_path / "ns-3.37"
+    module = tree / "contrib" / intree.MODULE_NAME
+    (module / "experiment").mkdir(parents=True)
+    (module / "experiment" / "metrics-report.h").write_text("// moved here\n")
+    (module / "model").mkdir()
+    (module / "model" / "drr-queue-disc.h").write_text("// still here\n")
+    include = tree / "build" / "include" / "ns3"
+    include.mkdir(parents=True)
+    moved = include / "metrics-report.h"
+    moved.write_text(f'#include "{module}/helper/metrics-report.h"\n')
+    kept = include / "drr-queue-disc.h"
+    kept.write_text(f'#include "{module}/model/drr-queue-disc.h"\n')
+    elsewhere = include / "gone-core.h"  # not the module's: ns-3's own business
+    elsewhere.write_text(f'#include "{tree}/src/core/model/gone-core.h"\n')
+    cache = tree / "cmake-cache"
+    cache.mkdir()
+    stamp = cache / intree.STAMP_NAME
+    stamp.write_text("{}")
+    assert intree.remove_stale_header_stubs(tree) == [moved]
+    assert not moved.exists() and kept.exists() and elsewhere.exists()
+    assert not stamp.exists()  # so configure runs and writes experiment/metrics-report.h's
+    stamp.write_text("{}")
+    assert intree.remove_stale_header_stubs(tree) == [] and stamp.exists()

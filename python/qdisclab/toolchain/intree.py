@@ -667,6 +667,38 @@ def needs_configure(ns3dir: Path, args: Sequence[str]) -> bool:
     return old != _stamp_data(ns3dir, args)
 
 
+#: A forwarding header CMake-era ns-3 writes into build/include/ns3/ at configure time.
+_STUB = re.compile(r'#include "(?P<path>[^"]+)"\n?')
+
+
+def remove_stale_header_stubs(ns3dir: Path) -> list[Path]:
+    """Remove the forwarding headers of ``build/include/ns3/`` that point at a file of the
+    module that is no longer there (a header the module moved or removed), and the configure
+    stamp with them; return the headers removed.
+
+    CMake-era ns-3 writes ``#include "<contrib/qdisc-lab/.../x.h>"`` for each module header at
+    configure time, and never again once ``x.h`` exists there: a moved header would keep its
+    old, broken forward. Removed, the next configure (which the missing stamp makes run) writes
+    the new one. Waf trees copy the headers at build time and have no such stubs."""
+    include = ns3dir / "build" / "include" / "ns3"
+    module = (ns3dir / "contrib" / MODULE_NAME).resolve()
+    removed = []
+    for stub in sorted(include.glob("*.h")) if include.is_dir() else ():
+        if stub.is_symlink() or stub.stat().st_size > 4096:
+            continue
+        match = _STUB.fullmatch(stub.read_text(errors="replace"))
+        if match is None:
+            continue
+        target = Path(match["path"])
+        if target.is_relative_to(module) and not target.exists():
+            stub.unlink()
+            removed.append(stub)
+    if removed:
+        system = BuildSystem.of(ns3dir)
+        (ns3dir / system.state_dir / STAMP_NAME).unlink(missing_ok=True)
+    return removed
+
+
 def configure(ns3dir: Path, args: Sequence[str], env: dict[str, str], console=None) -> bool:
     """Run ./ns3 configure (./waf configure) when needed; return True if it ran."""
     if not needs_configure(ns3dir, args):
@@ -841,6 +873,9 @@ def prepare_tree(repo: Path, cache: Path, version: str = DEFAULT_RELEASE, jobs: 
         _say(console, f"{len(stats.written)} written, {len(stats.removed)} removed, "
                       f"{stats.unchanged} unchanged")
     with _step(console, "configure"):
+        if stale := remove_stale_header_stubs(ns3dir):
+            _say(console, f"{len(stale)} forwarding header(s) of moved module headers removed"
+                          f" ({', '.join(p.name for p in stale[:4])}{', ...' if len(stale) > 4 else ''})")
         configure(ns3dir, BuildSystem.of(ns3dir).configure_args(), env, console)
     with _step(console, "build"):
         build(ns3dir, env, jobs or default_jobs(), console)
