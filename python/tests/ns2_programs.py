@@ -43,3 +43,12 @@ class Ns2Program:
     def metrics(self, *args: str) -> dict:
         """The run's metrics."""
         return self.report(*args)["metrics"]
+
+    def assert_refused(self, *args: str, message: str) -> None:
+        """The run stops before simulating: exit code 2, no report, and one line on standard
+        error, ``<program>: ...``, containing ``message``."""
+        done = self.run(*args)
+        assert done.returncode == 2, done.stderr
+        assert done.stdout == ""
+        assert done.stderr.startswith(f"{self.path.stem}: ") and message in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -70,16 +70,12 @@ def test_shared_parameters_have_the_example_names_types_defaults_and_ranges(sche
 
 
 def test_the_switch_is_refused_in_one_line(schema):
-    done = run("--queueDisc=CioqRed")
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith("cioq-red-evaluation: --queueDisc=CioqRed: ns-2.35 has no"
-                                  " CIOQ switch")
-    assert len(done.stderr.strip().splitlines()) == 1
+    _PROGRAM.assert_refused("--queueDisc=CioqRed",
+                            message="--queueDisc=CioqRed: ns-2.35 has no CIOQ switch")
     for name in SWITCH_ONLY:
-        done = run(f"--{name}=2")
-        assert done.returncode == 2 and f"unknown parameter --{name}" in done.stderr
-    done = run("--ports=8")  # the paper's sessions are for 4 and 16 ports only
-    assert done.returncode == 2 and "for 4 and 16 ports only" in done.stderr
+        _PROGRAM.assert_refused(f"--{name}=2", message=f"unknown parameter --{name}")
+    # the paper's sessions are for 4 and 16 ports only
+    _PROGRAM.assert_refused("--ports=8", message="for 4 and 16 ports only")
 
 
 def test_a_run_reports_every_metric_its_schema_declares(schema, tmp_path):

@@ -146,7 +146,4 @@ def test_rngrun_selects_an_independent_replication_and_repeats_exactly():
     (("--dropFrom=Tail",), "unknown parameter --dropFrom"),
 ])
 def test_bad_input_stops_with_one_line_naming_the_parameter(args, message):
-    done = run(*args)
-    assert done.returncode == 2
-    assert done.stderr.startswith("drr-evaluation: ") and message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+    _PROGRAM.assert_refused(*args, message=message)

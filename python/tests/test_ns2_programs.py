@@ -84,10 +84,7 @@ def test_a_run_writes_metrics_its_schema_accepts(ns2, tmp_path):
     ("flows=2", "expected --name=value, got 'flows=2'"),
 ])
 def test_bad_input_stops_with_one_line_naming_the_parameter(ns2, arg, message):
-    done = run(arg)
-    assert done.returncode == 2
-    assert done.stderr.startswith("onoff: ") and message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+    _PROGRAM.assert_refused(arg, message=message)
 
 
 def test_rngrun_selects_an_independent_replication_and_repeats_exactly(ns2):

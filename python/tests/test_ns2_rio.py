@@ -147,10 +147,7 @@ def test_subscription_sets_the_number_of_flows_and_rngrun_the_replication(ns2):
     ("--sack=true", "unknown parameter --sack"),
 ])
 def test_bad_input_stops_with_one_line_naming_the_parameter(ns2, arg, message):
-    done = run(arg)
-    assert done.returncode == 2
-    assert done.stderr.startswith("rio-assured-service: ") and message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+    _PROGRAM.assert_refused(arg, message=message)
 
 
 def test_without_best_effort_flows_their_metrics_are_null(ns2):

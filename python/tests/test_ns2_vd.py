@@ -127,7 +127,4 @@ def test_rngrun_selects_an_independent_replication_and_repeats_exactly():
     ("--crossBackground=50", "exceed Queue/SRR's 100 flow ids"),
 ])
 def test_bad_input_stops_with_one_line_naming_the_parameter(arg, message):
-    done = run("--queueDisc=SRR", arg)
-    assert done.returncode == 2
-    assert done.stderr.startswith("vertical-dimensioning-evaluation: ")
-    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    _PROGRAM.assert_refused("--queueDisc=SRR", arg, message=message)
