@@ -2,7 +2,7 @@
 """The pages under doc/ form one manual that parses as reStructuredText without warnings.
 
 doc/qdisc-lab.rst is the overview; its ``toctree`` leads to one page per model family, the
-campaigns and tooling page and doc/reproductions/. The pages are written on several branches; a
+experiment contract, the campaigns and tooling page and doc/reproductions/. The pages are written on several branches; a
 merge can leave a table, a list or a heading level broken, a page out of the toctree or a
 ``:doc:`` link dangling without anyone building ns-3's Sphinx manual. This parses every page with
 docutils as Sphinx would read it inside ns-3's ``doc/models`` (where ``replace.txt`` defines
@@ -149,6 +149,7 @@ def test_every_page_is_reachable_from_the_overview():
 def test_overview_lists_model_pages_campaigns_and_reproductions():
     assert toctree_entries(OVERVIEW.read_text()) == [
         *MODEL_PAGES,
+        "experiment-contract",
         "campaigns",
         "own-program",
         "reproductions/index",
