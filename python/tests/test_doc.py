@@ -2,12 +2,13 @@
 """The pages under doc/ form one manual that parses as reStructuredText without warnings.
 
 doc/qdisc-lab.rst is the overview; its ``toctree`` leads to one page per model family, the
-campaigns and tooling page and doc/reproductions/. The pages are written on several branches; a
+experiment contract, the campaigns and tooling page and doc/reproductions/. The pages are written on several branches; a
 merge can leave a table, a list or a heading level broken, a page out of the toctree or a
 ``:doc:`` link dangling without anyone building ns-3's Sphinx manual. This parses every page with
 docutils as Sphinx would read it inside ns-3's ``doc/models`` (where ``replace.txt`` defines
 ``|ns3|``, and ``highlight``, ``toctree`` and ``:doc:`` are Sphinx's), checks the toctree and the
-ns-3 manual skeleton of the model pages.
+ns-3 manual skeleton of the model pages, and that the recipes for adding a queue disc name
+only files that exist.
 """
 
 import io
@@ -34,6 +35,14 @@ SKELETON = [
 ]
 #: The Usage section's parts, in ns-3's template order.
 USAGE = ["Helpers", "Attributes", "Output", "Traces", "Examples"]
+
+#: The recipes for adding a queue disc: (page, subsection title) of each.
+RECIPES = [
+    ("per-flow-schedulers", "Adding a queue disc"),
+    ("red-rio", "Adding an AQM"),
+    ("dscp-markers", "Adding a classful queue disc"),
+]
+REPO = DOC_DIR.parent
 
 #: What ns-3's doc/models/source/replace.txt and Sphinx supply, for a plain docutils parse.
 PRELUDE = ".. |ns3| replace:: ns-3\n\n"
@@ -118,6 +127,58 @@ def top_sections(text: str) -> list[str]:
     return re.findall(r"^(\S.*)\n\*{3,}$", text, flags=re.MULTILINE)
 
 
+def subsection(text: str, title: str) -> str:
+    """The text of subsection ``title`` (``=`` underline), up to the next heading of any level."""
+    heading = re.search(rf"^{re.escape(title)}\n={{{len(title)}}}\n", text, flags=re.MULTILINE)
+    assert heading, f"no subsection {title!r}"
+    start = heading.end()
+    end = re.search(r"^\S.*\n([=*#+-])\1{2,}$", text[start:], flags=re.MULTILINE)
+    return text[start:start + end.start()] if end else text[start:]
+
+
+def named_paths(text: str, root: Path = REPO) -> list[str]:
+    """The repository paths a text names as literals (``model/x.h``, ``model/x.{h,cc}``), braces
+    expanded; placeholders (``xyz``), patterns (``*``, ``<...>``) and other literals left out."""
+    tops = {p.name for p in root.iterdir() if p.is_dir()}
+    paths = []
+    for literal in re.findall(r"``([^`\s]+)``", text):
+        if not re.fullmatch(r"[\w.+-]+(?:/[\w.+{},-]+)+", literal) or "xyz" in literal.lower():
+            continue
+        if literal.split("/")[0] not in tops:
+            continue
+        group = re.search(r"\{([^}]*)\}", literal)
+        alternatives = group.group(1).split(",") if group else [None]
+        for alternative in alternatives:
+            if alternative is None:
+                paths.append(literal)
+            else:
+                paths.append(literal[:group.start()] + alternative + literal[group.end():])
+    return paths
+
+
+@pytest.mark.parametrize("page, title", RECIPES, ids=[t for _, t in RECIPES])
+def test_recipe_lists_new_then_edited_files_and_names_only_existing_ones(page, title):
+    recipe = subsection((DOC_DIR / f"{page}.rst").read_text(), title)
+    assert 0 <= recipe.index("*New files*") < recipe.index("*Edited files*")
+    paths = named_paths(recipe)
+    assert len(paths) >= 5, paths
+    assert [p for p in paths if not (REPO / p).exists()] == []
+
+
+def test_recipe_checks_catch_a_missing_file_and_skip_placeholders(tmp_path):
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "a.h").write_text("")
+    text = (
+        "T\n=\n\nSee ``model/a.{h,cc}``, ``model/xyz.h``, ``build/<flavor>/x``, "
+        "``10.2.0.0/24`` and ``ns3::A::B``.\n\nNext\n====\n\nnot this\n"
+    )
+    assert subsection(text, "T").strip().startswith("See")
+    assert "not this" not in subsection(text, "T")
+    paths = named_paths(subsection(text, "T"), tmp_path)
+    assert paths == ["model/a.h", "model/a.cc"]
+    assert [p for p in paths if not (tmp_path / p).exists()] == ["model/a.cc"]
+
+
 @pytest.mark.parametrize("page", PAGES, ids=name_of)
 def test_page_parses_without_warnings(page):
     assert parse_warnings(page.read_text(), citations_elsewhere(page)) == ""
@@ -149,6 +210,7 @@ def test_every_page_is_reachable_from_the_overview():
 def test_overview_lists_model_pages_campaigns_and_reproductions():
     assert toctree_entries(OVERVIEW.read_text()) == [
         *MODEL_PAGES,
+        "experiment-contract",
         "campaigns",
         "own-program",
         "reproductions/index",

@@ -9,7 +9,7 @@
 #
 # Parameters are --name=value, with the same names and meanings as ns2-validation's (see its
 # --help); the metrics are written as one JSON object in the module's metrics contract
-# (doc/campaigns.rst), with "program": "cbr.tcl".
+# (doc/experiment-contract.rst), with "program": "cbr.tcl".
 
 # --- parameters and their defaults ---------------------------------------------------------
 array set P {

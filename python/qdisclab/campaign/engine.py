@@ -679,7 +679,31 @@ def _sweep_store(campaign: Campaign, binary: Path, db_path: Path, result: SweepR
                  flavor: str | None, runs: list[Run], schema: ProgramSchema | None,
                  store: ResultStore, console: Console, progress_every: float | None
                  ) -> SweepResult:
-    """:func:`sweep` into the open database ``store``."""
+    """:func:`sweep` into the open database ``store``: check that it may take this campaign,
+    record the campaign, choose the runs to do, run them, and record the sweep."""
+    _check_database(store, campaign, db_path)
+    _record_campaign(store, campaign, binary)
+    todo = _runs_to_do(runs, store.statuses(), retry_failed, result)
+    revision = git_revision()
+    _announce(campaign, runs, todo, result, db_path, jobs, store, console)
+    sweep_id = store.start_sweep(_sweep_start(campaign, runs, result, cluster, flavor, revision))
+    try:
+        _prepare_kept(todo, db_path, result, console)
+        if todo and not cluster:
+            _remove_stale_run_dirs(console)
+        if todo:
+            requested = points_per_process or campaign.points_per_process
+            _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
+                     requested, console, schema, progress_every)
+            _warn_unmatched_keep(result, console)
+    except KeyboardInterrupt as exc:  # a stop signal before the runs started
+        _interrupted(result, exc, console)
+    store.finish_sweep(sweep_id, _sweep_end(result))
+    return result
+
+
+def _check_database(store: ResultStore, campaign: Campaign, db_path: Path) -> None:
+    """Stop unless the database is sound and holds nothing but this campaign in this mode."""
     store.check()
     meta = store.meta()
     stored_campaign = meta.get("campaign")
@@ -697,6 +721,10 @@ def _sweep_store(campaign: Campaign, binary: Path, db_path: Path, result: SweepR
             f" default full and --quick sweeps have their own: campaign.sqlite and"
             f" campaign-quick.sqlite)."
         )
+
+
+def _record_campaign(store: ResultStore, campaign: Campaign, binary: Path) -> None:
+    """Write the campaign, its file and program into the database, and its flat view."""
     store.set_meta(
         {
             "campaign": campaign.name,
@@ -709,7 +737,12 @@ def _sweep_store(campaign: Campaign, binary: Path, db_path: Path, result: SweepR
         }
     )
     store.create_flat_view(campaign.parameters(), campaign.metrics)
-    statuses = store.statuses()
+
+
+def _runs_to_do(runs: list[Run], statuses: Mapping[str, str], retry_failed: bool,
+                result: SweepResult) -> list[Run]:
+    """The runs the database does not hold yet (and its failures, with ``retry_failed``);
+    the others are counted in ``result`` as skipped."""
     todo = []
     for run in runs:
         status = statuses.get(run.key)
@@ -719,8 +752,12 @@ def _sweep_store(campaign: Campaign, binary: Path, db_path: Path, result: SweepR
             result.skipped_failed += 1
         else:
             todo.append(run)
+    return todo
 
-    revision = git_revision()
+
+def _announce(campaign: Campaign, runs: list[Run], todo: list[Run], result: SweepResult,
+              db_path: Path, jobs: int, store: ResultStore, console: Console) -> None:
+    """Print what the sweep runs of the campaign, and what that costs."""
     console.print(
         f"[bold]{campaign.name}[/] ({campaign.mode}): {len(runs)} runs,"
         f" {result.skipped_done} already done"
@@ -732,62 +769,69 @@ def _sweep_store(campaign: Campaign, binary: Path, db_path: Path, result: SweepR
     if todo:
         console.print(cost_line(campaign, len(todo), jobs, store.mean_wall_time(), len(runs)),
                       markup=False, highlight=False, soft_wrap=True)
-    sweep_id = store.start_sweep(
-        {
-            "campaign": campaign.name,
-            "mode": campaign.mode,
-            "started_at": iso_time(),
-            "cluster": cluster or "local",
-            "planned": len(runs),
-            "skipped": result.skipped_done + result.skipped_failed,
-            "ns3_flavor": flavor,
-            "git_rev": revision,
-        }
-    )
-    try:
-        if keeping := [run for run in todo if run.keep]:
-            patterns = list(dict.fromkeys(p for run in keeping for p in run.keep))
-            result.kept = KeptFiles(kept_root(db_path).resolve(), len(keeping),
-                                    dict.fromkeys(patterns, 0))
-            free = free_space(result.kept.root)
-            console.print(
-                f"Keeping the files of {len(keeping)} runs that match"
-                f" {', '.join(patterns)} in {result.kept.root}"
-                + (f" ({file_size(free)} free there)." if free is not None else "."),
-                markup=False, highlight=False, soft_wrap=True,
-            )
-        if todo and not cluster:
-            children.reset()
-            if removed := runner.remove_stale_run_dirs():
-                console.print(
-                    f"Removed {removed} scratch director{'y' if removed == 1 else 'ies'}"
-                    " of runs whose sweep was killed.", soft_wrap=True)
-        if todo:
-            requested = points_per_process or campaign.points_per_process
-            _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
-                     requested, console, schema, progress_every)
-            if result.kept and result.kept.done and (unmatched := result.kept.unmatched()):
-                console.print(
-                    f"[yellow]keep: no run had a file matching {escape(', '.join(unmatched))}"
-                    f" (does a parameter write it in the run's directory, {{run}}/...?)[/]",
-                    highlight=False, soft_wrap=True)
-    except KeyboardInterrupt as exc:  # a stop signal before the runs started
-        _interrupted(result, exc, console)
-    store.finish_sweep(
-        sweep_id,
-        {
-            "finished_at": iso_time(),
-            "workers": result.workers,
-            "ok": result.ok,
-            "failed": result.failed,
-            "timeout": result.timeout,
-            "interrupted": int(result.interrupted),
-            "wall_time_s": result.wall_time_s,
-            "run_time_s": result.run_time_s,
-            "cpu_time_s": result.cpu_time_s,
-        },
-    )
-    return result
+
+
+def _sweep_start(campaign: Campaign, runs: list[Run], result: SweepResult, cluster: str | None,
+                 flavor: str | None, revision: str) -> dict:
+    """The sweep's row as it starts."""
+    return {
+        "campaign": campaign.name,
+        "mode": campaign.mode,
+        "started_at": iso_time(),
+        "cluster": cluster or "local",
+        "planned": len(runs),
+        "skipped": result.skipped_done + result.skipped_failed,
+        "ns3_flavor": flavor,
+        "git_rev": revision,
+    }
+
+
+def _sweep_end(result: SweepResult) -> dict:
+    """The sweep's row as it ends: its counts and times."""
+    return {
+        "finished_at": iso_time(),
+        "workers": result.workers,
+        "ok": result.ok,
+        "failed": result.failed,
+        "timeout": result.timeout,
+        "interrupted": int(result.interrupted),
+        "wall_time_s": result.wall_time_s,
+        "run_time_s": result.run_time_s,
+        "cpu_time_s": result.cpu_time_s,
+    }
+
+
+def _prepare_kept(todo: list[Run], db_path: Path, result: SweepResult, console: Console) -> None:
+    """Where the files the runs keep go (``result.kept``), said with the space free there."""
+    if keeping := [run for run in todo if run.keep]:
+        patterns = list(dict.fromkeys(p for run in keeping for p in run.keep))
+        result.kept = KeptFiles(kept_root(db_path).resolve(), len(keeping),
+                                dict.fromkeys(patterns, 0))
+        free = free_space(result.kept.root)
+        console.print(
+            f"Keeping the files of {len(keeping)} runs that match"
+            f" {', '.join(patterns)} in {result.kept.root}"
+            + (f" ({file_size(free)} free there)." if free is not None else "."),
+            markup=False, highlight=False, soft_wrap=True,
+        )
+
+
+def _remove_stale_run_dirs(console: Console) -> None:
+    """Forget earlier runs' children, and remove the scratch directories of killed sweeps."""
+    children.reset()
+    if removed := runner.remove_stale_run_dirs():
+        console.print(
+            f"Removed {removed} scratch director{'y' if removed == 1 else 'ies'}"
+            " of runs whose sweep was killed.", soft_wrap=True)
+
+
+def _warn_unmatched_keep(result: SweepResult, console: Console) -> None:
+    """Name the keep patterns no run of the sweep had a file for."""
+    if result.kept and result.kept.done and (unmatched := result.kept.unmatched()):
+        console.print(
+            f"[yellow]keep: no run had a file matching {escape(', '.join(unmatched))}"
+            f" (does a parameter write it in the run's directory, {{run}}/...?)[/]",
+            highlight=False, soft_wrap=True)
 
 
 def _execute(
@@ -805,6 +849,9 @@ def _execute(
     schema: ProgramSchema | None = None,
     progress_every: float | None = None,
 ) -> None:
+    """Run ``todo`` on Dask, storing each run as it ends: open the cluster, choose how runs are
+    started and how many a process takes, submit them, collect them. On a stop signal or an
+    error, every run is ended first; a stop signal is recorded in ``result``."""
     from dask.distributed import as_completed
 
     result.cluster = cluster or "local"
@@ -812,96 +859,24 @@ def _execute(
     distributed_logger = logging.getLogger("distributed")
     previous_level = distributed_logger.level
     distributed_logger.setLevel(logging.ERROR)
-    client = local = None
-    futures = []
+    client = local = tasks = None
     try:
         client, local = _open_client(cluster, jobs)
-        result.workers = sum(client.nthreads().values()) or jobs
-        result.cluster_start_s = time.monotonic() - started
-        where = cluster or f"{jobs} local worker{'s' if jobs != 1 else ''}"
-        console.print(
-            f"Dask: {where} ({result.workers} slots), ready in {result.cluster_start_s:.1f} s",
-            soft_wrap=True)
-        argv_base = [str(binary)]
-        extra_env = dict(env) if env else None
-        # In-process workers track their children (for Ctrl-C); remote ones get a copy.
-        task = detached_task() if cluster else runner.execute_run
-        track = not cluster
-        launcher = [] if cluster else runner.death_signal_launcher()
-        if not cluster and not launcher:
-            console.print(
-                "[yellow]setpriv --pdeathsig (util-linux 2.33 or later) is missing: runs"
-                " outlive this sweep if it is killed with SIGKILL.[/]", soft_wrap=True)
+        _note_workers(client, cluster, jobs, started, result, console)
+        launch = _Launch.choose(campaign, binary, env, cluster, result, console)
         batch_size = _batch_size(points_per_process, len(todo), result.workers, binary,
-                                 extra_env, launcher, console)
-        batch_task = detached_task(runner.execute_batch) if cluster else runner.execute_batch
-        by_key: dict[str, list[Run]] = {}
+                                 launch.env, launch.launcher, console)
+        tasks = _Tasks(client, launch)
         started = time.monotonic()  # the runs' wall time starts here
-
-        def keep(run: Run) -> list | None:
-            if not run.keep:
-                return None
-            return [list(run.keep), str(result.kept.root / run.key)]
-
-        def submit(runs: list[Run]):
-            if len(runs) == 1:
-                future = client.submit(
-                    task, argv_base + runs[0].args(), campaign.timeout, extra_env,
-                    runner.TAIL_CHARS, track, launcher, keep(runs[0]),
-                    key=f"qdisclab-run-{runs[0].key}", retries=0,
-                )
-            else:
-                future = client.submit(
-                    batch_task, str(binary), [run.args() for run in runs], campaign.timeout,
-                    extra_env, runner.TAIL_CHARS, track, launcher, [keep(run) for run in runs],
-                    key=f"qdisclab-batch-{runs[0].key}-{len(runs)}", retries=0,
-                )
-            by_key[future.key] = runs
-            futures.append(future)
-            return future
-
         for start in range(0, len(todo), batch_size):
-            submit(todo[start:start + batch_size])
-
-        with _progress(console) as progress, ProgressLines(console, result, len(todo),
-                                                           progress_every):
-            bar = progress.add_task(campaign.name, total=len(todo), status="")
-            pending = as_completed(list(futures))
-            for future in pending:
-                runs = by_key.pop(future.key)
-                try:
-                    raws = future.result()
-                except Exception as exc:  # a lost worker, a serialization error, ...
-                    raws = {"outcome": "error", "error": f"Dask task failed: {exc!r}"}
-                finally:
-                    future.release()
-                if isinstance(raws, dict):
-                    raws = [raws] * len(runs)
-                if rerun := [run for run, raw in zip(runs, raws, strict=True) if raw is None]:
-                    pending.add(submit(rerun))
-                for run, raw in zip(runs, raws, strict=True):
-                    if raw is not None:
-                        _store(campaign, run, raw, binary, revision, store, result, progress,
-                               schema)
-                progress.update(
-                    bar,
-                    completed=result.executed,
-                    status=(f"[red]{result.failed} failed[/] " if result.failed else "")
-                    + (f"[yellow]{result.timeout} timed out[/]" if result.timeout else ""),
-                )
+            tasks.submit(todo[start:start + batch_size])
+        _collect(as_completed(list(tasks.futures)), tasks,
+                 _Recorder(campaign, binary, revision, store, result, schema), console, len(todo),
+                 progress_every)
         result.wall_time_s = time.monotonic() - started
     except BaseException as exc:
         # Ctrl-C, a stop signal, a database that cannot take a row: end every run first.
-        if local is not None:
-            children.kill_all()
-        if client is not None and futures:
-            try:
-                client.cancel(futures, force=True)
-            except Exception:  # noqa: BLE001 - shutting down anyway
-                pass
-        if local is not None and not children.wait_idle(STOP_TIMEOUT_S):
-            console.print(f"[yellow]Runs still cleaning up after {STOP_TIMEOUT_S} s.[/]",
-                          soft_wrap=True)
+        _end_runs(client, local, tasks.futures if tasks else [], console)
         if not isinstance(exc, KeyboardInterrupt):
             raise
         result.interrupted = True
@@ -917,6 +892,157 @@ def _execute(
         if local is not None:
             local.close()
 
+
+def _note_workers(client, cluster: str | None, jobs: int, started: float, result: SweepResult,
+                  console: Console) -> None:
+    """Count the cluster's slots and its start-up time into ``result``, and say so."""
+    result.workers = sum(client.nthreads().values()) or jobs
+    result.cluster_start_s = time.monotonic() - started
+    where = cluster or f"{jobs} local worker{'s' if jobs != 1 else ''}"
+    console.print(
+        f"Dask: {where} ({result.workers} slots), ready in {result.cluster_start_s:.1f} s",
+        soft_wrap=True)
+
+
+@dataclass
+class _Launch:
+    """How a sweep's runs are started: what each Dask task of it is given."""
+
+    binary: Path
+    timeout: float
+    env: dict[str, str] | None  #: added to each run's environment
+    task: object  #: runs one point (runner.execute_run, detached for a remote cluster)
+    batch_task: object  #: runs several points in one process (runner.execute_batch)
+    track: bool  #: in-process workers track their children (for Ctrl-C)
+    launcher: list[str]  #: the death-signal launcher, local runs only
+    kept_root: Path | None  #: where runs keep their files (SweepResult.kept)
+
+    @classmethod
+    def choose(cls, campaign: Campaign, binary: Path, env: Mapping[str, str] | None,
+               cluster: str | None, result: SweepResult, console: Console) -> _Launch:
+        """Local runs die with the sweep (``setpriv --pdeathsig``, warned about when missing);
+        remote ones get copies of the runner's functions."""
+        # In-process workers track their children (for Ctrl-C); remote ones get a copy.
+        task = detached_task() if cluster else runner.execute_run
+        launcher = [] if cluster else runner.death_signal_launcher()
+        if not cluster and not launcher:
+            console.print(
+                "[yellow]setpriv --pdeathsig (util-linux 2.33 or later) is missing: runs"
+                " outlive this sweep if it is killed with SIGKILL.[/]", soft_wrap=True)
+        return cls(
+            binary=binary,
+            timeout=campaign.timeout,
+            env=dict(env) if env else None,
+            task=task,
+            batch_task=detached_task(runner.execute_batch) if cluster else runner.execute_batch,
+            track=not cluster,
+            launcher=launcher,
+            kept_root=result.kept.root if result.kept else None,
+        )
+
+    def keep(self, run: Run) -> list | None:
+        """What ``run`` keeps, as the runner takes it: its patterns and its folder."""
+        if not run.keep:
+            return None
+        return [list(run.keep), str(self.kept_root / run.key)]
+
+
+class _Tasks:
+    """The sweep's Dask tasks: one per run or per batch of runs, each knowing its runs."""
+
+    def __init__(self, client, launch: _Launch):
+        self.client = client
+        self.launch = launch
+        self.futures: list = []
+        self.by_key: dict[str, list[Run]] = {}
+
+    def submit(self, runs: list[Run]):
+        """Submit ``runs`` as one task (one process); return its future."""
+        launch = self.launch
+        if len(runs) == 1:
+            future = self.client.submit(
+                launch.task, [str(launch.binary)] + runs[0].args(), launch.timeout, launch.env,
+                runner.TAIL_CHARS, launch.track, launch.launcher, launch.keep(runs[0]),
+                key=f"qdisclab-run-{runs[0].key}", retries=0,
+            )
+        else:
+            future = self.client.submit(
+                launch.batch_task, str(launch.binary), [run.args() for run in runs],
+                launch.timeout, launch.env, runner.TAIL_CHARS, launch.track, launch.launcher,
+                [launch.keep(run) for run in runs],
+                key=f"qdisclab-batch-{runs[0].key}-{len(runs)}", retries=0,
+            )
+        self.by_key[future.key] = runs
+        self.futures.append(future)
+        return future
+
+    def outcome(self, future) -> tuple[list[Run], list]:
+        """A finished task's runs and their raw results (``None`` for a run handed back by
+        its batch, to run again); a task that failed in Dask fails each of its runs."""
+        runs = self.by_key.pop(future.key)
+        try:
+            raws = future.result()
+        except Exception as exc:  # a lost worker, a serialization error, ...
+            raws = {"outcome": "error", "error": f"Dask task failed: {exc!r}"}
+        finally:
+            future.release()
+        if isinstance(raws, dict):
+            raws = [raws] * len(runs)
+        return runs, raws
+
+
+@dataclass
+class _Recorder:
+    """Stores finished runs (:func:`_store`) and counts them into ``result``."""
+
+    campaign: Campaign
+    binary: Path
+    revision: str
+    store: ResultStore
+    result: SweepResult
+    schema: ProgramSchema | None
+
+    def record(self, run: Run, raw: Mapping, progress: Progress) -> None:
+        _store(self.campaign, run, raw, self.binary, self.revision, self.store, self.result,
+               progress, self.schema)
+
+
+def _collect(pending, tasks: _Tasks, recorder: _Recorder, console: Console, total: int,
+             progress_every: float | None) -> None:
+    """Store every run as its task finishes (``pending``: Dask's ``as_completed`` over the
+    tasks), resubmitting those a batch handed back, with the progress bar (or progress lines)
+    over ``total`` runs."""
+    result = recorder.result
+    with _progress(console) as progress, ProgressLines(console, result, total, progress_every):
+        bar = progress.add_task(recorder.campaign.name, total=total, status="")
+        for future in pending:
+            runs, raws = tasks.outcome(future)
+            if rerun := [run for run, raw in zip(runs, raws, strict=True) if raw is None]:
+                pending.add(tasks.submit(rerun))
+            for run, raw in zip(runs, raws, strict=True):
+                if raw is not None:
+                    recorder.record(run, raw, progress)
+            progress.update(
+                bar,
+                completed=result.executed,
+                status=(f"[red]{result.failed} failed[/] " if result.failed else "")
+                + (f"[yellow]{result.timeout} timed out[/]" if result.timeout else ""),
+            )
+
+
+def _end_runs(client, local, futures: list, console: Console) -> None:
+    """End every run of a stopping sweep: kill the local ones, cancel the queued tasks, and
+    wait (up to STOP_TIMEOUT_S) for the local runs to be cleaned up."""
+    if local is not None:
+        children.kill_all()
+    if client is not None and futures:
+        try:
+            client.cancel(futures, force=True)
+        except Exception:  # noqa: BLE001 - shutting down anyway
+            pass
+    if local is not None and not children.wait_idle(STOP_TIMEOUT_S):
+        console.print(f"[yellow]Runs still cleaning up after {STOP_TIMEOUT_S} s.[/]",
+                      soft_wrap=True)
 
 
 def _batch_size(requested: int, todo: int, workers: int, binary: Path,

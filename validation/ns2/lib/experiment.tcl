@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The experiment contract (doc/campaigns.rst, "Programs for the papers' simulator") for ns-2.35 programs:
+# The experiment contract (doc/experiment-contract.rst, "Programs for the papers' simulators") for ns-2.35 programs:
 # what experiment/experiment-params.h and experiment/metrics-report.h are for the C++ examples. A
 # program declares its parameters and metrics, parses its command line, and writes one metrics
 # JSON object, so that the campaign engine sweeps it like an ns-3 example:
