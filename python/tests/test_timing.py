@@ -124,6 +124,12 @@ def test_the_timing_row_sums_the_runs_cpu_and_the_sweeps_wall_times(fake, tmp_pa
     assert row.wall_s >= 2 * 0.3
     assert (row.cores, row.ns3_flavor, row.campaign) == (jobs, "system", "spin")
     assert row.git_revision == sweeps[0]["git_rev"]
+    # Each sweep that ran something recorded the machine's load; the row has the load beyond
+    # the workers, weighted by the sweeps' wall times.
+    assert [s["machine_cores"] is not None for s in sweeps] == [True, True, False]
+    expected = sum(max(0.0, s["load_mean"] - s["workers"]) * s["wall_time_s"]
+                   for s in sweeps[:2]) / (sweeps[0]["wall_time_s"] + sweeps[1]["wall_time_s"])
+    assert row.other_load == pytest.approx(expected)
 
 
 def test_a_sweep_killed_before_its_end_counts_up_to_its_last_stored_run(fake, tmp_path):
@@ -176,6 +182,7 @@ def test_an_old_database_gives_a_row_without_cpu_and_is_left_unchanged(tmp_path)
     assert row == TimingRow("spin", 4, None, 60.5, 2, "wheel", "abc")
     assert row.runs_without_cpu == 4
     assert row.cells()[2] == ""
+    assert row.other_load is None and row.cells()[-1] == ""
     assert db.read_bytes() == before
 
 
@@ -205,9 +212,9 @@ def test_write_timing_replaces_a_campaigns_row_and_keeps_the_others(tmp_path):
     write_timing(path, [row("b", 7.0), row("c", None)])
     assert path.read_text().splitlines() == [
         ",".join(COLUMNS),
-        "a,10,1.0,2.2,2,system,abc",
-        "b,10,7.0,2.2,2,system,abc",
-        "c,10,,2.2,2,system,abc",
+        "a,10,1.0,2.2,2,system,abc,",
+        "b,10,7.0,2.2,2,system,abc,",
+        "c,10,,2.2,2,system,abc,",
     ]
     assert read_timing(path)[1]["cpu_s"] == "7.0"
     assert read_timing(tmp_path / "missing.csv") == []

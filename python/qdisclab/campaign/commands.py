@@ -50,6 +50,7 @@ def run_sweep(
     from qdisclab.toolchain.build import runtime_env
     from qdisclab.campaign.engine import (
         default_db_path,
+        load_line,
         overhead_line,
         program_binary,
         summary_table,
@@ -81,8 +82,9 @@ def run_sweep(
     except CampaignError as exc:
         raise click.ClickException(str(exc)) from exc
     CONSOLE.print(summary_table(result))
-    if line := overhead_line(result):
-        CONSOLE.print(line, highlight=False, soft_wrap=True)
+    for line in (overhead_line(result), load_line(result)):
+        if line:
+            CONSOLE.print(line, highlight=False, soft_wrap=True)
     CONSOLE.print(f"Results: {result.db_path}", markup=False, highlight=False, soft_wrap=True)
     return result
 

@@ -68,6 +68,7 @@ from rich.table import Table
 from rich.text import Text
 
 from qdisclab.campaign import children, runner
+from qdisclab.campaign.load import LoadSampler, MachineLoad
 from qdisclab.campaign.spec import Campaign, CampaignError, Run, check_program
 from qdisclab.campaign.store import ResultStore, exclusive_writer, iso_time, kept_root
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
@@ -314,6 +315,8 @@ class SweepResult:
     run_time_s: float = 0.0
     #: CPU seconds (user + system) of the runs stored by this sweep.
     cpu_time_s: float = 0.0
+    #: The machine's load average while the runs executed (None: no run executed).
+    load: MachineLoad | None = None
     failures: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -693,8 +696,12 @@ def _sweep_store(campaign: Campaign, binary: Path, db_path: Path, result: SweepR
             _remove_stale_run_dirs(console)
         if todo:
             requested = points_per_process or campaign.points_per_process
-            _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
-                     requested, console, schema, progress_every)
+            sampler = LoadSampler().start()
+            try:
+                _execute(campaign, todo, binary, store, result, revision, jobs, cluster, env,
+                         requested, console, schema, progress_every)
+            finally:
+                result.load = sampler.stop()
             _warn_unmatched_keep(result, console)
     except KeyboardInterrupt as exc:  # a stop signal before the runs started
         _interrupted(result, exc, console)
@@ -798,6 +805,11 @@ def _sweep_end(result: SweepResult) -> dict:
         "wall_time_s": result.wall_time_s,
         "run_time_s": result.run_time_s,
         "cpu_time_s": result.cpu_time_s,
+        **({} if result.load is None else {
+            "load_mean": round(result.load.mean, 3),
+            "load_peak": round(result.load.peak, 3),
+            "machine_cores": result.load.cores,
+        }),
     }
 
 
@@ -1129,6 +1141,22 @@ def summary_table(result: SweepResult) -> Table:
                       f"{result.kept.files} of {result.kept.runs} runs,"
                       f" {file_size(result.kept.bytes)}")
     return table
+
+
+def load_line(result: SweepResult) -> str | None:
+    """One line on how busy the machine was while the runs executed: the mean and largest
+    1-minute load average against the sweep's own workers and the machine's cores, and
+    whether the runs' CPU seconds are a quiet machine's (nothing else ran beside them)."""
+    load = result.load
+    if load is None or not result.executed:
+        return None
+    other = load.other(result.workers)
+    verdict = ("the machine was quiet: the runs' CPU seconds are a quiet machine's"
+               if load.quiet(result.workers) else
+               f"other work used about {other:.1f} of the {load.cores} cores beside the"
+               f" runs: their CPU seconds are inflated by it (a quiet machine's are lower)")
+    return (f"Machine load: mean {load.mean:.2f}, peak {load.peak:.2f} over {load.samples}"
+            f" samples, {result.workers} workers on {load.cores} cores; {verdict}")
 
 
 def overhead_line(result: SweepResult) -> str | None:

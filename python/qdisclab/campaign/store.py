@@ -125,7 +125,10 @@ CREATE TABLE IF NOT EXISTS sweeps (
     run_time_s   REAL,
     cpu_time_s   REAL,
     ns3_flavor   TEXT,
-    git_rev      TEXT
+    git_rev      TEXT,
+    load_mean    REAL,
+    load_peak    REAL,
+    machine_cores INTEGER
 );
 """
 
@@ -136,6 +139,9 @@ _ADDED_COLUMNS = (
     ("sweeps", "cpu_time_s", "REAL"),
     ("sweeps", "ns3_flavor", "TEXT"),
     ("runs", "kept_dir", "TEXT"),
+    ("sweeps", "load_mean", "REAL"),
+    ("sweeps", "load_peak", "REAL"),
+    ("sweeps", "machine_cores", "INTEGER"),
 )
 
 _RUN_COLUMNS = (

@@ -22,7 +22,13 @@ Columns (:data:`COLUMNS`):
     the ns-3 flavour the sweeps ran (``system``, ``wheel``, ``optimized``; for sweeps
     before it was recorded, read from the program's path ``build/<flavor>/examples/``);
 ``git_revision``
-    the module's revisions the runs were made at, in order of first use, space-separated.
+    the module's revisions the runs were made at, in order of first use, space-separated;
+``other_load``
+    how much other work shared the machine with the runs: the mean 1-minute load average
+    beyond the sweeps' own workers (:mod:`qdisclab.campaign.load`), averaged over the sweeps
+    weighted by their wall time. Below 0.5 the CPU seconds are a quiet machine's; above it,
+    they are inflated by the other work (by 1.35-2.9x on two cores beside builds). Empty when
+    no sweep of the database recorded the load (databases written before sweeps recorded it).
 
 A row is only made for a campaign whose every run is stored. The database is opened
 read-only and never changed, so it can be read while a sweep writes it, and a database
@@ -38,6 +44,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from qdisclab.campaign.load import other_load
 from qdisclab.campaign.spec import Campaign, CampaignError
 from qdisclab.context import REPO
 
@@ -45,7 +52,8 @@ from qdisclab.context import REPO
 #: choose another).
 TIMING_CSV = REPO / "doc" / "results" / "timing.csv"
 
-COLUMNS = ("campaign", "runs", "cpu_s", "wall_s", "cores", "ns3_flavor", "git_revision")
+COLUMNS = ("campaign", "runs", "cpu_s", "wall_s", "cores", "ns3_flavor", "git_revision",
+           "other_load")
 
 
 @dataclass
@@ -59,6 +67,7 @@ class TimingRow:
     cores: int
     ns3_flavor: str
     git_revision: str
+    other_load: float | None = None
     #: Runs stored before the database recorded CPU time (then ``cpu_s`` is None); not a column.
     runs_without_cpu: int = field(default=0, compare=False)
 
@@ -68,6 +77,7 @@ class TimingRow:
         values = {name: getattr(self, name) for name in COLUMNS}
         values["cpu_s"] = "" if self.cpu_s is None else f"{self.cpu_s:.1f}"
         values["wall_s"] = f"{self.wall_s:.1f}"
+        values["other_load"] = "" if self.other_load is None else f"{self.other_load:.2f}"
         return [str(values[name]) for name in COLUMNS]
 
 
@@ -101,6 +111,21 @@ def _sweeps_wall_s(sweeps: Sequence[sqlite3.Row], finished: Sequence[float]) -> 
                    default=start)
         total += last - start
     return total
+
+
+def _other_load(sweeps: Sequence[sqlite3.Row], has_load: bool) -> float | None:
+    """The wall-time-weighted mean load beyond the workers of the sweeps that recorded their
+    load; None when none did."""
+    if not has_load:
+        return None
+    measured = [(other_load(s["load_mean"], s["workers"] or 0), s["wall_time_s"] or 0.0)
+                for s in sweeps if s["load_mean"] is not None]
+    if not measured:
+        return None
+    wall = sum(w for _, w in measured)
+    if wall <= 0:
+        return sum(load for load, _ in measured) / len(measured)
+    return sum(load * w for load, w in measured) / wall
 
 
 def _flavor(sweeps: Sequence[sqlite3.Row], has_flavor: bool, binary: str | None) -> str:
@@ -139,7 +164,9 @@ def campaign_timing(db_path: str | Path, campaign: Campaign) -> TimingRow:
         finished = [t for t in (_seconds(row["finished_at"]) for row in
                                 conn.execute("SELECT finished_at FROM runs")) if t is not None]
         sweeps = list(conn.execute("SELECT * FROM sweeps ORDER BY id"))
-        has_flavor = "ns3_flavor" in _columns(conn, "sweeps")
+        sweep_columns = _columns(conn, "sweeps")
+        has_flavor = "ns3_flavor" in sweep_columns
+        has_load = "load_mean" in sweep_columns
         binary = conn.execute("SELECT value FROM meta WHERE key = 'binary'").fetchone()
     except sqlite3.Error as exc:
         raise CampaignError(f"cannot read {db_path}: {exc}") from exc
@@ -160,6 +187,7 @@ def campaign_timing(db_path: str | Path, campaign: Campaign) -> TimingRow:
         cores=max((s["workers"] or 0 for s in sweeps), default=0),
         ns3_flavor=_flavor(sweeps, has_flavor, binary[0] if binary else None),
         git_revision=" ".join(revisions),
+        other_load=_other_load(sweeps, has_load),
         runs_without_cpu=without_cpu,
     )
 
