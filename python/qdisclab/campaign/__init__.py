@@ -6,7 +6,8 @@
 * :mod:`~qdisclab.campaign.store` is the SQLite results database;
 * :mod:`~qdisclab.campaign.runner` is the task a worker executes (standard library only);
 * :mod:`~qdisclab.campaign.commands` holds ``qdisc-lab sweep`` and ``qdisc-lab export``;
-* :mod:`~qdisclab.campaign.timing` says what a campaign cost (``doc/results/timing.csv``);
+* :mod:`~qdisclab.campaign.timing` says what a campaign cost (``doc/results/timing.csv``), with
+  :mod:`~qdisclab.campaign.machine_load` the machine's load while a sweep ran;
 * :mod:`~qdisclab.campaign.api` is the Python interface for notebooks: :func:`load`,
   :func:`run` (run or resume), :func:`results` (pandas) and :func:`datasets` (xarray).
 

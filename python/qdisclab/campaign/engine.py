@@ -68,7 +68,7 @@ from rich.table import Table
 from rich.text import Text
 
 from qdisclab.campaign import children, runner
-from qdisclab.campaign.load import LoadSampler, MachineLoad
+from qdisclab.campaign.machine_load import LoadSampler, MachineLoad
 from qdisclab.campaign.spec import Campaign, CampaignError, Run, check_program
 from qdisclab.campaign.store import ResultStore, exclusive_writer, iso_time, kept_root
 from qdisclab.context import CONSOLE, REPO, RESULTS_DIR

@@ -25,7 +25,7 @@ Columns (:data:`COLUMNS`):
     the module's revisions the runs were made at, in order of first use, space-separated;
 ``other_load``
     how much other work shared the machine with the runs: the mean 1-minute load average
-    beyond the sweeps' own workers (:mod:`qdisclab.campaign.load`), averaged over the sweeps
+    beyond the sweeps' own workers (:mod:`qdisclab.campaign.machine_load`), averaged over the sweeps
     weighted by their wall time. Below 0.5 the CPU seconds are a quiet machine's; above it,
     they are inflated by the other work (by 1.35-2.9x on two cores beside builds). Empty when
     no sweep of the database recorded the load (databases written before sweeps recorded it).
@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from qdisclab.campaign.load import other_load
+from qdisclab.campaign.machine_load import other_load
 from qdisclab.campaign.spec import Campaign, CampaignError
 from qdisclab.context import REPO
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The machine's load while a sweep runs (``qdisclab.campaign.load``): the sampler's summary,
+"""The machine's load while a sweep runs (``qdisclab.campaign.machine_load``): the sampler's summary,
 the load beyond the sweep's own workers, the ``sweeps`` row and the sweep's summary line."""
 
 import itertools
@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from qdisclab.campaign.engine import SweepResult, load_line, sweep
-from qdisclab.campaign.load import LoadSampler, MachineLoad, other_load
+from qdisclab.campaign.machine_load import LoadSampler, MachineLoad, other_load
 from qdisclab.campaign.store import ResultStore
 from test_campaign_sweep import fake, quiet  # noqa: F401
 from test_timing import spin_campaign
