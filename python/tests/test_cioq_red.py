@@ -24,9 +24,30 @@ from qdisclab.campaign.spec import load_campaign
 from qdisclab.campaign.store import ResultStore
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import cioq_red as cr
-from synthetic_campaign import read_csv, write_campaign_db
+from qdisclab.figures.cioq_red.paper import PAPER_SPEEDUP
+from synthetic_campaign import program_params, read_csv, run_params, write_campaign_db
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "cioq-red.toml"
+PROGRAM = "cioq-red-evaluation"
+
+
+def program_resolve(params: dict) -> dict:
+    """What the example reports where its default is a placeholder (test_cioq_red_example
+    checks its report): the paper's sessions (times ``load``), speedup and ν for the switch
+    size."""
+    ports, out = params["ports"], {}
+    if params["sessions"] == 0:
+        out["sessions"] = round(params["load"] * cr.PAPER_SESSIONS[ports])
+    if params["speedup"] < 0:
+        out["speedup"] = PAPER_SPEEDUP[ports]
+    if params["nu"] < 0:
+        out["nu"] = cr.PAPER_NU[ports]
+    return out
+
+
+def params_of(run) -> dict:
+    """Every parameter a run of the campaigns has, as the example reports it."""
+    return run_params(run, resolve=program_resolve)
 OFFSET = {1: -1.0, 2: 0.0, 3: 1.0}
 D = 1 / 64
 
@@ -56,8 +77,9 @@ def synthetic_metrics(params: dict, seed: int, seeds: list[int]) -> dict:
 def make_db(path: Path, quick: bool) -> int:
     seeds = list(load_campaign(CAMPAIGN, quick=quick).seeds)
     return write_campaign_db(
-        path, CAMPAIGN, lambda run: synthetic_metrics(run.params, run.seed, seeds), quick=quick,
-        wall_time_s=lambda run: 12.5 if run.params["ports"] == 16 else 1.5, ns3_version="3.44")
+        path, CAMPAIGN, lambda run: synthetic_metrics(params_of(run), run.seed, seeds),
+        quick=quick, wall_time_s=lambda run: 12.5 if run.params["ports"] == 16 else 1.5,
+        ns3_version="3.44", resolve=program_resolve)
 
 
 @pytest.fixture(scope="module", params=[False, True], ids=["full", "quick"])
@@ -87,11 +109,17 @@ def test_registry_and_campaign():
     assert len(quick.runs()) == 2 * (6 + 6 + 2 + 6 + 6)
 
 
-def test_resolved_fills_the_paper_defaults():
-    p = cr.resolved({"ports": 16, "queueDisc": "CioqRed", "load": 0.5})
+def test_resolved_reads_the_report():
+    """A run's coordinates as the example reports them; ν is 0 for RED and DropTail; sessions
+    = 0 (what ns-2.35's program reports) is ``load`` times the paper's."""
+    p = cr.resolved(program_params(PROGRAM, ports=16, queueDisc="CioqRed", load=0.5,
+                                   sessions=3200, speedup=1.4, nu=0.125))
     assert (p["speedup"], p["sessions"], p["nu"], p["fabric"]) == (1.4, 3200, 0.125, "Paper")
-    p = cr.resolved({"ports": 4, "queueDisc": "Red", "speedup": 2.1, "fabric": "Islip"})
+    p = cr.resolved(program_params(PROGRAM, ports=4, queueDisc="Red", speedup=2.1,
+                                   fabric="Islip"))
     assert (p["speedup"], p["sessions"], p["nu"], p["fabric"]) == (2.1, 800, 0.0, "Islip")
+    with pytest.raises(KeyError, match="fabric"):
+        cr.resolved({k: v for k, v in program_params(PROGRAM).items() if k != "fabric"})
 
 
 def test_artifacts(figures):
@@ -182,11 +210,11 @@ def test_claims_detect_a_disagreement(tmp_path):
     db = tmp_path / "campaign-quick.sqlite"
     make_db(db, quick=True)
     with ResultStore(db) as store:
-        rows = store.conn.execute("SELECT run_key, params, metrics FROM runs").fetchall()
+        rows = store.conn.execute("SELECT run_key, output, metrics FROM runs").fetchall()
         with store.conn:
-            for key, params, metrics in rows:
+            for key, output, metrics in rows:
                 import json
-                p, m = json.loads(params), json.loads(metrics)
+                p, m = json.loads(output)["params"], json.loads(metrics)
                 if cr.resolved(p)["queueDisc"] == "CioqRed":
                     m[cr.OUTPUT] = 8.5
                     store.conn.execute("UPDATE runs SET metrics = ? WHERE run_key = ?",
@@ -204,11 +232,11 @@ def test_loss_claim_is_judged_on_the_papers_loss_rate(tmp_path, switch_gap, sent
     db = tmp_path / "campaign-quick.sqlite"
     make_db(db, quick=True)
     with ResultStore(db) as store:
-        rows = store.conn.execute("SELECT run_key, params, metrics, seed FROM runs").fetchall()
+        rows = store.conn.execute("SELECT run_key, output, metrics, seed FROM runs").fetchall()
         with store.conn:
-            for key, params, metrics, seed in rows:
+            for key, output, metrics, seed in rows:
                 import json
-                p, m = json.loads(params), json.loads(metrics)
+                p, m = json.loads(output)["params"], json.loads(metrics)
                 cioq = cr.resolved(p)["queueDisc"] == "CioqRed"
                 noise = OFFSET[seed] * D / 16
                 m[cr.LOSS] = 0.03 + noise + (switch_gap if cioq else 0.0)

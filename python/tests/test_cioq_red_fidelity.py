@@ -22,7 +22,7 @@ from qdisclab.campaign.spec import load_campaign
 from qdisclab.figures import cioq_red as cr
 from qdisclab.figures.common import Estimate
 from synthetic_campaign import read_csv, write_campaign_db
-from test_cioq_red import synthetic_metrics
+from test_cioq_red import params_of, program_resolve, synthetic_metrics
 
 ROOT = Path(__file__).resolve().parents[2] / "campaigns"
 FINAL, VARIANTS = ROOT / "cioq-red.toml", ROOT / "cioq-red-variants.toml"
@@ -64,14 +64,14 @@ def final_metrics(params: dict, seed: int) -> dict:
 def draw(tmp_path: Path, fail_s18: set = frozenset(), variants: bool = True):
     final = tmp_path / "results" / "cioq-red" / "campaign.sqlite"
     final.parent.mkdir(parents=True)
-    write_campaign_db(final, FINAL, lambda run: final_metrics(run.params, run.seed),
-                      ns3_version="3.44")
+    write_campaign_db(final, FINAL, lambda run: final_metrics(params_of(run), run.seed),
+                      ns3_version="3.44", resolve=program_resolve)
     if variants:
         db = tmp_path / "results" / "cioq-red-variants" / "campaign.sqlite"
         db.parent.mkdir(parents=True)
         write_campaign_db(db, VARIANTS,
-                          lambda run: variant_metrics(run.params, run.seed, fail_s18),
-                          ns3_version="3.44")
+                          lambda run: variant_metrics(params_of(run), run.seed, fail_s18),
+                          ns3_version="3.44", resolve=program_resolve)
     return cr.make_figures(final, tmp_path / "out")
 
 

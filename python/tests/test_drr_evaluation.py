@@ -25,9 +25,35 @@ from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import drr_evaluation as drr
 from qdisclab.figures.common import Estimate, parse_bytes, parse_mbps
 from qdisclab.report import write_report
-from synthetic_campaign import draw_results, read_csv, write_campaign_db
+from synthetic_campaign import (
+    draw_results,
+    program_params,
+    read_csv,
+    run_params,
+    write_campaign_db,
+)
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "drr-evaluation.toml"
+PROGRAM = "drr-evaluation"
+
+
+def program_resolve(params: dict) -> dict:
+    """What the example reports where its default is a placeholder (test_drr_evaluation_example
+    checks its report): the buffer by scenario and queue disc for an empty maxSize; in the
+    factorial, the measured flow's inter-arrival times for a background's 0."""
+    out = {}
+    if not params["maxSize"]:
+        out["maxSize"] = "25000B" if params["scenario"] == "fairness" else (
+            "200000B" if params["queueDisc"] == "Drr" else "400p")
+    if params["scenario"] == "factorial":
+        out["bgIntervalMin"] = params["bgIntervalMin"] or params["intervalMin"]
+        out["bgIntervalMax"] = params["bgIntervalMax"] or params["intervalMax"]
+    return out
+
+
+def params_of(run) -> dict:
+    """Every parameter a run of the campaign has (the example's defaults for its scenario)."""
+    return run_params(run, resolve=program_resolve)
 SEED_OFFSET = {1: -1.0, 2: 0.0, 3: 1.0}  # times d
 T2 = stats.t.ppf(0.975, 2)  # three seeds
 
@@ -68,8 +94,9 @@ def synthetic_metrics(params: dict, seed: int) -> dict:
 
 def make_db(path: Path, quick: bool = True, *, skip=lambda run: False) -> int:
     """Write a synthetic database of the campaign; return the number of runs stored."""
-    return write_campaign_db(path, CAMPAIGN, lambda run: synthetic_metrics(run.params, run.seed),
-                             quick=quick, skip=skip)
+    return write_campaign_db(path, CAMPAIGN,
+                             lambda run: synthetic_metrics(params_of(run), run.seed),
+                             quick=quick, skip=skip, resolve=program_resolve)
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +131,7 @@ def test_campaign_runs_exactly_the_designs(quick):
     configs = {c for pair in drr.VARIANTS.values() for c in pair}
     cells = {}
     for run in campaign.runs():
-        p = drr.resolved(run.params)
+        p = drr.resolved(params_of(run))
         if p["scenario"] != "factorial":
             assert p["queueDisc"] == "Drr" and parse_bytes(p["maxSize"])
             continue
@@ -124,10 +151,22 @@ def test_parsers():
     assert parse_bytes("25000B") == 25000
     assert parse_bytes("400p") is None
     assert parse_mbps("1.5Mbps") == 1.5 and parse_mbps("500kbps") == 0.5
-    assert drr.resolved({"scenario": "factorial", "queueDisc": "DropTail"})["maxSize"] == "400p"
-    assert drr.resolved({"scenario": "factorial"})["maxSize"] == "200000B"
-    assert drr.resolved({})["maxSize"] == "25000B"
-    assert drr.resolved({"queueDisc": "DropTail"})["dropFrom"] == ""
+    # A factorial DropTail run as the example reports it: its scenario's defaults, no DRR
+    # settings, no source rate.
+    report = {k: v for k, v in program_params(PROGRAM, scenario="factorial", queueDisc="DropTail",
+                                              maxSize="400p").items()
+              if k not in ("buckets", "quantum", "dropFrom", "flowMapping", "onRate")}
+    p = drr.resolved(report)
+    assert (p["maxSize"], p["nFlows"], p["packetSizeMin"], p["packetSizeMax"]) == ("400p", 2, 500,
+                                                                                  500)
+    assert (p["dropFrom"], p["buckets"], p["flowMapping"], p["onRate"]) == ("", None, None, None)
+    assert p["background"] == (1, 0, 2.5, 7.5)
+    fairness = drr.resolved(program_params(PROGRAM, maxSize="25000B"))
+    assert (fairness["nFlows"], fairness["buckets"], fairness["dropFrom"]) == (10, 10, "Head")
+    assert fairness["background"] is None
+    # A parameter the report lacks is an error, not a default.
+    with pytest.raises(KeyError, match="maxSize"):
+        drr.resolved({k: v for k, v in report.items() if k != "maxSize"})
 
 
 # ----------------------------------------------------------------- fig3

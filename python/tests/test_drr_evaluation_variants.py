@@ -35,7 +35,8 @@ from qdisclab.figures.drr_evaluation.claims import (
     queue_gap_verdict,
     tail_buffers_cause,
 )
-from synthetic_campaign import read_csv, write_campaign_db
+from synthetic_campaign import program_params, read_csv, write_campaign_db
+from test_drr_evaluation import PROGRAM, params_of, program_resolve
 from test_drr_evaluation import make_db as make_main_db
 
 VARIANTS = Path(__file__).resolve().parents[2] / "campaigns" / "drr-evaluation-variants.toml"
@@ -88,7 +89,7 @@ def factorial_metrics(p: dict, seed: int) -> dict:
 
 
 def variant_metrics(run) -> dict:
-    p = drr.resolved(run.params)
+    p = drr.resolved(params_of(run))
     if p["scenario"] == "fairness":
         return fairness_metrics(p, run.seed)
     return factorial_metrics(p, run.seed)
@@ -100,7 +101,7 @@ def figures(tmp_path_factory):
     main = root / "drr-evaluation" / "campaign-quick.sqlite"
     make_main_db(main, quick=True)
     count = write_campaign_db(root / "drr-evaluation-variants" / "campaign.sqlite", VARIANTS,
-                              variant_metrics)
+                              variant_metrics, resolve=program_resolve)
     out = root / "drr-evaluation" / "quick"
     return out, get_reproduction("drr-evaluation").make_figures(main, out), count
 
@@ -167,16 +168,19 @@ def test_readings():
     assert drr.offered_load("R1") == pytest.approx(10 / 1.1)
     assert drr.offered_load("R2") == pytest.approx(10 * 0.333333 / 1.1)
     assert drr.offered_load("R5") == pytest.approx(10 * 0.3 / 3.3)
-    p = drr.resolved({"onRate": "64kbps"})
-    assert drr.reading_of(p) == "R4"
-    assert drr.reading_of(drr.resolved({"onRate": "1Mbps", "meanOn": 0.3, "meanOff": 3})) == "R5"
-    assert drr.reading_of(drr.resolved({"onRate": "2Mbps"})) is None
-    assert drr.resolved({"scenario": "factorial", "nFlows": 3, "bgPacketSize": 1000,
-                         "bgIntervalMin": 5, "bgIntervalMax": 15})["background"] == \
+    def reading(**params):
+        return drr.reading_of(drr.resolved(program_params(PROGRAM, **params)))
+
+    assert reading(onRate="64kbps") == "R4"
+    assert reading(onRate="1Mbps", meanOn=0.3, meanOff=3) == "R5"
+    assert reading(onRate="2Mbps") is None
+    assert drr.resolved(program_params(PROGRAM, scenario="factorial", nFlows=3, bgPacketSize=1000,
+                                       bgIntervalMin=5, bgIntervalMax=15))["background"] == \
         (2, 1000, 5.0, 15.0)
     # The example's default background is a copy of the measured flow; the calibrated one (S22)
     # is the campaign's.
-    assert drr.resolved({"scenario": "factorial"})["background"] == (1, 0, 2.5, 7.5)
+    assert drr.resolved(program_params(PROGRAM, scenario="factorial"))["background"] == \
+        (1, 0, 2.5, 7.5)
     assert drr.BACKGROUND == (1, 1000, 5.0, 15.0)
 
 

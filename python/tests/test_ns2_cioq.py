@@ -139,15 +139,22 @@ def test_a_smaller_output_buffer_holds_less_and_drops_more(full_load):
 
 
 def _record(queue: str, output: float, seed: int, version: str = "ns-2.35"):
+    """A stored run of ``queue`` at full load on ns-2.35 (its program's report: sessions 0, no
+    switch) or on ns-3 (the example's report: the paper's 800 sessions, speedup 1.1)."""
     from qdisclab.campaign.store import RunRecord
+    from synthetic_campaign import program_schema
 
     params = {"ports": 4, "queueDisc": queue, "load": 1.0}
+    ns2 = version.startswith("ns-2")
+    defaults, never = program_schema("cioq-red-evaluation", "ns2" if ns2 else "system")
+    report = {**{k: v for k, v in defaults.items() if k not in never}, **params,
+              **({} if ns2 else {"sessions": 800, "speedup": 1.1})}
     return RunRecord(run_key=f"{queue}-{seed}", campaign="cioq-red-ns2",
                      program="cioq-red-evaluation", grid="load-4", params=params, seed=seed,
                      status="ok", reason=None, metrics={"mean_output_queue_packets": output},
                      wall_time_s=1.0, exit_code=0, stderr_tail=None, ns3_version=version,
                      git_rev=None, host=None, command=None, attempts=1, started_at=None,
-                     finished_at=None)
+                     finished_at=None, reported_params=report)
 
 
 @pytest.mark.parametrize("droptail, red, verdict", [(9.5, 8.5, "agree"), (8.0, 8.5, "disagree")])

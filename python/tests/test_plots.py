@@ -6,6 +6,7 @@ import csv
 import pytest
 
 from qdisclab.plots import plot_demo, plot_fairness_demo, read_queue_trace
+from synthetic_campaign import program_report
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -94,9 +95,8 @@ def fairness_doc(queue_disc: str, factor: float) -> dict:
     (the background offers its nominal load, so the ideal is the nominal one)."""
     from qdisclab.figures.vertical_dimensioning import run_ideal
 
-    params = {"queueDisc": queue_disc, "reference": "tcp", "maxSize": "12500B",
-              "weights": "1,2,3,4,5,6,7,8,9,10", "hops": 2, "coreRate": "10Mbps",
-              "simTime": 20.0}
+    params = program_report("vertical-dimensioning-evaluation", queueDisc=queue_disc,
+                            reference="tcp", maxSize="12500B", simTime=20.0)
     metrics = {"main_offered_kbps": 1875.0, "cross0_offered_kbps": 1250.0,
                "cross1_offered_kbps": 1250.0}
     ideal = run_ideal(params, metrics)

@@ -8,13 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from built_examples import example, needs_build
 from qdisclab.campaign.spec import Run, load_campaign
 from qdisclab.campaign.store import RunRecord
 from qdisclab.figures import red_vs_droptail as rvd
-from qdisclab.schema import read_schema
-from synthetic_campaign import read_csv, write_campaign_db
+from qdisclab.figures.common import RunParams
+from synthetic_campaign import (
+    program_params,
+    program_report,
+    read_csv,
+    run_params,
+    write_campaign_db,
+)
 from test_report import make_db as make_report_db
+
+
+PROGRAM = "red-vs-droptail"
 
 
 def record(params: dict, seed: int, total: float, drops: float = 0.0, grid: str = "",
@@ -30,7 +38,8 @@ def record(params: dict, seed: int, total: float, drops: float = 0.0, grid: str 
                  "udp_goodput_mbps": 0.125, "drops": drops, "early_drops": early,
                  "forced_drops": drops - early},
         wall_time_s=0.2, exit_code=0, stderr_tail=None, ns3_version="3.44", git_rev="x",
-        host=None, command=None, attempts=1, started_at=None, finished_at=None)
+        host=None, command=None, attempts=1, started_at=None, finished_at=None,
+        reported_params=program_report(PROGRAM, **full))
 
 
 def droptail(window, queue, seed, total, **kw):
@@ -172,25 +181,29 @@ def test_calibration_statements_and_the_choice_rule():
     assert rvd.calibration_rows(runs[:2]) == []
 
 
-def test_scenario_reads_the_examples_defaults():
-    assert rvd.Scenario.of({}) == rvd.Scenario(8, (3.0, 1.0), ("100Mbps", "1ms"), True)
-    assert rvd.Scenario.of({"nTcp": 4, "sack": False, "udpOn": 0.5}).label() == \
+def test_the_examples_defaults_are_the_calibrated_scenario():
+    """The example's defaults (its --schema) are the scenario the calibration chose."""
+    assert rvd.Scenario.of(program_params(PROGRAM)) == rvd.Scenario(8, (3.0, 1.0),
+                                                                    ("100Mbps", "1ms"), True)
+    assert rvd.Scenario.of(program_params(PROGRAM, nTcp=4, sack=False, udpOn=0.5)).label() == \
         "nTcp=4, UDP 0.5/1 s, access 100Mbps/1ms, no SACK"
 
 
-@needs_build(example("red-vs-droptail"))
-def test_scenario_defaults_are_the_examples():
-    """DEFAULTS is the example's own defaults (its --schema), the calibrated scenario."""
-    schema = read_schema(example("red-vs-droptail"))
-    defaults = {name: schema.param(name)["default"] for name in rvd.DEFAULTS}
-    assert defaults == rvd.DEFAULTS
-    assert rvd.Scenario.of(defaults).label() == "nTcp=8, UDP 3/1 s, access 100Mbps/1ms"
+#: The scenario parameters the example never records in its report (its --schema).
+UNREPORTED = ("udpOn", "udpOff", "accessRate", "accessDelay")
 
 
-def test_variant_grids_name_every_scenario_parameter():
-    """The variant grids after the calibration do not lean on the example's defaults."""
+def test_variant_grids_name_every_scenario_parameter_the_report_lacks():
+    """A variant run's scenario is read from its report and its campaign: every parameter the
+    report does not hold is named by each variant grid; a stored run without either is an
+    error naming the run and the parameter."""
+    assert {p for p in UNREPORTED if p not in program_report(PROGRAM)} == set(UNREPORTED)
     for run in load_campaign(VARIANTS).runs():
-        assert set(rvd.DEFAULTS) - {"sack"} <= set(run.params), run.grid
+        assert set(UNREPORTED) <= set(run.params), run.grid
+    bare = RunRecord("k", "c", PROGRAM, "sack-red", {"nTcp": 2}, 1, "ok", None, None, None, None,
+                     None, None, None, None, None, 1, None, None)
+    with pytest.raises(KeyError, match="run k .*no stored metrics report.* 'udpOn'"):
+        rvd.Scenario.of(RunParams(bare))
 
 
 # ------------------------------------------------- the variants campaign, end to end
@@ -209,7 +222,7 @@ def variant_metrics(run: Run) -> dict:
     without SACK DropTail is ahead at 10 ms; the best pair is 0.32/0.64, the others below it by
     |k - 5| / 512. The 0.5 Mb/s link gives 0.5 of 1 Mb/s's goodput at window 2000 with three or
     more senders (0.6 with fewer), 0.75 at the other windows."""
-    p, seed = run.params, run.seed
+    p, seed = run_params(run), run.seed
     scenario = rvd.Scenario.of(p)
     n, window, queue = scenario.n_tcp, int(p["window"]), int(p["queueSize"])
     red = p["queueDisc"] == "Red"
@@ -259,7 +272,7 @@ def variant_figures(variants):
 def chosen_scenario() -> rvd.Scenario:
     """What the constructed data make the choice rule pick among the calibration grid's
     scenarios: the first with three or more senders, in the rule's order."""
-    scenarios = {rvd.Scenario.of(run.params) for run in load_campaign(VARIANTS).runs()
+    scenarios = {rvd.Scenario.of(run_params(run)) for run in load_campaign(VARIANTS).runs()
                  if run.grid.startswith("calibration")}
     return min((s for s in scenarios if s.n_tcp >= 3), key=rvd.Scenario.rank)
 
@@ -271,7 +284,8 @@ def test_variants_campaign_calibrates_and_shows_causes(variants, variant_figures
     for row in found.calibration:
         assert row.meets_s16 == (row.scenario.n_tcp >= 2)
         assert row.meets_s20 == (row.scenario.n_tcp >= 3)
-    senders = sorted({rvd.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
+    senders = sorted({rvd.Scenario.of(run_params(run)).n_tcp
+                      for run in load_campaign(VARIANTS).runs()
                       if run.grid.startswith("sensitivity")})
     assert list(found.sensitivity) == senders
     out, figures = variant_figures
@@ -316,7 +330,7 @@ def test_variants_campaign_calibrates_and_shows_causes(variants, variant_figures
         ahead = min(3 * n, 20)
         low = f"{5 + ahead}-25" if ahead < 20 else "25"  # without ties the range is one count
         assert f"nTcp={n}: {low} of 25 ({ahead}↑ 5= {20 - ahead}~ 0↓)" in causes["C4"]
-    sack_n = {rvd.Scenario.of(run.params).n_tcp for run in load_campaign(VARIANTS).runs()
+    sack_n = {rvd.Scenario.of(run_params(run)).n_tcp for run in load_campaign(VARIANTS).runs()
               if run.grid.startswith("sack")}
     assert len(sack_n) == 1
     n_sack = sack_n.pop()

@@ -8,6 +8,7 @@ number of cells per {Wait, Gentle} x link setting, with the paper's best thresho
 pair (0.32/0.64) on top.
 """
 
+import json
 import math
 import os
 import re
@@ -37,7 +38,7 @@ from qdisclab.figures import (
 from qdisclab.figures import red_vs_droptail as rvd
 from qdisclab.figures.common import campaign_state, t_interval
 from qdisclab.report import write_report
-from synthetic_campaign import draw_results, read_csv
+from synthetic_campaign import draw_results, read_csv, reported_params
 
 # The study's grid, as in campaigns/red-vs-droptail.toml, with three seeds.
 CAMPAIGN_TOML = """
@@ -119,16 +120,20 @@ def make_db(path: Path, quick: bool = False, *, fail_every: int = 0) -> int:
             for index, run in enumerate(runs):
                 total = synthetic_total(run.params, run.seed)
                 failed = fail_every and index % fail_every == fail_every - 1
+                metrics = {
+                    "tcp_goodput_mbps": total - UDP, "udp_goodput_mbps": UDP,
+                    "total_goodput_mbps": total, "mean_queue_delay_ms": 10.0,
+                    "drops": 1, "early_drops": 0, "forced_drops": 1,
+                }
                 store.record({
                     "run_key": run.key, "campaign": campaign.name, "program": run.program,
                     "grid": run.grid, "params": run.params, "seed": run.seed,
                     "status": "failed" if failed else "ok",
                     "reason": "exit status 1" if failed else None,
-                    "metrics": None if failed else {
-                        "tcp_goodput_mbps": total - UDP, "udp_goodput_mbps": UDP,
-                        "total_goodput_mbps": total, "mean_queue_delay_ms": 10.0,
-                        "drops": 1, "early_drops": 0, "forced_drops": 1,
-                    },
+                    "metrics": None if failed else metrics,
+                    "output": None if failed else json.dumps({
+                        "schema": "qdisc-lab.metrics/1", "program": run.program,
+                        "params": reported_params(run), "metrics": metrics}),
                     "wall_time_s": 0.25, "exit_code": 1 if failed else 0,
                     "ns3_version": "3.37", "git_rev": "abc123",
                 })

@@ -31,7 +31,13 @@ from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures.common import parse_mbps, t_interval
 from qdisclab.figures import rio_assured_service as ras
 from qdisclab.report import write_report
-from synthetic_campaign import draw_results, read_csv, write_campaign_db
+from synthetic_campaign import (
+    draw_results,
+    program_params,
+    read_csv,
+    stored_run,
+    write_campaign_db,
+)
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "rio-assured-service.toml"
 D = 1 / 256
@@ -39,6 +45,9 @@ RIO_SETTINGS = [(347.0, 694.0), (200.0, 600.0), (100.0, 300.0), (30.0, 90.0), (1
 FIG2_LIMITS = {(0.4, "Rio"): 11, (0.4, "RiPlusO"): 26, (0.5, "Rio"): 2, (0.5, "RiPlusO"): 16}
 FIG3_LIMITS = {(0.5, "Rio"): 0.9, (0.5, "RiPlusO"): 0.9, (1.0, "Rio"): 0.5,
                (1.0, "RiPlusO"): 0.7, (2.0, "Rio"): None, (2.0, "RiPlusO"): 0.3}
+
+
+PROGRAM = "rio-assured-service"
 
 
 def offset(grid: str, seed: int) -> float:
@@ -60,9 +69,7 @@ def curve_mean(s: ras.Setup, x: float, limit: float | None) -> float:
 
 
 def synthetic_metrics(run) -> dict:
-    record = RunRecord(run.key, "c", run.program, run.grid, run.params, run.seed, "ok", None,
-                       None, None, None, None, None, None, None, None, 1, None, None)
-    s = ras.setup_of(record)
+    s = ras.setup_of(stored_run(run))
     k = offset(run.grid, run.seed) * D
     metrics = {"total_mbps": 19.9, "mean_queue_packets": 100.0 + k, "drops": 10.0}
     if run.grid.startswith("table1"):
@@ -137,7 +144,8 @@ def test_registry_and_campaign():
 
 def test_setup_and_fair_share():
     record = RunRecord("k", "c", "p", "table1-rio", {"queueDisc": "Rio"}, 1, "ok", None, None,
-                       None, None, None, None, None, None, None, 1, None, None)
+                       None, None, None, None, None, None, None, 1, None, None,
+                       reported_params=program_params(PROGRAM, queueDisc="Rio"))
     s = ras.setup_of(record)
     assert (s.profiles, s.flows_per_profile, s.n_be, s.capacity) == (ras.TABLE1_PROFILES, 4,
                                                                      20, 20.0)
@@ -146,12 +154,18 @@ def test_setup_and_fair_share():
     # The paper's fair shares: profile + (20 - 15.2) / 40.
     shares = [s.fair_share(p) for p in (*ras.TABLE1_PROFILES, 0.0)]
     assert shares == pytest.approx(ras.PAPER_FAIR_SHARE, abs=1e-12)
-    fig3 = RunRecord("k", "c", "p", "fig3", {"queueDisc": "RiPlusO", "profiles": "0.5",
-                                            "subscription": 0.3, "outMinTh": 10}, 1, "ok", None,
-                     None, None, None, None, None, None, None, None, 1, None, None)
+    fig3_params = {"queueDisc": "RiPlusO", "profiles": "0.5", "subscription": 0.3, "outMinTh": 10}
+    fig3 = RunRecord("k", "c", "p", "fig3", fig3_params, 1, "ok", None, None, None, None, None,
+                     None, None, None, None, 1, None, None,
+                     reported_params=program_params(PROGRAM, **fig3_params))
     s = ras.setup_of(fig3)
     assert (s.flows_per_profile, s.n_as, s.subscription, s.out) == (12, 12, 0.3,
                                                                     (10.0, 30.0, 0.01))
+    # A stored run without a report: what the campaign did not set is an error naming both.
+    bare = RunRecord("k", "c", "p", "fig3", fig3_params, 1, "ok", None, None, None, None, None,
+                     None, None, None, None, 1, None, None)
+    with pytest.raises(KeyError, match="run k .* no stored metrics report .* 'bottleneckRate'"):
+        ras.setup_of(bare)
     assert parse_mbps("500kbps") == 0.5 and ras.parse_profiles("2,0.5") == (2.0, 0.5)
 
 
@@ -383,7 +397,8 @@ def test_empty_database(tmp_path):
 
 def _run(params: dict, metrics: dict) -> RunRecord:
     return RunRecord("k", "rio-assured-service", "rio-assured-service", "fig2", params, 1, "ok",
-                     None, metrics, None, None, None, None, None, None, None, 1, None, None)
+                     None, metrics, None, None, None, None, None, None, None, 1, None, None,
+                     reported_params=program_params(PROGRAM, **params))
 
 
 def test_goodput_reading_replaces_every_rate_that_has_a_goodput():

@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from qdisclab.campaign.store import RunRecord
 from qdisclab.figures import rio_assured_service as ras
 from qdisclab.figures.rio_assured_service import claims as claims_module
-from synthetic_campaign import draw_results, read_csv, write_campaign_db
+from synthetic_campaign import draw_results, read_csv, stored_run, write_campaign_db
 from test_rio_assured_service import make_db, synthetic_metrics
 
 CAMPAIGNS = Path(__file__).resolve().parents[2] / "campaigns"
@@ -27,10 +26,7 @@ CAMPAIGNS = Path(__file__).resolve().parents[2] / "campaigns"
 
 def variant_metrics(run) -> dict:
     if run.grid.startswith("sack-fig2"):
-        record = RunRecord(run.key, "c", run.program, "fig2", run.params, run.seed, "ok",
-                               None, None, None, None, None, None, None, None, None, 1, None,
-                               None)
-        s = ras.setup_of(record)
+        s = ras.setup_of(stored_run(run, grid="fig2"))
         limit = {(0.4, "Rio"): 11, (0.4, "RiPlusO"): 26, (0.5, "Rio"): 6,
                  (0.5, "RiPlusO"): 16}[(s.subscription, s.queue)]
         mean = s.profiles[0] + (0.1 if s.n_be <= limit else -0.1) + (run.seed - 2) / 256

@@ -24,18 +24,29 @@ from qdisclab.campaign.spec import load_campaign
 from qdisclab.figures import REPRODUCTIONS, get_reproduction
 from qdisclab.figures import vertical_dimensioning as vd
 from qdisclab.report import write_report
-from synthetic_campaign import draw_results, read_csv, write_campaign_db
+from synthetic_campaign import (
+    draw_results,
+    program_params,
+    read_csv,
+    run_params,
+    write_campaign_db,
+)
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "vertical-dimensioning.toml"
 SEED_OFFSET = {1: -0.25, 2: 0.0, 3: 0.25}  # ms
 T2 = stats.t.ppf(0.975, 2)  # three seeds
 DRR_SMALL_FACTORS = [0.02, 0.5, 1.0, 1.0, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2]
 VD_DELAY = {12500: 10.0, 50000: 10.0}  # VD's mean delay (ms) by buffer size
+PROGRAM = "vertical-dimensioning-evaluation"
+
+
+def params(**overrides) -> dict:
+    """A report's params: the example's defaults (its --schema) with ``overrides``."""
+    return program_params(PROGRAM, **overrides)
 
 
 def nominal_ideal() -> list[float]:
-    params = {"reference": "tcp"}
-    return vd.run_ideal(params, None, nominal=True)
+    return vd.run_ideal(params(reference="tcp"), None, nominal=True)
 
 
 def synthetic_metrics(params: dict, seed: int) -> dict:
@@ -65,7 +76,8 @@ def synthetic_metrics(params: dict, seed: int) -> dict:
 
 def make_db(path: Path, quick: bool = True, *, skip=lambda run: False) -> int:
     """Write a synthetic database of the campaign; return the number of runs stored."""
-    return write_campaign_db(path, CAMPAIGN, lambda run: synthetic_metrics(run.params, run.seed),
+    return write_campaign_db(path, CAMPAIGN,
+                             lambda run: synthetic_metrics(run_params(run), run.seed),
                              quick=quick, skip=skip)
 
 
@@ -111,13 +123,17 @@ def test_registry_and_campaign():
 
 
 def test_resolved_defaults():
-    p = vd.resolved({})
+    """The example's defaults (its --schema) are the paper's setup."""
+    p = vd.resolved(params())
     assert p["queueDisc"] == "VD" and p["reference"] == "cbr" and p["maxSize"] == 50000
     assert p["weights"] == tuple(float(i) for i in range(1, 11))
     assert (p["mainBackground"], p["crossBackground"], p["hops"]) == (15, 10, 2)
     assert p["backgroundKbps"] == 250.0 and p["coreKbps"] == 10000.0
     assert p["onProbability"] == 0.5
-    assert vd.resolved({"weights": "1,1", "maxSize": "400p"})["maxSize"] is None
+    assert vd.resolved(params(weights="1,1", maxSize="400p"))["maxSize"] is None
+    assert p["vdReturn"] == "fresh" and vd.resolved(params(queueDisc="DRR"))["vdReturn"] is None
+    with pytest.raises(KeyError, match="weights"):
+        vd.resolved({k: v for k, v in params().items() if k != "weights"})
 
 
 def test_weighted_max_min_parking_lot():
@@ -147,12 +163,12 @@ def test_expected_ideal_by_hand():
 
 
 def test_run_ideal_uses_the_measured_load():
-    params = {"reference": "tcp"}
+    tcp = params(reference="tcp")
     busy = {"main_offered_kbps": 3750.0, "cross0_offered_kbps": 2500.0,
             "cross1_offered_kbps": 2500.0}  # every source always on
-    ideal = vd.run_ideal(params, busy)
+    ideal = vd.run_ideal(tcp, busy)
     assert ideal == pytest.approx([125.0 * i for i in range(1, 11)])  # C / 80 per weight
-    assert vd.run_ideal(params, {"main_offered_kbps": 1.0}) is None
+    assert vd.run_ideal(tcp, {"main_offered_kbps": 1.0}) is None
 
 
 # ----------------------------------------------------------------- the figures
@@ -332,15 +348,15 @@ def test_comparable_claim_lists_every_per_flow_scheduler(tmp_path):
 
 
 def test_bdp_is_computed_from_the_parameters():
-    assert vd.base_rtt_ms({}) == 8.0 and vd.bdp_bytes({}) == 10000.0
-    five = {"accessDelay": "5ms", "coreDelay": "5ms"}
+    assert vd.base_rtt_ms(params()) == 8.0 and vd.bdp_bytes(params()) == 10000.0
+    five = params(accessDelay="5ms", coreDelay="5ms")
     assert vd.base_rtt_ms(five) == 40.0 and vd.bdp_bytes(five) == 50000.0
-    assert vd.bdp_bytes({"coreRate": "20Mbps", "hops": 3, "coreDelay": "2ms"}) == pytest.approx(
+    assert vd.bdp_bytes(params(coreRate="20Mbps", hops=3, coreDelay="2ms")) == pytest.approx(
         20e6 / 8 * 0.016)
     # 12500 B queued on each hop on average: 2 x 10 ms more.
-    assert vd.estimated_rtt_ms({}, {"hop0_mean_queue_bytes": 12500.0,
-                                    "hop1_mean_queue_bytes": 12500.0}) == pytest.approx(28.0)
-    assert vd.estimated_rtt_ms({}, {"hop0_mean_queue_bytes": 1.0}) is None
+    assert vd.estimated_rtt_ms(params(), {"hop0_mean_queue_bytes": 12500.0,
+                                          "hop1_mean_queue_bytes": 12500.0}) == pytest.approx(28.0)
+    assert vd.estimated_rtt_ms(params(), {"hop0_mean_queue_bytes": 1.0}) is None
     assert vd.parse_ms("0.5s") == 500.0 and vd.parse_ms("200us") == pytest.approx(0.2)
     with pytest.raises(ValueError, match="not a delay"):
         vd.parse_ms("5 parsecs")
@@ -385,11 +401,11 @@ def test_causes_come_from_the_variant_runs(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "VD_DELAY", {12500: 25.0, 50000: 10.0})
     root = tmp_path / "results"
     db = root / "vertical-dimensioning" / "campaign.sqlite"
-    write_campaign_db(db, CAMPAIGN, lambda run: synthetic_metrics(run.params, run.seed),
+    write_campaign_db(db, CAMPAIGN, lambda run: synthetic_metrics(run_params(run), run.seed),
                       skip=lambda run: run.seed > 3 or run.params["queueDisc"] != "VD"
                       and run.params["queueDisc"] != "DRR")
     write_campaign_db(root / "vertical-dimensioning-variants" / "campaign.sqlite", VARIANTS,
-                      lambda run: variant_metrics(run.params, run.seed))
+                      lambda run: variant_metrics(run_params(run), run.seed))
     figures = vd.make_figures(db, root / "vertical-dimensioning")
     by_id = {c.id: c for c in figures.claims}
     assert by_id["C5"].verdict == "disagree"
@@ -439,7 +455,8 @@ def test_an_ns2_database_of_srr_alone_judges_c10_and_leaves_the_vd_claims(tmp_pa
 
     def metrics(run):
         # DRR's synthetic shares at 12500 B for SRR at limit_ 12, the ideal at limit_ 50.
-        m = synthetic_metrics({**run.params, "queueDisc": "DRR", "maxSize": "50000B"}, run.seed)
+        m = synthetic_metrics(params(**{**run.params, "queueDisc": "DRR", "maxSize": "50000B"}),
+                              run.seed)
         if run.params["limit"] == 12:
             m.update({f"flow{i}_kbps": nominal_ideal()[i - 1] * DRR_SMALL_FACTORS[i - 1]
                       for i in range(1, 11)})

@@ -203,6 +203,9 @@ class RunRecord:
             return self.reported_params[name]
         if name in self.params:
             return self.params[name]
+        if self.reported_params is None:
+            raise KeyError(f"run {self.run_key} ({self.program}) has no stored metrics report"
+                           f" and its campaign does not set parameter {name!r}")
         raise KeyError(f"run {self.run_key} ({self.program}) reports no parameter {name!r}")
 
     def metric(self, name: str) -> float:

@@ -18,6 +18,12 @@ calibration rules), the figures (``plots.py``: matplotlib, their CSV rows) and t
 ``make_figures(db_path, out_dir) -> FigureSet``, which puts them together. What the papers
 share is in ``figures/common.py``: loading the runs, Student-t intervals, the note on the runs
 and seeds, and ``figure_artifact`` (a figure's PNG, PDF and CSV as one :class:`Artifact`).
+
+A run's scenario is read from the run: ``common.RunParams`` gives every parameter as the program
+reported it in the stored metrics report (its defaults included), else as the campaign set it,
+and names the run and the parameter when neither has it. The packages hold no copy of an
+example's defaults (``python/tests/test_figures_defaults.py`` compares what they declare with
+the program's ``--schema``).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import math
 import re
 import textwrap
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,25 @@ def metric_value(metrics: dict | None, name: str) -> float | None:
     """A run's metric ``name`` as a float; None when it is missing or not finite."""
     value = (metrics or {}).get(name)
     return float(value) if value is not None and math.isfinite(value) else None
+
+
+class RunParams(Mapping[str, Any]):
+    """A stored run's parameters as a mapping: :meth:`RunRecord.param` for each name, i.e. the
+    value the program reported for the run (its defaults included), else the one the campaign
+    set. The figures read a run's scenario through it instead of holding the examples' defaults;
+    a name the run has neither way raises ``KeyError`` naming the run and the parameter."""
+
+    def __init__(self, run: RunRecord):
+        self.run = run
+
+    def __getitem__(self, name: str) -> Any:
+        return self.run.param(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self.run.params, **(self.run.reported_params or {})})
+
+    def __len__(self) -> int:
+        return len({**self.run.params, **(self.run.reported_params or {})})
 
 
 def load_campaign_runs(db_path: Path) -> tuple[dict[str, str], list[RunRecord]]:

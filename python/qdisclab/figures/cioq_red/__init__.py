@@ -45,7 +45,9 @@ from qdisclab.figures.cioq_red.analysis import (
     calibration_rows,
     choose_setting,
     loss_differences,
+    on_ns2,
     resolved,
+    run_params,
     setting_of,
     studies_by_setting,
 )
@@ -97,7 +99,7 @@ from qdisclab.figures.common import figure_artifact, load_campaign_runs, variant
 __all__ = [
     "CLAIM_IDS", "COLORS", "INPUT", "LABELS", "LOSS", "OUTPUT", "PAPER_LOSS", "PAPER_NU", "PAPER_SESSIONS",
     "QDISCS", "READING_LABELS", "Study", "UTIL", "band_position", "choose_setting",
-    "loss_differences", "make_figures", "resolved", "setting_of",
+    "loss_differences", "make_figures", "on_ns2", "resolved", "run_params", "setting_of",
 ]
 
 
@@ -180,14 +182,16 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             " reference."))
 
     # The variant campaign: calibration (sensitivity figure) and C7's cause.
-    settings = [setting_of(run.params) for run in runs if run.metrics]
-    primary_setting = max(set(settings), key=settings.count) if settings else READINGS[0] + (
-        "1ms",)
+    # The module's runs' setting (ns-2.35's router has no input buffers); without any, the
+    # plan's first reading, the host link delay unknown.
+    settings = [setting_of(run_params(run)) for run in runs if run.metrics and not on_ns2(run)]
+    primary_setting = (max(set(settings), key=settings.count) if settings
+                       else READINGS[0] + ("",))
     variants_path = variants_db(db_path, NAME)
     variants = None
     if variants_path is not None:
         variant_runs = [run for run in load_campaign_runs(variants_path)[1]
-                        if run.params.get("ports", 4) == 4]
+                        if run_params(run)["ports"] == 4]
         variants = studies_by_setting(variant_runs)
         rows = calibration_rows(variants)
         chosen = choose_setting(rows)

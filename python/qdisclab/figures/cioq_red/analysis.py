@@ -6,8 +6,8 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Iterable
+from collections import ChainMap, defaultdict
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from qdisclab.figures.cioq_red.paper import (
     READINGS,
     READING_LABELS,
 )
-from qdisclab.figures.common import Estimate, compare_paired, t_interval
+from qdisclab.figures.common import Estimate, RunParams, compare_paired, t_interval
 
 
 # ----------------------------------------------------------------- metrics
@@ -41,27 +41,35 @@ OUTPUT_QUEUED = "OutputQueued"
 OQ_QDISCS = ("DropTail", "Red")
 
 
-def _on_ns2(run: RunRecord) -> bool:
+def on_ns2(run: RunRecord) -> bool:
+    """Whether ``run`` is ns-2.35's (the output-queued router)."""
     return str(run.ns3_version or "").startswith("ns-2")
 
 
-def resolved(params: dict) -> dict:
-    """A run's parameters with the example's defaults filled in (those used here)."""
-    ports = int(params.get("ports", 4))
-    queue = str(params.get("queueDisc", "CioqRed"))
-    speedup = float(params.get("speedup", -1))
-    if speedup < 0:
-        speedup = PAPER_SPEEDUP.get(ports, math.nan)
-    sessions = int(params.get("sessions", 0))
+def run_params(run: RunRecord) -> Mapping:
+    """Every parameter a stored run had, as the program reported it (:class:`RunParams`). An
+    ns-2.35 run is on the output-queued router (validation/ns2/cioq-red-evaluation.tcl), the
+    CIOQ switch in the limit of speedup N, which its program reports no fabric or speedup of:
+    fabric :data:`OUTPUT_QUEUED`, speedup = ports."""
+    params = RunParams(run)
+    if not on_ns2(run):
+        return params
+    return ChainMap({"fabric": OUTPUT_QUEUED, "speedup": float(params["ports"])}, params)
+
+
+def resolved(params: Mapping) -> dict:
+    """The parameters of a run used here (every parameter it had: a metrics report's
+    ``params``, or :func:`run_params`), parsed; ν is 0 for the queue discs other than
+    CIOQ-RED. ns-2.35's program reports the ``sessions=0`` it ran with: ``load`` times the
+    paper's sessions, as the example does."""
+    ports = int(params["ports"])
+    queue = str(params["queueDisc"])
+    sessions = int(params["sessions"])
     if sessions == 0:
-        sessions = round(float(params.get("load", 1.0)) * PAPER_SESSIONS.get(ports, 0))
-    nu = float(params.get("nu", -1))
-    if queue != "CioqRed":
-        nu = 0.0
-    elif nu < 0:
-        nu = PAPER_NU.get(ports, math.nan)
-    return {"ports": ports, "queueDisc": queue, "fabric": str(params.get("fabric", "Paper")),
-            "speedup": round(speedup, 6), "sessions": sessions, "nu": nu}
+        sessions = round(float(params["load"]) * PAPER_SESSIONS.get(ports, 0))
+    nu = float(params["nu"]) if queue == "CioqRed" else 0.0
+    return {"ports": ports, "queueDisc": queue, "fabric": str(params["fabric"]),
+            "speedup": round(float(params["speedup"]), 6), "sessions": sessions, "nu": nu}
 
 
 class Study:
@@ -73,9 +81,7 @@ class Study:
         for run in runs:
             if not run.metrics:
                 continue
-            p = resolved(run.params)
-            if _on_ns2(run):
-                p["fabric"], p["speedup"] = OUTPUT_QUEUED, round(float(p["ports"]), 6)
+            p = resolved(run_params(run))
             key = (p["fabric"], p["ports"], p["queueDisc"], p["speedup"], p["sessions"], p["nu"])
             self.cells[key][run.seed] = run.metrics
             if run.wall_time_s is not None:
@@ -206,10 +212,10 @@ NU_VARIANT = 0.25
 Setting = tuple[str, str, str]  # inputBuffer, voqLimit, linkDelay
 
 
-def setting_of(params: dict) -> Setting:
-    """A run's input buffer reading and host link delay (the example's defaults filled in)."""
-    return (str(params.get("inputBuffer", "0p")), str(params.get("voqLimit", "20p")),
-            str(params.get("linkDelay", "1ms")))
+def setting_of(params: Mapping) -> Setting:
+    """A run's input buffer reading and host link delay (every parameter it had: a metrics
+    report's ``params``, or :func:`run_params`)."""
+    return (str(params["inputBuffer"]), str(params["voqLimit"]), str(params["linkDelay"]))
 
 
 def delay_ms(delay: str) -> float:
@@ -220,7 +226,7 @@ def studies_by_setting(runs: Iterable[RunRecord]) -> dict[Setting, Study]:
     """The runs split by input buffer reading and link delay, a Study each."""
     groups: dict[Setting, list[RunRecord]] = defaultdict(list)
     for run in runs:
-        groups[setting_of(run.params)].append(run)
+        groups[setting_of(run_params(run))].append(run)
     return {setting: Study(group) for setting, group in groups.items()}
 
 

@@ -67,6 +67,7 @@ from qdisclab.figures.drr_evaluation.analysis import (
     paper_analysis,
     reading_of,
     resolved,
+    run_params,
 )
 from qdisclab.figures.drr_evaluation.claims import (
     add_causes,
@@ -113,7 +114,8 @@ __all__ = [
     "BACKGROUND", "B_LEVELS", "DELAY", "EFFECTS", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4",
     "PAPER_TABLE5", "P_LEVELS", "RATIO", "VARIANTS", "band_class", "band_verdict",
     "below_flows_verdict", "choose_background", "choose_buffer", "make_figures", "offered_load",
-    "paper_analysis", "reading_of", "resolved", "unimodal_steps", "unimodal_violations",
+    "paper_analysis", "reading_of", "resolved", "run_params", "unimodal_steps",
+    "unimodal_violations",
 ]
 
 
@@ -177,7 +179,8 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             fig3_figure(fairness), out_dir, "fig3", FIG3_HEADER, fig3_rows(fairness),
             "Figure 3: standard deviation of throughput over Buckets × MaxSize",
             f"{FLOWS} exponential on/off flows (mean on 3 s, off 0.3 s, 1 Mb/s while on,"
-            " 1400–1600 B packets), every link 1 Mb/s, DRR quantum 250 B; std. dev. of the"
+            " 1400–1600 B packets), every link 1 Mb/s, DRR quantum"
+            f" {' / '.join(map(str, fairness.quanta))} B; std. dev. of the"
             " flows' throughputs after the warm-up, mean over seeds."
             + (f" Minimum (ns-2 mapping): Buckets {optimum[0]}, MaxSize {optimum[1]} B."
                if optimum else ""),

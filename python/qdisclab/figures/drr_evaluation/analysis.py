@@ -9,15 +9,22 @@ verdicts are in :mod:`.claims`.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Iterable
+from collections import ChainMap, defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from qdisclab.campaign.store import RunRecord
 from qdisclab.factorial import MINUS, FactorialError, FactorialResult, analyze
-from qdisclab.figures.common import Estimate, metric_value, parse_bytes, parse_mbps, t_interval
+from qdisclab.figures.common import (
+    Estimate,
+    RunParams,
+    metric_value,
+    parse_bytes,
+    parse_mbps,
+    t_interval,
+)
 from qdisclab.figures.drr_evaluation.paper import (
     B_LEVELS,
     FACTORS,
@@ -97,34 +104,55 @@ def size_label(size: int) -> str:
     return f"{size // 1000}k" if size % 1000 == 0 else f"{size / 1000:g}k"
 
 
-def resolved(params: dict) -> dict:
-    """A run's parameters with the example's defaults filled in (only those used here)."""
-    scenario = params.get("scenario", "fairness")
-    queue = params.get("queueDisc", "Drr")
+#: What ns-2.35's DRR does where DrrQueueDisc has a parameter ns-2's program does not report
+#: (validation/ns2/drr-evaluation.tcl): ns-2's drr.cc steals buffer from the head of the longest
+#: queue, and its hash puts sender k in bucket k mod buckets_ (the module's ``sequential``).
+NS2_DRR = {"dropFrom": "Head", "flowMapping": "sequential"}
+
+
+def run_params(run: RunRecord) -> Mapping:
+    """Every parameter a stored run had, as the program reported it (:class:`RunParams`); an
+    ns-2.35 run's DRR settings the module names and ns-2 has fixed (:data:`NS2_DRR`)."""
+    params = RunParams(run)
+    return ChainMap(params, NS2_DRR) if str(run.ns3_version or "").startswith("ns-2") else params
+
+
+def resolved(params: Mapping) -> dict:
+    """The parameters of a run used here (every parameter it had: a metrics report's
+    ``params``, or :func:`run_params`), parsed. DRR's settings are None (``dropFrom``: "") for
+    DropTail; the source rate is the fairness scenario's, the background the factorial's
+    (None in the other scenario: the example reports each scenario's own)."""
+    scenario = str(params["scenario"])
+    queue = str(params["queueDisc"])
+    drr = queue == "Drr"
     fairness = scenario == "fairness"
-    default_size = "25000B" if fairness else ("200000B" if queue == "Drr" else "400p")
-    interval = (float(params.get("intervalMin", 2.5)), float(params.get("intervalMax", 7.5)))
     return {
         "scenario": scenario,
         "queueDisc": queue,
-        "maxSize": str(params.get("maxSize", default_size)),
-        "dropFrom": str(params.get("dropFrom", "Head")) if queue == "Drr" else "",
-        "buckets": int(params.get("buckets", 10)),
-        "flowMapping": str(params.get("flowMapping", "sequential")),
-        "packetSizeMin": int(params.get("packetSizeMin", 1400 if fairness else 500)),
-        "packetSizeMax": int(params.get("packetSizeMax", 1600 if fairness else 500)),
-        "bottleneckRate": parse_mbps(params.get("bottleneckRate", "1Mbps")),
-        "nFlows": int(params.get("nFlows", FLOWS if fairness else 2)),
-        "onRate": parse_mbps(params.get("onRate", "1Mbps")),
-        "meanOn": float(params.get("meanOn", 3)),
-        "meanOff": float(params.get("meanOff", 0.3)),
-        "background": (
-            int(params.get("nFlows", 2)) - 1,
-            int(params.get("bgPacketSize", 0)),
-            float(params.get("bgIntervalMin", 0)) or interval[0],
-            float(params.get("bgIntervalMax", 0)) or interval[1],
+        "maxSize": str(params["maxSize"]),
+        "dropFrom": str(params["dropFrom"]) if drr else "",
+        "buckets": int(params["buckets"]) if drr else None,
+        "flowMapping": str(params["flowMapping"]) if drr else None,
+        "packetSizeMin": int(params["packetSizeMin"]),
+        "packetSizeMax": int(params["packetSizeMax"]),
+        "bottleneckRate": parse_mbps(params["bottleneckRate"]),
+        "nFlows": int(params["nFlows"]),
+        "onRate": parse_mbps(params["onRate"]) if fairness else None,
+        "meanOn": float(params["meanOn"]) if fairness else None,
+        "meanOff": float(params["meanOff"]) if fairness else None,
+        "background": None if fairness else (
+            int(params["nFlows"]) - 1,
+            int(params["bgPacketSize"]),
+            # 0: the measured flow's interval (the example's rule).
+            float(params["bgIntervalMin"]) or float(params["intervalMin"]),
+            float(params["bgIntervalMax"]) or float(params["intervalMax"]),
         ),
     }
+
+
+def factorial_buckets(p: dict) -> bool:
+    """Whether a resolved factorial run is at the factorial's Buckets (DropTail has none)."""
+    return p["buckets"] is None or p["buckets"] == FACTORIAL_BUCKETS
 
 
 # ----------------------------------------------------------------- fig3: fairness
@@ -147,8 +175,11 @@ class Fairness:
         self.flows = flows
         self.sizes_range = sizes
         self.cells: dict[tuple[str, int, int], dict[int, dict]] = defaultdict(dict)
+        #: DRR's quanta in the runs, bytes (the program's report; one value: its default).
+        quanta: set[int] = set()
         for run in runs:
-            p = resolved(run.params)
+            params = run_params(run)
+            p = resolved(params)
             if p["scenario"] != "fairness" or p["queueDisc"] != "Drr" or not run.metrics:
                 continue
             if p["nFlows"] != flows or reading_of(p) != reading:
@@ -159,6 +190,8 @@ class Fairness:
             if size is None:
                 continue
             self.cells[(p["flowMapping"], p["buckets"], size)][run.seed] = run.metrics
+            quanta.add(int(params["quantum"]))
+        self.quanta = sorted(quanta)
         known = [m for m in MAPPINGS if any(k[0] == m for k in self.cells)]
         self.mappings = known + sorted({k[0] for k in self.cells} - set(known))
         self.buckets = sorted({k[1] for k in self.cells})
@@ -218,9 +251,9 @@ def factorial_runs(runs: Iterable[RunRecord], background: Background = BACKGROUN
     """Factorial runs with the given background, by (P, B, queue config) and seed."""
     out: dict[tuple, dict[int, dict]] = defaultdict(dict)
     for run in runs:
-        p = resolved(run.params)
+        p = resolved(run_params(run))
         if (p["scenario"] != "factorial" or not run.metrics or p["background"] != background
-                or p["buckets"] != FACTORIAL_BUCKETS):
+                or not factorial_buckets(p)):
             continue
         if p["packetSizeMin"] != p["packetSizeMax"]:
             continue
@@ -373,12 +406,12 @@ class Variants:
         #: measured flow and the background in one bucket, by (P, B) and seed.
         self.one_bucket: dict[tuple[int, float], dict[int, dict]] = defaultdict(dict)
         for run in runs:
-            p = resolved(run.params)
+            p = resolved(run_params(run))
             if p["scenario"] != "factorial" or not run.metrics \
                     or p["packetSizeMin"] != p["packetSizeMax"]:
                 continue
             config = (p["queueDisc"], p["maxSize"], p["dropFrom"])
-            if p["buckets"] == FACTORIAL_BUCKETS:
+            if factorial_buckets(p):
                 key = (p["packetSizeMin"], p["bottleneckRate"], config)
                 self.backgrounds[p["background"]][key][run.seed] = run.metrics
             elif (p["buckets"] == 1 and p["background"] == BACKGROUND

@@ -82,7 +82,6 @@ from qdisclab.figures.red_vs_droptail.analysis import (
     ACCESS_ORDER,
     EQUIVALENCE_SHARE,
     equivalence_margin,
-    DEFAULTS,
     DROPTAIL_AHEAD,
     IDENTICAL,
     RED_AHEAD,
@@ -139,7 +138,7 @@ from qdisclab.figures.red_vs_droptail.plots import (
 
 #: The entry point, and the names the tests and other modules use.
 __all__ = [
-    "ACCESS_ORDER", "BASE_LINK", "Counts", "DEFAULTS", "DROPTAIL_AHEAD", "IDENTICAL", "LINKS",
+    "ACCESS_ORDER", "BASE_LINK", "Counts", "DROPTAIL_AHEAD", "IDENTICAL", "LINKS",
     "PAIRS", "PAPER_TABLE1", "QUEUES", "RED_AHEAD", "S16_QUIET", "Scenario", "Study", "TIED", "TT",
     "UDP_ORDER", "WAIT_GENTLE", "WINDOWS", "calibration_rows", "choose_scenario", "count_verdict", "load_variants",
     "ALL_SEEDS_IDS", "cause_class", "equivalence_margin", "make_figures", "variant_causes",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from qdisclab.campaign.store import RunRecord
 from qdisclab.figures.common import (
     NO_ESTIMATE,
     Estimate,
+    RunParams,
     compare_paired,
     load_campaign_runs,
     parse_mbps,
@@ -359,11 +360,6 @@ def tied_with_best(rows: list[PairRow], margin: float) -> tuple[PairRow, list[Pa
 
 # ----------------------------------------------------------------- calibration and variants
 
-#: The example's defaults for the scenario parameters the variants change (the calibrated
-#: scenario; ``red-vs-droptail --schema``, checked by a test): a run that does not set one has
-#: this value. The variant grids name every one of them.
-DEFAULTS = {"nTcp": 8, "udpOn": 3.0, "udpOff": 1.0, "accessRate": "100Mbps",
-            "accessDelay": "1ms", "sack": True}
 #: The calibration grid's UDP (on, off) times and access links, in the choice rule's order.
 UDP_ORDER = ((1.0, 1.0), (0.5, 0.5), (2.0, 2.0), (1.0, 3.0), (3.0, 1.0))
 ACCESS_ORDER = (("10Mbps", "1ms"), ("100Mbps", "1ms"), ("10Mbps", "10ms"))
@@ -386,9 +382,10 @@ class Scenario:
     sack: bool = True
 
     @classmethod
-    def of(cls, params: dict) -> Scenario:
-        """The scenario of a run's parameters (the example's defaults where unset)."""
-        p = {**DEFAULTS, **params}
+    def of(cls, params: Mapping) -> Scenario:
+        """The scenario of a run's parameters: every parameter it had (a metrics report's
+        ``params``, the example's defaults included, or :class:`RunParams` of a stored run)."""
+        p = params
         return cls(int(p["nTcp"]), (float(p["udpOn"]), float(p["udpOff"])),
                    (str(p["accessRate"]), str(p["accessDelay"])), bool(p["sack"]))
 
@@ -439,7 +436,7 @@ def calibration_rows(runs: Iterable[RunRecord]) -> list[CalibrationRow]:
     by_scenario: dict[Scenario, list[RunRecord]] = defaultdict(list)
     for run in runs:
         if (run.grid or "").startswith("calibration"):
-            by_scenario[Scenario.of(run.params)].append(run)
+            by_scenario[Scenario.of(RunParams(run))].append(run)
     rows = []
     for scenario, group in by_scenario.items():
         drops: dict[int, list[float]] = defaultdict(list)
@@ -516,7 +513,7 @@ def load_variants(db_path: Path | None) -> Variants | None:
     senders_seeds: set[int] = set()
     for run in runs:
         grid = run.grid or ""
-        scenario = Scenario.of(run.params)
+        scenario = Scenario.of(RunParams(run))
         by_scenario[scenario].append(run)
         if grid.startswith("sensitivity"):
             sensitivity.add(scenario)

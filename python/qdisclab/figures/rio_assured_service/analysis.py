@@ -18,13 +18,13 @@ from qdisclab.campaign.store import RunRecord
 from qdisclab.figures.common import (
     NO_ESTIMATE,
     Estimate,
+    RunParams,
     compare_paired,
     metric_value,
     parse_mbps,
     t_interval,
 )
 from qdisclab.figures.rio_assured_service.paper import (
-    DEFAULTS,
     FIG3_LEVELS,
     PAPER_BEST_RIO,
     PAPER_TABLE1,
@@ -46,7 +46,7 @@ def parse_profiles(text: str) -> tuple[float, ...]:
 
 @dataclass(frozen=True)
 class Setup:
-    """A run's scenario with the example's defaults filled in."""
+    """A run's scenario, as the program reported it."""
 
     grid: str
     queue: str
@@ -74,8 +74,9 @@ class Setup:
 
 
 def setup_of(run: RunRecord) -> Setup:
-    """The scenario of a stored run (campaign parameters over the example's defaults)."""
-    p = {**DEFAULTS, **run.params}
+    """The scenario of a stored run: the parameters the program reported for it (the
+    example's defaults included; :class:`RunParams`)."""
+    p = RunParams(run)
     profiles = parse_profiles(p["profiles"])
     capacity = parse_mbps(p["bottleneckRate"])
     flows = int(p["flowsPerProfile"])

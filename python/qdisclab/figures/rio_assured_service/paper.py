@@ -1,39 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The paper's numbers: Kim, Park and Bahk's Assured Service study (RIO vs RI+O, ns-2).
 
-The schemes and the example's defaults (the paper's Table 1 setup), Table 1 with its fixed
-settings, and what the paper reads off Figs. 2 and 3.
+The schemes, Table 1 with its fixed settings, and what the paper reads off Figs. 2 and 3. The
+example's defaults (the paper's Table 1 setup) are the program's own: each run's stored report
+holds them.
 """
 
 from __future__ import annotations
 
 
-# ----------------------------------------------------------------- schemes and defaults
+# ----------------------------------------------------------------- schemes
 
 SCHEMES = ("Rio", "RiPlusO")
 SCHEME_LABELS = {"Rio": "RIO", "RiPlusO": "RI+O"}
-
-
-
-#: rio-assured-service's defaults (the paper's Table 1 setup) for the parameters read here.
-DEFAULTS: dict[str, object] = {
-    "queueDisc": "Rio",
-    "profiles": "2,1,0.5,0.2,0.1",
-    "flowsPerProfile": 4,
-    "subscription": 0.0,
-    "nBestEffort": 20,
-    "inMinTh": 390.0,
-    "inMaxTh": 694.0,
-    "inMaxP": 0.02,
-    "totalMinTh": 347.0,
-    "totalMaxTh": 694.0,
-    "totalMaxP": 0.05,
-    "outMinTh": 10.0,
-    "outMaxTh": 30.0,
-    "outMaxP": 0.01,
-    "queueLimit": 1000,
-    "bottleneckRate": "20Mbps",
-}
 
 
 # ----------------------------------------------------------------- Table 1

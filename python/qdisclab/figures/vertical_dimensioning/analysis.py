@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -17,8 +17,14 @@ import numpy as np
 from scipy import stats
 
 from qdisclab.campaign.store import RunRecord
-from qdisclab.figures.common import Estimate, metric_value, parse_bytes, parse_mbps, t_interval
-from qdisclab.figures.vertical_dimensioning.paper import DEFAULTS
+from qdisclab.figures.common import (
+    Estimate,
+    RunParams,
+    metric_value,
+    parse_bytes,
+    parse_mbps,
+    t_interval,
+)
 
 
 # ----------------------------------------------------------------- topologies and schedulers
@@ -40,11 +46,15 @@ SCHEDULER_STYLES = {
 
 
 # ----------------------------------------------------------------- parameters
+#
+# A run's parameters are a mapping of every parameter it had: a metrics report's ``params``
+# (the program's defaults included), or :class:`RunParams` of a stored run. The example's
+# defaults are its own (``--schema``); nothing here fills them in.
 
 
-def weights_of(params: dict) -> list[float]:
+def weights_of(params: Mapping) -> list[float]:
     """The reference flows' weights of a run."""
-    return [float(w) for w in str(params.get("weights", DEFAULTS["weights"])).split(",")]
+    return [float(w) for w in str(params["weights"]).split(",")]
 
 
 #: An ns-2.35 run's Queue/SRR has no shared buffer: each flow's queue holds ``limit`` packets
@@ -53,17 +63,18 @@ def weights_of(params: dict) -> list[float]:
 NS2_LIMIT_BYTES = 1000
 
 
-def resolved(params: dict) -> dict:
-    """A run's parameters with the example's defaults filled in (those used here); an ns-2 run
-    (a ``limit``, no ``maxSize``) at ``limit`` x :data:`NS2_LIMIT_BYTES`."""
+def resolved(params: Mapping) -> dict:
+    """The parameters of a run used here, parsed; an ns-2 run (a ``limit``, no ``maxSize``) at
+    ``limit`` x :data:`NS2_LIMIT_BYTES`. ``vdReturn`` is VD's alone (None for the others: the
+    example reports it for VD only)."""
     limit = int(params["limit"]) if "limit" in params and "maxSize" not in params else None
-    p = {**DEFAULTS, **params}
-    if limit is not None:
-        p["maxSize"] = f"{limit * NS2_LIMIT_BYTES}B"
+    p = params
+    queue = str(p["queueDisc"])
     return {
-        "queueDisc": str(p["queueDisc"]),
+        "queueDisc": queue,
         "reference": str(p["reference"]),
-        "maxSize": parse_bytes(p["maxSize"]),
+        "maxSize": (limit * NS2_LIMIT_BYTES if limit is not None
+                    else parse_bytes(p["maxSize"])),
         "limit": limit,
         "weights": tuple(weights_of(p)),
         "mainBackground": int(p["mainBackground"]),
@@ -75,7 +86,7 @@ def resolved(params: dict) -> dict:
         "accessDelayMs": parse_ms(p["accessDelay"]),
         "coreDelayMs": parse_ms(p["coreDelay"]),
         "onOff": str(p["onOff"]),
-        "vdReturn": str(p["vdReturn"]),
+        "vdReturn": str(p["vdReturn"]) if queue == "VD" else None,
         "packetSizeMax": int(p["packetSizeMax"]),
     }
 
@@ -88,18 +99,18 @@ def parse_ms(delay: str) -> float:
     return float(match.group(1)) * {"s": 1000.0, "ms": 1.0, "us": 1e-3}[match.group(2)]
 
 
-def base_rtt_ms(params: dict) -> float:
+def base_rtt_ms(params: Mapping) -> float:
     """The propagation RTT n0 → n4 → n0: two access links and ``hops`` core links, twice."""
     p = resolved(params)
     return 2 * (2 * p["accessDelayMs"] + p["hops"] * p["coreDelayMs"])
 
 
-def bdp_bytes(params: dict) -> float:
+def bdp_bytes(params: Mapping) -> float:
     """Our bandwidth-delay product: the core rate times the propagation RTT (S31), bytes."""
     return resolved(params)["coreKbps"] * 1000 / 8 * base_rtt_ms(params) / 1000
 
 
-def estimated_rtt_ms(params: dict, metrics: dict | None) -> float | None:
+def estimated_rtt_ms(params: Mapping, metrics: dict | None) -> float | None:
     """S31's "average RTT" of a run, estimated from its metrics: the propagation RTT plus each
     core queue's time-average backlog drained at the core rate (the ACKs' path has no queue)."""
     p = resolved(params)
@@ -109,11 +120,12 @@ def estimated_rtt_ms(params: dict, metrics: dict | None) -> float | None:
     return base_rtt_ms(params) + sum(8 * q / p["coreKbps"] for q in queues)
 
 
-#: A variant of the runs: (link delay in ms, on/off law, VD's returning flows).
-Variant = tuple[float, str, str]
+#: A variant of the runs: (link delay in ms, on/off law, VD's returning flows; None for the
+#: other schedulers, which have no such setting).
+Variant = tuple[float, str, str | None]
 
 
-def variant_of(params: dict) -> Variant | None:
+def variant_of(params: Mapping) -> Variant | None:
     """The variant a run belongs to; None for topologies with unequal access and core delays."""
     p = resolved(params)
     if p["accessDelayMs"] != p["coreDelayMs"]:
@@ -201,7 +213,7 @@ def expected_ideal(weights: tuple[float, ...], hops: int, core_kbps: float,
     return tuple(float(x) for x in expected)
 
 
-def run_ideal(params: dict, metrics: dict | None, nominal: bool = False) -> list[float] | None:
+def run_ideal(params: Mapping, metrics: dict | None, nominal: bool = False) -> list[float] | None:
     """The ideal share of a run's reference flows: the background's on probability from its
     measured offered load (``nominal``: meanOn / (meanOn + meanOff)); None if unknown."""
     p = resolved(params)
@@ -253,18 +265,19 @@ class Study:
         per_queue = False
         delay, on_off, returning = variant
         for run in runs:
-            p = resolved(run.params)
+            params = RunParams(run)
+            p = resolved(params)
             if p["reference"] != reference or p["maxSize"] is None or not run.metrics:
                 continue
-            wanted = (delay, on_off, returning if p["queueDisc"] == "VD" else "fresh")
-            if variant_of(run.params) != wanted:
+            wanted = (delay, on_off, returning if p["queueDisc"] == "VD" else None)
+            if variant_of(params) != wanted:
                 continue
             cells[(p["maxSize"], p["queueDisc"])][run.seed] = run
             per_queue = per_queue or p["limit"] is not None
             weights = weights or p["weights"]
             if not math.isfinite(bdp):
-                bdp = bdp_bytes(run.params)
-                bdp_text = (f"{p['coreKbps'] / 1000:g} Mb/s × {base_rtt_ms(run.params):g} ms"
+                bdp = bdp_bytes(params)
+                bdp_text = (f"{p['coreKbps'] / 1000:g} Mb/s × {base_rtt_ms(params):g} ms"
                             f" = {_bytes_text(bdp)}")
         return cls(reference, cells, weights, variant, bdp, bdp_text, per_queue)
 
@@ -304,7 +317,7 @@ class Study:
         """The largest packet of the runs, bytes (UDP packetSizeMax; TCP 1000-B segments)."""
         for runs in self.cells.values():
             for run in runs.values():
-                return resolved(run.params)["packetSizeMax"]
+                return resolved(RunParams(run))["packetSizeMax"]
         return 0
 
     @property
@@ -337,7 +350,7 @@ class Study:
             if s != size:
                 continue
             for seed, run in runs.items():
-                if seed not in by_seed and (ideal := run_ideal(run.params, run.metrics,
+                if seed not in by_seed and (ideal := run_ideal(RunParams(run), run.metrics,
                                                                nominal)) is not None:
                     by_seed[seed] = ideal
         return [t_interval(v[i] for v in by_seed.values()) for i in range(len(self.weights))]
@@ -349,7 +362,7 @@ class Study:
             values = []
             for seed, run in self.cells.get((size, scheduler), {}).items():
                 x = metric_value(run.metrics, f"flow{i}_kbps")
-                ideal = run_ideal(run.params, run.metrics)
+                ideal = run_ideal(RunParams(run), run.metrics)
                 if x is not None and ideal:
                     values.append(x / ideal[i - 1] - 1)
             out.append(t_interval(values))
@@ -359,7 +372,7 @@ class Study:
         """Mean over the flows of |throughput / ideal − 1|, with its interval over seeds."""
         per_seed = defaultdict(list)
         for seed, run in self.cells.get((size, scheduler), {}).items():
-            ideal = run_ideal(run.params, run.metrics)
+            ideal = run_ideal(RunParams(run), run.metrics)
             if not ideal:
                 continue
             for i in self.flows:
@@ -382,7 +395,7 @@ def static_ideal(study: Study) -> list[float]:
     every background source of one core link, all backlogged (80 weight units)."""
     for runs in study.cells.values():
         for run in runs.values():
-            p = resolved(run.params)
+            p = resolved(RunParams(run))
             units = sum(p["weights"]) + p["mainBackground"] + p["crossBackground"]
             return [p["coreKbps"] * w / units for w in p["weights"]]
     return []

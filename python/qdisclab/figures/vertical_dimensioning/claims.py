@@ -13,7 +13,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from qdisclab.figures import ARGUMENT, NO_CAUSE, Claim, class_by_verdicts
-from qdisclab.figures.common import NO_ESTIMATE, compare_paired, metric_value, t_interval
+from qdisclab.figures.common import (
+    NO_ESTIMATE,
+    RunParams,
+    compare_paired,
+    metric_value,
+    t_interval,
+)
 from qdisclab.figures.vertical_dimensioning.analysis import (
     TOPOLOGY_DELAYS,
     Study,
@@ -340,7 +346,7 @@ def abs_errors(study: Study, size: int, scheduler: str, flow: int) -> dict[int, 
     out = {}
     for seed, run in study.cells.get((size, scheduler), {}).items():
         x = metric_value(run.metrics, f"flow{flow}_kbps")
-        ideal = run_ideal(run.params, run.metrics)
+        ideal = run_ideal(RunParams(run), run.metrics)
         if x is not None and ideal:
             out[seed] = abs(x / ideal[flow - 1] - 1)
     return out

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from qdisclab.figures.common import Estimate, errorbar
+from qdisclab.figures.common import Estimate, RunParams, errorbar
 from qdisclab.figures.vertical_dimensioning.analysis import (
     SCHEDULER_STYLES,
     TOPOLOGY_DELAYS,
@@ -214,8 +214,8 @@ def sensitivity_rows(v: Variants) -> list[list]:
     # (Not ns-2.35's runs: a limit per flow queue is no fraction of the BDP.)
     studies = [("main", v.main[k]) for k in sorted(v.main)
                if k[0] == "tcp" and not v.main[k].per_queue_limit]
-    for delay in sorted({variant_of(r.params)[0] for r in v.runs or []
-                         if variant_of(r.params)} - set(TOPOLOGY_DELAYS)):
+    for delay in sorted({variant[0] for r in v.runs or []
+                         if (variant := variant_of(RunParams(r)))} - set(TOPOLOGY_DELAYS)):
         studies.append(("delay sweep", v.study("tcp", main_variant(delay))))
     rows = []
     for source, study in studies:
@@ -227,7 +227,7 @@ def sensitivity_rows(v: Variants) -> list[list]:
                 e = study.mean_abs_error(size, scheduler)
                 errors = study.relative_errors(size, scheduler)
                 rtts = [x for r in study.cells[(size, scheduler)].values()
-                        if (x := estimated_rtt_ms(r.params, r.metrics)) is not None]
+                        if (x := estimated_rtt_ms(RunParams(r), r.metrics)) is not None]
                 rows.append([source, study.variant[0], size, study.bdp, size / study.bdp,
                              scheduler, e.n, e.mean, e.half_width,
                              float(np.mean([1 + errors[i - 1].mean for i in low])),
