@@ -175,41 +175,34 @@ uint32_t
 FlowIdentifier::Hash(const FlowKey& key, Mask mask, uint32_t perturbation)
 {
     // perturbation | src | dst [| srcPort | dstPort | protocol], addresses 4 or 16 bytes. The
-    // copies have constant sizes (one branch per family) so that they compile to moves.
+    // copies have constant sizes, and each of the four layouts hashes a constant number of
+    // bytes (12, 17, 36 or 41), so that they compile to moves and unrolled loops.
     char buffer[4 + 16 + 16 + 5];
     std::memcpy(buffer, &perturbation, 4);
-    std::size_t n = 4;
+    const auto ports = [&key](char* at) {
+        std::memcpy(at, &key.srcPort, 2);
+        std::memcpy(at + 2, &key.dstPort, 2);
+        at[4] = static_cast<char>(key.protocol);
+    };
     if (key.isIpv6)
     {
-        std::memcpy(buffer + n, key.src.data(), 16);
-        std::memcpy(buffer + n + 16, key.dst.data(), 16);
-        n += 32;
+        std::memcpy(buffer + 4, key.src.data(), 16);
+        std::memcpy(buffer + 20, key.dst.data(), 16);
+        if (mask == FIVE_TUPLE)
+        {
+            ports(buffer + 36);
+            return Murmur3Of(buffer, 36 + 5);
+        }
+        return Murmur3Of(buffer, 36);
     }
-    else
-    {
-        std::memcpy(buffer + n, key.src.data(), 4);
-        std::memcpy(buffer + n + 4, key.dst.data(), 4);
-        n += 8;
-    }
+    std::memcpy(buffer + 4, key.src.data(), 4);
+    std::memcpy(buffer + 8, key.dst.data(), 4);
     if (mask == FIVE_TUPLE)
     {
-        std::memcpy(buffer + n, &key.srcPort, 2);
-        std::memcpy(buffer + n + 2, &key.dstPort, 2);
-        buffer[n + 4] = static_cast<char>(key.protocol);
-        n += 5;
+        ports(buffer + 12);
+        return Murmur3Of(buffer, 12 + 5);
     }
-    // One call per size, each with its loop unrolled: 12, 17, 36 or 41 bytes.
-    switch (n)
-    {
-    case 4 + 8:
-        return Murmur3Of(buffer, 4 + 8);
-    case 4 + 8 + 5:
-        return Murmur3Of(buffer, 4 + 8 + 5);
-    case 4 + 32:
-        return Murmur3Of(buffer, 4 + 32);
-    default:
-        return Murmur3Of(buffer, 4 + 32 + 5);
-    }
+    return Murmur3Of(buffer, 12);
 }
 
 uint32_t

@@ -181,7 +181,7 @@ PerFlowQueueDisc::NoteOtherFlow(uint32_t bucket, uint32_t flow, const FlowKey& k
     const double weight = m_uniformWeight != 0 ? m_uniformWeight : m_weights.WeightOf(key);
     if (owner.weight == 0)
     {
-        owner = BucketOwner{flow, static_cast<float>(weight), 1, flow};
+        owner = BucketOwner{flow, static_cast<float>(weight), 1};
         return;
     }
     if (owner.flows == 1)
@@ -189,9 +189,7 @@ PerFlowQueueDisc::NoteOtherFlow(uint32_t bucket, uint32_t flow, const FlowKey& k
         ++m_sharedBuckets;
         m_sharers.Insert(bucket, owner.flow);
     }
-    const bool counted = !m_sharers.Insert(bucket, flow);
-    owner.other = flow; // counted now: its next packets do not come here
-    if (counted)
+    if (!m_sharers.Insert(bucket, flow))
     {
         return; // a flow already counted
     }

@@ -239,11 +239,11 @@ class PerFlowQueueDisc : public QueueDisc
                                   : FlowIdentifier::Hash(key, m_mask, m_perturbation);
         const uint32_t bucket = flow % m_buckets;
         BucketOwner& owner = m_owners[bucket];
-        if ((owner.flow != flow && owner.other != flow) || owner.weight == 0)
+        if (owner.flow != flow || owner.weight == 0)
         {
             if (owner.weight == 0 && m_uniformWeight != 0)
             {
-                owner = BucketOwner{flow, static_cast<float>(m_uniformWeight), 1, flow};
+                owner = BucketOwner{flow, static_cast<float>(m_uniformWeight), 1};
             }
             else
             {
@@ -311,14 +311,12 @@ class PerFlowQueueDisc : public QueueDisc
         uint32_t flow = 0;  //!< the flow (what was taken modulo Buckets)
         float weight = 0;   //!< its weight (WeightRules); 0: the bucket has held no packet
         uint32_t flows = 0; //!< distinct flows the bucket has held
-        uint32_t other = 0; //!< the last other flow seen in it, counted already (flow if none),
-                            //!< so that its next packets skip NoteOtherFlow
     };
 
     /**
      * ClassifyArrival's rare case: a bucket's first packet (with weight rules; without, its
-     * owner is noted inline), or a packet of another flow than the one the bucket held first
-     * and the last other one it saw. Counts the bucket's distinct flows, fires SharedBucket,
+     * owner is noted inline), or a packet of another flow than the one the bucket held first.
+     * Counts the bucket's distinct flows, fires SharedBucket,
      * and warns once on stderr (always, NS_LOG or not) when flows of different weights share
      * one.
      * \param bucket the bucket
