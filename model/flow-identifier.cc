@@ -4,7 +4,6 @@
 
 #include "flow-identifier.h"
 
-#include "ns3/hash-murmur3.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/ipv6-address.h"
@@ -46,13 +45,74 @@ ReadPorts(const Packet* packet, FlowKey& key)
     key.dstPort = static_cast<uint16_t>(ports[2] << 8 | ports[3]);
 }
 
+/// ns-3's murmur3 seed (Hash::Function::Murmur3::SEED).
+constexpr uint32_t MURMUR3_SEED = 0x8BADF00D;
+
 /**
- * The hash function of ns-3's Hash32 (murmur3, ns-3's default Hasher), called directly: Hash32
- * goes through the global Hasher (a function-local static, a reset and a virtual call), which
- * costs as much again as hashing a five-tuple. The result is the same: ns-3 resets the global
- * hasher before every Hash32, and Hash() resets this one.
+ * \param x a word
+ * \param r bits
+ * \return x rotated left by r bits
  */
-Hash::Function::Murmur3 g_murmur3;
+constexpr uint32_t
+RotateLeft(uint32_t x, int r)
+{
+    return (x << r) | (x >> (32 - r));
+}
+
+/**
+ * \param k a word of the key (its last, partial one padded with zeros)
+ * \return it mixed, as murmur3 mixes each word into the hash
+ */
+constexpr uint32_t
+MixWord(uint32_t k)
+{
+    return RotateLeft(k * 0xcc9e2d51U, 15) * 0x1b873593U;
+}
+
+/**
+ * MurmurHash3_x86_32 with ns-3's seed (FlowIdentifier::Murmur3); inlined where the size is a
+ * constant, so that the loop unrolls.
+ * \param buffer the bytes
+ * \param size how many
+ * \return their hash
+ */
+inline __attribute__((always_inline)) uint32_t
+Murmur3Of(const char* buffer, std::size_t size)
+{
+    // MurmurHash3_x86_32: the key in 4-byte words (the machine's byte order, as ns-3 reads
+    // them), each mixed into h; the last 1-3 bytes as a little-endian word; then the length
+    // and a final avalanche (fmix32).
+    uint32_t h = MURMUR3_SEED;
+    const std::size_t words = size / 4;
+    for (std::size_t i = 0; i < words; ++i)
+    {
+        uint32_t k;
+        std::memcpy(&k, buffer + 4 * i, 4);
+        h ^= MixWord(k);
+        h = RotateLeft(h, 13) * 5 + 0xe6546b64U;
+    }
+    const auto* tail = reinterpret_cast<const uint8_t*>(buffer + 4 * words);
+    uint32_t k = 0;
+    switch (size & 3)
+    {
+    case 3:
+        k ^= uint32_t{tail[2]} << 16;
+        [[fallthrough]];
+    case 2:
+        k ^= uint32_t{tail[1]} << 8;
+        [[fallthrough]];
+    case 1:
+        k ^= tail[0];
+        h ^= MixWord(k);
+    }
+    h ^= static_cast<uint32_t>(size);
+    h ^= h >> 16;
+    h *= 0x85ebca6bU;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35U;
+    h ^= h >> 16;
+    return h;
+}
 
 /**
  * \param item a queue disc item
@@ -115,31 +175,40 @@ uint32_t
 FlowIdentifier::Hash(const FlowKey& key, Mask mask, uint32_t perturbation)
 {
     // perturbation | src | dst [| srcPort | dstPort | protocol], addresses 4 or 16 bytes. The
-    // copies have constant sizes (one branch per family) so that they compile to moves.
+    // copies have constant sizes, and each of the four layouts hashes a constant number of
+    // bytes (12, 17, 36 or 41), so that they compile to moves and unrolled loops.
     char buffer[4 + 16 + 16 + 5];
     std::memcpy(buffer, &perturbation, 4);
-    std::size_t n = 4;
+    const auto ports = [&key](char* at) {
+        std::memcpy(at, &key.srcPort, 2);
+        std::memcpy(at + 2, &key.dstPort, 2);
+        at[4] = static_cast<char>(key.protocol);
+    };
     if (key.isIpv6)
     {
-        std::memcpy(buffer + n, key.src.data(), 16);
-        std::memcpy(buffer + n + 16, key.dst.data(), 16);
-        n += 32;
+        std::memcpy(buffer + 4, key.src.data(), 16);
+        std::memcpy(buffer + 20, key.dst.data(), 16);
+        if (mask == FIVE_TUPLE)
+        {
+            ports(buffer + 36);
+            return Murmur3Of(buffer, 36 + 5);
+        }
+        return Murmur3Of(buffer, 36);
     }
-    else
-    {
-        std::memcpy(buffer + n, key.src.data(), 4);
-        std::memcpy(buffer + n + 4, key.dst.data(), 4);
-        n += 8;
-    }
+    std::memcpy(buffer + 4, key.src.data(), 4);
+    std::memcpy(buffer + 8, key.dst.data(), 4);
     if (mask == FIVE_TUPLE)
     {
-        std::memcpy(buffer + n, &key.srcPort, 2);
-        std::memcpy(buffer + n + 2, &key.dstPort, 2);
-        buffer[n + 4] = static_cast<char>(key.protocol);
-        n += 5;
+        ports(buffer + 12);
+        return Murmur3Of(buffer, 12 + 5);
     }
-    g_murmur3.clear();
-    return g_murmur3.GetHash32(buffer, n);
+    return Murmur3Of(buffer, 12);
+}
+
+uint32_t
+FlowIdentifier::Murmur3(const char* buffer, std::size_t size)
+{
+    return Murmur3Of(buffer, size);
 }
 
 std::string

@@ -10,6 +10,7 @@
 #include "ns3/queue-item.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -75,6 +76,17 @@ class FlowIdentifier
      * \return the 32-bit hash of the key's identifying fields
      */
     static uint32_t Hash(const FlowKey& key, Mask mask, uint32_t perturbation);
+
+    /**
+     * ns-3's Hash32 (murmur3, MurmurHash3_x86_32 with ns-3's seed), computed here: Hash32 and
+     * Hash::Function::Murmur3 are calls into ns-3 that cost as much again as the hash itself
+     * (a global Hasher, a reset, an incremental interface). The same value as
+     * `ns3::Hash32(buffer, size)` with the default hasher (a unit test compares them).
+     * \param buffer the bytes
+     * \param size how many
+     * \return their 32-bit hash
+     */
+    static uint32_t Murmur3(const char* buffer, std::size_t size);
 
     /**
      * The bucket of a packet, as every per-flow queue disc of the module assigns it: the class

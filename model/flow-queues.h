@@ -115,6 +115,8 @@ class FlowQueues
         m_packets.clear();
         m_freeSlots.clear();
         m_peakActive = 0;
+        m_weight = 0;
+        m_sameWeights = true;
     }
 
     /**
@@ -172,6 +174,10 @@ class FlowQueues
         {
             flow.position = static_cast<uint32_t>(m_heap.size());
             m_heap.push_back(Backlog{bytes, weight, 1, f});
+            if (weight != m_weight)
+            {
+                NoteWeight(weight);
+            }
             m_peakActive = std::max(m_peakActive, static_cast<uint32_t>(m_heap.size()));
         }
         else
@@ -191,7 +197,8 @@ class FlowQueues
      * \param slot one of its packets (its head or tail)
      * \return the packet's size
      */
-    uint32_t Remove(FlowId f, Slot slot)
+    // Inlined in Send and DropFrom, its two callers (compilers leave it out of line otherwise).
+    __attribute__((always_inline)) uint32_t Remove(FlowId f, Slot slot)
     {
         Flow& flow = m_flows[f];
         const PacketRecord p = m_packets[slot];
@@ -223,7 +230,7 @@ class FlowQueues
             Backlog& backlog = m_heap[flow.position];
             backlog.bytes -= p.size;
             --backlog.packets;
-            SiftDown(flow.position);
+            SiftDown(flow.position, backlog);
         }
         return p.size;
     }
@@ -404,28 +411,58 @@ class FlowQueues
     };
 
     /**
+     * A flow of weight \p weight became backlogged: are the weights still all one?
+     * \param weight its weight, not m_weight
+     */
+    void NoteWeight(double weight)
+    {
+        // The first weight since Reset, in the range where Less<true> holds; else mixed (-1)
+        // until Reset.
+        m_sameWeights = m_weight == 0 && weight >= 1e-300 && weight <= 1e290;
+        m_weight = m_sameWeights ? weight : -1;
+    }
+
+    /**
      * \param a a backlog
      * \param b another
      * \return whether a's bytes / weight is smaller than b's (without dividing)
+     * \tparam SAME_WEIGHTS whether a and b have the same weight w (every flow since Reset has had
+     *         it: m_sameWeights): then bytes are compared alone. The same answer: bytes are
+     *         integers below 2^52 and 1e-300 <= w <= 1e290, so bytes x w is 0 or a normal
+     *         double, and two products of different bytes differ by at least w, more than the
+     *         spacing of doubles there (at most 2^-52 x 2^52 w): rounded, they keep their order.
      */
+    template <bool SAME_WEIGHTS>
     static bool Less(const Backlog& a, const Backlog& b)
     {
-        // Backlogs are far below 2^63 bytes: converted as signed, the same doubles without the
-        // test an unsigned conversion needs (the comparisons, hot, are those of the heap).
-        return static_cast<double>(static_cast<int64_t>(a.bytes)) * b.weight <
-               static_cast<double>(static_cast<int64_t>(b.bytes)) * a.weight;
+        if constexpr (SAME_WEIGHTS)
+        {
+            return a.bytes < b.bytes;
+        }
+        else
+        {
+            // Backlogs are far below 2^63 bytes: converted as signed, the same doubles without
+            // the test an unsigned conversion needs (the comparisons, hot, are those of the
+            // heap).
+            return static_cast<double>(static_cast<int64_t>(a.bytes)) * b.weight <
+                   static_cast<double>(static_cast<int64_t>(b.bytes)) * a.weight;
+        }
     }
 
     /**
      * \param i a position
-     * \param j another, whose entry is swapped with i's (and their flows' positions)
+     * \param entry the entry that goes there; its flow's record notes the position
      */
-    void Swap(uint32_t i, uint32_t j)
+    void Place(uint32_t i, const Backlog& entry)
     {
-        std::swap(m_heap[i], m_heap[j]);
-        m_flows[m_heap[i].flow].position = i;
-        m_flows[m_heap[j].flow].position = j;
+        m_heap[i] = entry;
+        m_flows[entry.flow].position = i;
     }
+
+    // The sifts move a hole instead of swapping entries: each entry passed over moves once, and
+    // the moving one is written once, where it stops. They end with the same heap as swapping
+    // step by step (the moving entry is the one compared at every step either way). Each is
+    // compiled twice, for flows of one weight (m_sameWeights) and for mixed weights.
 
     /**
      * Move entry \p i up while its parent is less.
@@ -433,23 +470,51 @@ class FlowQueues
      */
     void SiftUp(uint32_t i)
     {
+        m_sameWeights ? SiftUp<true>(i) : SiftUp<false>(i);
+    }
+
+    /**
+     * \copydoc SiftUp(uint32_t)
+     * \tparam SAME_WEIGHTS m_sameWeights
+     */
+    template <bool SAME_WEIGHTS>
+    void SiftUp(uint32_t i)
+    {
+        const Backlog moving = m_heap[i];
+        const uint32_t start = i;
         while (i != 0)
         {
             const uint32_t parent = (i - 1) / 4;
-            if (!Less(m_heap[parent], m_heap[i]))
+            if (!Less<SAME_WEIGHTS>(m_heap[parent], moving))
             {
-                return;
+                break;
             }
-            Swap(i, parent);
+            Place(i, m_heap[parent]);
             i = parent;
+        }
+        if (i != start)
+        {
+            Place(i, moving);
         }
     }
 
     /**
-     * Move entry \p i down while its largest child (the first of equal ones) is not less.
-     * \param i a position
+     * Put \p moving in the hole at position \p i, then move it down while its largest child
+     * (the first of equal ones) is not less.
+     * \param i a position whose entry is overwritten
+     * \param moving the entry that goes there or below
      */
-    void SiftDown(uint32_t i)
+    void SiftDown(uint32_t i, const Backlog& moving)
+    {
+        m_sameWeights ? SiftDown<true>(i, moving) : SiftDown<false>(i, moving);
+    }
+
+    /**
+     * \copydoc SiftDown(uint32_t, const Backlog&)
+     * \tparam SAME_WEIGHTS m_sameWeights
+     */
+    template <bool SAME_WEIGHTS>
+    void SiftDown(uint32_t i, const Backlog moving)
     {
         const auto n = static_cast<uint32_t>(m_heap.size());
         while (4 * i + 1 < n)
@@ -458,45 +523,56 @@ class FlowQueues
             const uint32_t first = 4 * i + 1;
             const uint32_t last = std::min(first + 4, n);
             uint32_t largest = first;
-            for (uint32_t child = first + 1; child < last; ++child)
+            if (last == first + 4)
             {
-                if (Less(m_heap[largest], m_heap[child]))
+                // Four children, as everywhere but at the end: a loop the compiler unrolls.
+                for (uint32_t child = first + 1; child < first + 4; ++child)
                 {
-                    largest = child;
+                    if (Less<SAME_WEIGHTS>(m_heap[largest], m_heap[child]))
+                    {
+                        largest = child;
+                    }
                 }
             }
-            if (Less(m_heap[largest], m_heap[i]))
+            else
             {
-                return;
+                for (uint32_t child = first + 1; child < last; ++child)
+                {
+                    if (Less<SAME_WEIGHTS>(m_heap[largest], m_heap[child]))
+                    {
+                        largest = child;
+                    }
+                }
             }
-            Swap(i, largest);
+            if (Less<SAME_WEIGHTS>(m_heap[largest], moving))
+            {
+                break;
+            }
+            Place(i, m_heap[largest]);
             i = largest;
         }
+        Place(i, moving);
     }
 
     /**
-     * Remove entry \p i: lift it to the root, then pop the root.
+     * Remove entry \p i: lift it to the root, then pop the root (boost's erase).
      * \param i a position
      */
     void EraseEntry(uint32_t i)
     {
+        // Lifted to the root, it moves each of its ancestors one level down.
         while (i != 0)
         {
             const uint32_t parent = (i - 1) / 4;
-            Swap(i, parent);
+            Place(i, m_heap[parent]);
             i = parent;
         }
         // Pop the root: the last entry takes its place and sifts down.
-        const auto last = static_cast<uint32_t>(m_heap.size() - 1);
-        if (last != 0)
-        {
-            m_heap.front() = m_heap[last];
-            m_flows[m_heap.front().flow].position = 0;
-        }
+        const Backlog last = m_heap.back();
         m_heap.pop_back();
         if (!m_heap.empty())
         {
-            SiftDown(0);
+            SiftDown(0, last);
         }
     }
 
@@ -505,6 +581,9 @@ class FlowQueues
     std::vector<PacketRecord> m_packets; //!< packet records, queued or free
     std::vector<Slot> m_freeSlots;       //!< free packet records
     uint32_t m_peakActive = 0;           //!< the most flows backlogged at once
+    double m_weight = 0;                 //!< every flow's weight since Reset (0: none yet; -1:
+                                         //!< mixed, or out of Less<true>'s range)
+    bool m_sameWeights = true;           //!< whether m_weight > 0: the heap uses Less<true>
 };
 
 namespace perflow

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <iostream>
 #include <limits>
+#include <utility>
 
 namespace ns3
 {
@@ -134,6 +135,7 @@ PerFlowQueueDisc::PerFlowQueueDisc(const char* name, bool dropsLongest, bool dro
       m_uniformWeight(0),
       m_activeFlows(0),
       m_overlimitReason(OVERLIMIT_DROP),
+      m_limit{m_limitSize.GetUnit() == QueueSizeUnit::PACKETS, m_limitSize.GetValue()},
       m_name(name),
       m_dropsLongest(dropsLongest),
       m_dropsLast(dropsLast)
@@ -169,7 +171,7 @@ PerFlowQueueDisc::GetSharedBuckets() const
 uint32_t
 PerFlowQueueDisc::GetFlowsInSharedBuckets() const
 {
-    return static_cast<uint32_t>(m_sharers.size());
+    return static_cast<uint32_t>(m_sharers.Size());
 }
 
 void
@@ -182,13 +184,12 @@ PerFlowQueueDisc::NoteOtherFlow(uint32_t bucket, uint32_t flow, const FlowKey& k
         owner = BucketOwner{flow, static_cast<float>(weight), 1};
         return;
     }
-    const auto pair = [bucket](uint32_t f) { return (uint64_t{bucket} << 32) | f; };
     if (owner.flows == 1)
     {
         ++m_sharedBuckets;
-        m_sharers.insert(pair(owner.flow));
+        m_sharers.Insert(bucket, owner.flow);
     }
-    if (!m_sharers.insert(pair(flow)).second)
+    if (!m_sharers.Insert(bucket, flow))
     {
         return; // a flow already counted
     }
@@ -207,6 +208,60 @@ PerFlowQueueDisc::NoteOtherFlow(uint32_t bucket, uint32_t flow, const FlowKey& k
                      "for a bucket per flow. (Warned once; GetSharedBuckets() and the "
                      "SharedBucket trace count every such bucket.)"
                   << std::endl;
+    }
+}
+
+bool
+PerFlowQueueDisc::PairSet::Insert(uint32_t bucket, uint32_t flow)
+{
+    if (2 * (m_size + 1) > m_slots.size())
+    {
+        Grow();
+    }
+    const uint64_t key = (uint64_t{bucket} << 32) | flow;
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t i = Home(key);; i = (i + 1) & mask)
+    {
+        if (m_slots[i] == key)
+        {
+            return false;
+        }
+        if (m_slots[i] == EMPTY)
+        {
+            m_slots[i] = key;
+            ++m_size;
+            return true;
+        }
+    }
+}
+
+void
+PerFlowQueueDisc::PairSet::Clear()
+{
+    m_slots.clear();
+    m_size = 0;
+    m_shift = 64;
+}
+
+void
+PerFlowQueueDisc::PairSet::Grow()
+{
+    const std::vector<uint64_t> old = std::move(m_slots);
+    const std::size_t slots = old.empty() ? 16 : 2 * old.size();
+    m_slots.assign(slots, EMPTY);
+    m_shift = 64 - __builtin_ctzll(slots);
+    const std::size_t mask = slots - 1;
+    for (const uint64_t key : old)
+    {
+        if (key != EMPTY)
+        {
+            std::size_t i = Home(key);
+            while (m_slots[i] != EMPTY)
+            {
+                i = (i + 1) & mask;
+            }
+            m_slots[i] = key;
+        }
     }
 }
 
@@ -273,7 +328,7 @@ PerFlowQueueDisc::InitializeParams()
     m_queues->Reset();
     m_activeFlows.Set(0);
     m_owners.assign(m_buckets, BucketOwner{});
-    m_sharers.clear();
+    m_sharers.Clear();
     m_sharedBuckets = 0;
     m_warnedWeights = false;
     NS_LOG_INFO(

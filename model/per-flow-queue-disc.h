@@ -17,9 +17,9 @@
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
 
+#include <cstring>
 #include <string>
 #include <type_traits>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -238,10 +238,17 @@ class PerFlowQueueDisc : public QueueDisc
                                   ? static_cast<uint32_t>(filterClass)
                                   : FlowIdentifier::Hash(key, m_mask, m_perturbation);
         const uint32_t bucket = flow % m_buckets;
-        const BucketOwner& owner = m_owners[bucket];
+        BucketOwner& owner = m_owners[bucket];
         if (owner.flow != flow || owner.weight == 0)
         {
-            NoteOtherFlow(bucket, flow, key); // the bucket's first flow, or another one
+            if (owner.weight == 0 && m_uniformWeight != 0)
+            {
+                owner = BucketOwner{flow, static_cast<float>(m_uniformWeight), 1};
+            }
+            else
+            {
+                NoteOtherFlow(bucket, flow, key); // the bucket's first flow, or another one
+            }
         }
         return bucket;
     }
@@ -250,6 +257,33 @@ class PerFlowQueueDisc : public QueueDisc
     const char* GetName() const
     {
         return m_name;
+    }
+
+    /// The shared buffer's limit (MaxSize), decoded.
+    struct Limit
+    {
+        bool inPackets = true; //!< in packets, else in bytes
+        uint32_t value = 0;    //!< packets or bytes
+    };
+
+    /**
+     * MaxSize, read on every packet (QueueDisc::SetMaxSize may change it at any time) but
+     * decoded only when it changed: QueueSize's getters are calls into ns-3, and they cost
+     * more than the rest of the limit check.
+     * \return the limit
+     */
+    const Limit& GetLimit()
+    {
+        const QueueSize size = GetMaxSize();
+        // QueueSize is a unit and a value and nothing else: equal bytes, the same limit.
+        static_assert(std::is_trivially_copyable_v<QueueSize> && sizeof(QueueSize) == 8,
+                      "QueueSize is not {unit, value}");
+        if (std::memcmp(&size, &m_limitSize, sizeof(QueueSize)) != 0)
+        {
+            m_limitSize = size;
+            m_limit = Limit{size.GetUnit() == QueueSizeUnit::PACKETS, size.GetValue()};
+        }
+        return m_limit;
     }
 
     // Attributes
@@ -280,24 +314,74 @@ class PerFlowQueueDisc : public QueueDisc
     };
 
     /**
-     * ClassifyArrival's rare case: a bucket's first packet, or a packet of another flow than
-     * the one the bucket held first. Counts the bucket's distinct flows, fires SharedBucket, and
-     * warns once on stderr (always, NS_LOG or not) when flows of different weights share one.
+     * ClassifyArrival's rare case: a bucket's first packet (with weight rules; without, its
+     * owner is noted inline), or a packet of another flow than the one the bucket held first.
+     * Counts the bucket's distinct flows, fires SharedBucket,
+     * and warns once on stderr (always, NS_LOG or not) when flows of different weights share
+     * one.
      * \param bucket the bucket
      * \param flow the arrival's flow
      * \param key the arrival's flow key
      */
     void NoteOtherFlow(uint32_t bucket, uint32_t flow, const FlowKey& key);
 
-    std::vector<BucketOwner> m_owners;      //!< per bucket: its first flow
-    std::unordered_set<uint64_t> m_sharers; //!< (bucket, flow) of every flow in a shared bucket
-    uint32_t m_sharedBuckets = 0;           //!< buckets that have held two flows or more
-    bool m_warnedWeights = false;           //!< whether the weights warning was printed
+    /**
+     * A set of (bucket, flow) pairs, open addressing with linear probing, at most half full: a
+     * flat array, so that noting a flow allocates nothing but the array's growth (a node-based
+     * set allocates one per flow, and with many flows most arrivals are a flow's first).
+     */
+    class PairSet
+    {
+      public:
+        /**
+         * \param bucket a bucket (< 2^24)
+         * \param flow a flow
+         * \return whether the pair was not in the set (it is now)
+         */
+        bool Insert(uint32_t bucket, uint32_t flow);
+
+        /// \return the number of pairs
+        std::size_t Size() const
+        {
+            return m_size;
+        }
+
+        /// Forget every pair.
+        void Clear();
+
+      private:
+        /// An empty slot (no pair: buckets are below 2^24).
+        static constexpr uint64_t EMPTY = UINT64_MAX;
+
+        /**
+         * \param key a pair, bucket << 32 | flow
+         * \return where its probe starts
+         */
+        std::size_t Home(uint64_t key) const
+        {
+            // Fibonacci hashing: the top bits of key x 2^64 / phi.
+            return static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> m_shift);
+        }
+
+        /// Double the slots and insert every pair again.
+        void Grow();
+
+        std::vector<uint64_t> m_slots; //!< pairs and EMPTY slots; a power of two of them
+        std::size_t m_size = 0;        //!< pairs in the set
+        int m_shift = 64;              //!< 64 - log2(number of slots)
+    };
+
+    std::vector<BucketOwner> m_owners; //!< per bucket: its first flow
+    PairSet m_sharers;                 //!< (bucket, flow) of every flow in a shared bucket
+    uint32_t m_sharedBuckets = 0;      //!< buckets that have held two flows or more
+    bool m_warnedWeights = false;      //!< whether the weights warning was printed
     TracedCallback<uint32_t, uint32_t> m_sharedBucketTrace; //!< bucket, its distinct flows
 
-    const char* m_name;  //!< the subclass's name
-    bool m_dropsLongest; //!< whether its scheduler can drop from the longest flow
-    bool m_dropsLast;    //!< whether its scheduler knows which packet it sends last
+    QueueSize m_limitSize; //!< MaxSize when m_limit was decoded
+    Limit m_limit;         //!< m_limitSize, decoded
+    const char* m_name;    //!< the subclass's name
+    bool m_dropsLongest;   //!< whether its scheduler can drop from the longest flow
+    bool m_dropsLast;      //!< whether its scheduler knows which packet it sends last
 };
 
 namespace perflow
@@ -541,6 +625,12 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
     NS_LOG_TEMPLATE_DECLARE;
 
   private:
+    /// \return the internal queue (m_queues, without Ptr's checked dereference per packet)
+    SlotQueue& Slots()
+    {
+        return *PeekPointer(m_queues);
+    }
+
     /// \return the queue disc deriving from this, for its hooks
     Leaf* GetLeaf()
     {
@@ -563,7 +653,8 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
         // a limit of its own follows MaxSize, which SetMaxSize may change after Initialize.
         if constexpr (perflow::KeepsLimit<Scheduler>::value)
         {
-            m_scheduler.SetLimit(GetMaxSize());
+            const Limit& limit = GetLimit();
+            m_scheduler.SetLimit(limit.value, limit.inPackets);
         }
         const uint32_t slot = m_scheduler.Arrive(f, size, weight);
         if constexpr (perflow::RefusesArrivals<Scheduler>::value)
@@ -592,7 +683,7 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
                 }
             }
         }
-        m_queues->Put(slot, item, size);
+        Slots().Put(slot, item, size);
         m_activeFlows.Set(m_scheduler.GetFlows().GetActiveFlows());
         GetLeaf()->Queued(f, key, item);
         if (!m_flowEnqueueTrace.IsEmpty())
@@ -614,12 +705,16 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
             {
                 DropStolen(item, slot, stolen);
             }
-            const QueueSize limit = GetMaxSize();
-            const bool inPackets = limit.GetUnit() == QueueSizeUnit::PACKETS;
-            const uint32_t maxSize = limit.GetValue();
-            while ((inPackets ? GetNPackets() : GetNBytes()) > maxSize)
+            // Each drop takes one packet and its bytes off the queue disc's counts (its internal
+            // queue's Dequeue trace, or DropAfterDequeue while a packet is peeked): counted
+            // down here, they are read once.
+            const Limit limit = GetLimit();
+            uint32_t queued = limit.inPackets ? GetNPackets() : GetNBytes();
+            while (queued > limit.value)
             {
-                DropStolen(item, slot, Steal());
+                const Packet p = Steal();
+                DropStolen(item, slot, p);
+                queued -= limit.inPackets ? 1 : p.size;
             }
         }
         return true;
@@ -659,7 +754,7 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
     Ptr<QueueDiscItem> Serve()
     {
         const Packet p = m_scheduler.Dequeue();
-        Ptr<QueueDiscItem> item = m_queues->Take(p.slot, p.size);
+        Ptr<QueueDiscItem> item = Slots().Take(p.slot, p.size);
         GetLeaf()->Served(p);
         m_activeFlows.Set(m_scheduler.GetFlows().GetActiveFlows());
         if (!m_flowDequeueTrace.IsEmpty())
@@ -680,12 +775,11 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
      * \param size the size of a packet not yet in the internal queue
      * \return whether the buffer would be over its limit with it
      */
-    bool OverLimitWith(uint32_t size) const
+    bool OverLimitWith(uint32_t size)
     {
-        const QueueSize limit = GetMaxSize();
-        return limit.GetUnit() == QueueSizeUnit::PACKETS
-                   ? uint64_t{GetNPackets()} + 1 > limit.GetValue()
-                   : uint64_t{GetNBytes()} + size > limit.GetValue();
+        const Limit& limit = GetLimit();
+        return limit.inPackets ? uint64_t{GetNPackets()} + 1 > limit.value
+                               : uint64_t{GetNBytes()} + size > limit.value;
     }
 
     /// \return the packet the drop policy (DropFrom) takes from the scheduler
@@ -723,7 +817,7 @@ class PerFlowQueueDiscOf : public PerFlowQueueDisc
             // (Only here: Simulator::Now costs ~100 instructions a packet.)
             arrival->SetTimeStamp(Simulator::Now());
         }
-        Ptr<QueueDiscItem> item = m_queues->Take(p.slot, p.size);
+        Ptr<QueueDiscItem> item = Slots().Take(p.slot, p.size);
         NS_LOG_DEBUG("buffer over " << GetMaxSize() << ": drop " << p.size << " B of bucket "
                                     << p.flow << " (" << m_scheduler.GetFlows().GetBytes(p.flow)
                                     << " B left)");

@@ -87,26 +87,29 @@ SlotQueue::Reset()
 }
 
 void
-SlotQueue::Put(uint32_t slot, Ptr<QueueDiscItem> item, uint32_t size)
+SlotQueue::Put(uint32_t slot, const Ptr<QueueDiscItem>& item, uint32_t size)
 {
     if (slot >= m_items.size())
     {
-        m_items.resize(slot + 1);
+        m_items.resize(slot + 1, nullptr);
     }
-    // Queue::DoEnqueue's steps after its limit check (store, count, trace).
-    m_items[slot] = item;
+    // Queue::DoEnqueue's steps after its limit check (store, count, trace). The slot holds a
+    // reference of its own, which Take hands on.
+    item->Ref();
+    m_items[slot] = PeekPointer(item);
     this->*Get(NBytes{}) += size;
     this->*Get(NTotalReceivedBytes{}) += size;
     (this->*Get(NPackets{}))++;
     (this->*Get(NTotalReceivedPackets{}))++;
-    (this->*Get(EnqueueTrace{}))(m_items[slot]);
+    (this->*Get(EnqueueTrace{}))(item);
 }
 
 Ptr<QueueDiscItem>
 SlotQueue::Take(uint32_t slot, uint32_t size)
 {
-    Ptr<QueueDiscItem> item = m_items[slot];
-    m_items[slot] = nullptr; // ns-3's Ptr has no move: let the packet go explicitly
+    // The slot's reference passes to the returned Ptr (ns-3's Ptr has no move).
+    Ptr<QueueDiscItem> item(m_items[slot], false);
+    m_items[slot] = nullptr;
     // Queue::DoDequeue's steps after it unlinked the item.
     this->*Get(NBytes{}) -= size;
     (this->*Get(NPackets{}))--;
@@ -114,10 +117,28 @@ SlotQueue::Take(uint32_t slot, uint32_t size)
     return item;
 }
 
+SlotQueue::~SlotQueue()
+{
+    Release();
+}
+
+void
+SlotQueue::Release()
+{
+    for (QueueDiscItem* item : m_items)
+    {
+        if (item != nullptr)
+        {
+            item->Unref(); // the slot's reference
+        }
+    }
+    m_items.clear();
+}
+
 void
 SlotQueue::DoDispose()
 {
-    m_items.clear();
+    Release();
     Queue<QueueDiscItem>::DoDispose();
 }
 

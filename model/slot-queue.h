@@ -37,6 +37,11 @@ class SlotQueue : public Queue<QueueDiscItem>
      */
     static TypeId GetTypeId();
 
+    SlotQueue() = default;
+    ~SlotQueue() override;
+    SlotQueue(const SlotQueue&) = delete;            //!< its slots own references
+    SlotQueue& operator=(const SlotQueue&) = delete; //!< its slots own references
+
     /// Forget every slot (the queue must be empty).
     void Reset();
 
@@ -45,7 +50,7 @@ class SlotQueue : public Queue<QueueDiscItem>
      * \param item a packet, queued under that slot
      * \param size its size, item->GetSize() (the caller has it already)
      */
-    void Put(uint32_t slot, Ptr<QueueDiscItem> item, uint32_t size);
+    void Put(uint32_t slot, const Ptr<QueueDiscItem>& item, uint32_t size);
 
     /**
      * \param slot a slot number in use
@@ -63,7 +68,12 @@ class SlotQueue : public Queue<QueueDiscItem>
     void DoDispose() override;
 
   private:
-    std::vector<Ptr<QueueDiscItem>> m_items; //!< each slot's packet (null when free)
+    /// Let go of the packets still queued.
+    void Release();
+
+    /// Each slot's packet, null when free; a queued one holds a reference (Ref in Put, handed
+    /// to Take's Ptr: Ptr has no move, and its copies cost a reference count each).
+    std::vector<QueueDiscItem*> m_items;
 };
 
 } // namespace ns3

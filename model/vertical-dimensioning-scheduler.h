@@ -8,8 +8,6 @@
 #include "flow-queues.h"
 #include "vd-rounds.h"
 
-#include "ns3/queue-size.h"
-
 #include <cstdint>
 
 namespace ns3
@@ -134,15 +132,15 @@ class VerticalDimensioningScheduler
     /**
      * Follow the queue disc's MaxSize, which QueueDisc::SetMaxSize may change after
      * Initialize (PerFlowQueueDiscOf calls this before each Arrive).
-     * \param limit the queue disc's MaxSize, > 0
+     * \param limit the queue disc's MaxSize's value, > 0
+     * \param inPackets whether it is in packets, else in bytes
      */
-    void SetLimit(const QueueSize& limit)
+    void SetLimit(uint32_t limit, bool inPackets)
     {
-        const VdRounds::Unit unit =
-            limit.GetUnit() == QueueSizeUnit::BYTES ? VdRounds::BYTES : VdRounds::PACKETS;
-        if (limit.GetValue() != m_vd.GetBufferSize() || unit != m_vd.GetUnit())
+        const VdRounds::Unit unit = inPackets ? VdRounds::PACKETS : VdRounds::BYTES;
+        if (limit != m_vd.GetBufferSize() || unit != m_vd.GetUnit())
         {
-            m_vd.SetBufferSize(limit.GetValue(), unit);
+            m_vd.SetBufferSize(limit, unit);
         }
     }
 
