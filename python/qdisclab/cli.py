@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The ``qdisc-lab`` command group.
 
-Subcommands live in their own modules and are registered in :data:`COMMANDS`
-as ``"name": "module:attribute"``; they are imported only when used, so
-``qdisc-lab`` starts fast: ``qdisc-lab --help`` reads each one's short help
-from its module's source. A new subcommand is one module
-plus one line here; ``main.add_command(cmd)`` works as well.
+Subcommands live in :mod:`qdisclab.commands`, a module each, and are registered
+in :data:`COMMANDS` as ``"name": "module:attribute"``; they are imported only when
+used, so ``qdisc-lab`` starts fast: ``qdisc-lab --help`` reads each one's short help
+from its module's source. A new subcommand is one module there plus one line
+here; ``main.add_command(cmd)`` works as well.
 """
 
 import ast
@@ -19,22 +19,22 @@ from qdisclab import __version__
 from qdisclab.context import CONSOLE
 
 COMMANDS: dict[str, str] = {
-    "setup": "qdisclab.toolchain.provision:setup_cmd",
-    "build": "qdisclab.toolchain.build:build_cmd",
-    "install": "qdisclab.toolchain.install:install_cmd",
-    "test": "qdisclab.toolchain.testing:test_cmd",
-    "demo": "qdisclab.demo:demo_cmd",
-    "intree": "qdisclab.toolchain.intree_cmd:intree_cmd",
-    "sweep": "qdisclab.campaign.commands:sweep_cmd",
-    "export": "qdisclab.campaign.commands:export_cmd",
-    "salvage": "qdisclab.campaign.commands:salvage_cmd",
-    "figures": "qdisclab.reproduce:figures_cmd",
-    "reproduce": "qdisclab.reproduce:reproduce_cmd",
-    "report": "qdisclab.report:report_cmd",
-    "bench": "qdisclab.bench:bench_cmd",
-    "factorial": "qdisclab.factorial:factorial_cmd",
-    "python": "qdisclab.toolchain.python_cmd:python_cmd",
-    "docs": "qdisclab.docs:docs_cmd",
+    "setup": "qdisclab.commands.setup:setup_cmd",
+    "build": "qdisclab.commands.build:build_cmd",
+    "install": "qdisclab.commands.install:install_cmd",
+    "test": "qdisclab.commands.test:test_cmd",
+    "demo": "qdisclab.commands.demo:demo_cmd",
+    "intree": "qdisclab.commands.intree:intree_cmd",
+    "sweep": "qdisclab.commands.campaign:sweep_cmd",
+    "export": "qdisclab.commands.campaign:export_cmd",
+    "salvage": "qdisclab.commands.campaign:salvage_cmd",
+    "figures": "qdisclab.commands.reproduce:figures_cmd",
+    "reproduce": "qdisclab.commands.reproduce:reproduce_cmd",
+    "report": "qdisclab.commands.report:report_cmd",
+    "bench": "qdisclab.commands.bench:bench_cmd",
+    "factorial": "qdisclab.commands.factorial:factorial_cmd",
+    "python": "qdisclab.commands.python:python_cmd",
+    "docs": "qdisclab.commands.docs:docs_cmd",
 }
 
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""``qdisc-lab report``: one self-contained HTML page over every reproduction in ``results/``.
+"""One self-contained HTML page over every reproduction in ``results/`` (``qdisc-lab report``).
 
 For each ``results/<name>/`` holding a campaign database, the report gives the
 campaign's state (runs done, failed, timed out; seeds; ns-3 versions; module
@@ -35,12 +35,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
-from rich.markup import escape
-
 from qdisclab.campaign.store import ResultStore, StoreError, read_only
-from qdisclab.campaign.timing import COLUMNS, TIMING_CSV, read_timing
-from qdisclab.context import CONSOLE, REPO, RESULTS_DIR
+from qdisclab.campaign.timing import TIMING_CSV, read_timing
+from qdisclab.context import REPO, RESULTS_DIR
 from qdisclab.figures import (
     ATTRIBUTIONS,
     CAUSE_CLASSES,
@@ -543,12 +540,13 @@ def render(sections: list[Section], base: Path) -> str:
 def write_report(results: Path = RESULTS_DIR, out: Path | None = None,
                  redraw: bool = False, timing: Path | None = TIMING_CSV) -> Path:
     """Write ``results/report.html`` (or ``out``); return its path (see :func:`collect`)."""
-    path, _ = _write(results, out, redraw, timing)
+    path, _ = write_sections(results, out, redraw, timing)
     return path
 
 
-def _write(results: Path, out: Path | None, redraw: bool,
-           timing: Path | None) -> tuple[Path, list[Section]]:
+def write_sections(results: Path, out: Path | None, redraw: bool,
+                   timing: Path | None) -> tuple[Path, list[Section]]:
+    """:func:`write_report`, returning the sections too (what ``qdisc-lab report`` prints)."""
     out = out or results / "report.html"
     sections = collect(results, redraw, timing)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -556,57 +554,3 @@ def _write(results: Path, out: Path | None, redraw: bool,
     return out, sections
 
 
-def timing_table(sections: list[Section]):
-    """The sections' timing rows as a console table (None when none has one)."""
-    from rich.table import Table
-
-    rows = [section.timing for section in sections if section.timing]
-    if not rows:
-        return None
-    table = Table(title="What the campaigns cost (timing.csv)")
-    for column in COLUMNS:
-        table.add_column(column, justify="right" if column in ("runs", "cpu_s", "wall_s",
-                                                                "cores") else "left")
-    for row in rows:
-        table.add_row(*(row.get(column, "") for column in COLUMNS))
-    return table
-
-
-@click.command("report")
-@click.option(
-    "--results", type=click.Path(file_okay=False, path_type=Path), default=RESULTS_DIR,
-    show_default=True, help="Directory holding one subdirectory per campaign.",
-)
-@click.option(
-    "--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-    help="HTML file to write (default RESULTS/report.html). Links to the results' files are"
-    " relative to it: keep it in the results directory to copy the two together.",
-)
-@click.option("--redraw", is_flag=True,
-              help="Draw every figure again, even when the database has not changed.")
-@click.option(
-    "--timing", type=click.Path(dir_okay=False, path_type=Path), default=TIMING_CSV,
-    help="Timing file whose rows the full campaigns show (default doc/results/timing.csv).",
-)
-def report_cmd(results: Path, output: Path | None, redraw: bool, timing: Path) -> None:
-    """Write an HTML report of every reproduction under results/, figures beside the paper.
-
-    A directory without a database is reported from its recorded figures (figures.json),
-    so `--results doc/results` renders the recorded reproductions without running them.
-    """
-    try:
-        with CONSOLE.status("Writing the report…"):
-            path, sections = _write(results, output, redraw, timing)
-    except OSError as exc:
-        target = output or results / "report.html"
-        raise click.ClickException(
-            f"cannot write the report {target}: {exc.strerror or exc}"
-            f"{f' ({exc.filename})' if exc.filename and str(exc.filename) != str(target) else ''};"
-            " the databases are unchanged: free some space or give --output elsewhere, and run"
-            " `qdisc-lab report` again.") from exc
-    for section in sections:
-        if section.error and section.state is None and section.db is not None:
-            CONSOLE.print(f"[yellow]{section.name}:[/] {escape(section.error)}", soft_wrap=True)
-    if (table := timing_table(sections)) is not None:
-        CONSOLE.print(table)
-    CONSOLE.print(f"Report: {path.resolve()}", markup=False, highlight=False, soft_wrap=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from qdisclab import bench
+from qdisclab.commands import bench
 from qdisclab.context import REPO
 from qdisclab.metrics import load_metrics
 

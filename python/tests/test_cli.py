@@ -125,11 +125,11 @@ def test_help_lists_the_commands_without_importing_them():
 def test_help_of_a_command_its_source_does_not_show_plainly_imports_it(tmp_path):
     from qdisclab.cli import _help_from_source
 
-    assert _help_from_source("qdisclab.demo:demo_cmd").startswith("Build, run a quick demo")
-    assert _help_from_source("qdisclab.demo:no_such_cmd") is None
+    assert _help_from_source("qdisclab.commands.demo:demo_cmd").startswith("Build, run a quick demo")
+    assert _help_from_source("qdisclab.commands.demo:no_such_cmd") is None
     assert _help_from_source("qdisclab.no_such_module:cmd") is None
     # python_cmd's decorator passes context_settings only: still plain.
-    assert _help_from_source("qdisclab.toolchain.python_cmd:python_cmd").startswith("Run Python")
+    assert _help_from_source("qdisclab.commands.python:python_cmd").startswith("Run Python")
 
 
 #: Modules a subcommand's --help must not import (each takes from a tenth of a second to

@@ -19,7 +19,8 @@ from qdisclab import ns
 
 from qdisclab.cli import main
 from qdisclab.context import PYTHON_DIR, REPO
-from qdisclab.toolchain import provision, python_cmd
+from qdisclab.commands import python as python_cmd
+from qdisclab.toolchain import provision
 from qdisclab.toolchain.build import build_dir
 
 EXAMPLE = REPO / "examples" / "python" / "weighted-drr.py"

@@ -67,13 +67,50 @@ def qdisclab_imports(path: Path) -> set[str]:
 
 def test_the_toolchain_does_not_import_the_experiments():
     allowed = ("qdisclab.toolchain.", "qdisclab.context.", "qdisclab.__version__")
-    # `qdisc-lab python` prepares the build that qdisclab.ns (the bindings' loader) loads.
-    allowed_by = {"python_cmd.py": ("qdisclab.ns",)}
     for path in sorted((PYTHON_DIR / "qdisclab" / "toolchain").glob("*.py")):
-        extra = allowed_by.get(path.name, ())
-        wrong = {name for name in qdisclab_imports(path)
-                 if not name.startswith(allowed) and name not in extra}
+        wrong = {name for name in qdisclab_imports(path) if not name.startswith(allowed)}
         assert not wrong, f"{path.name} imports {sorted(wrong)}"
+
+
+def _defines_click_command(path: Path) -> bool:
+    """Whether a source file decorates a function with ``@click.command`` or ``@click.group``."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if isinstance(target, ast.Attribute) and target.attr in ("command", "group"):
+                    return True
+    return False
+
+
+def test_commands_live_in_the_commands_package_and_only_the_cli_imports_it():
+    """Every subcommand is a module of qdisclab.commands (the command group, qdisclab/cli.py,
+    aside); the libraries, which do the work, import nothing from there."""
+    package = PYTHON_DIR / "qdisclab"
+    sources = sorted(package.rglob("*.py"))
+    commands = package / "commands"
+    defining = [p.relative_to(package).as_posix() for p in sources
+                if _defines_click_command(p) and commands not in p.parents]
+    assert defining == ["cli.py"], f"click commands outside qdisclab/commands/: {defining}"
+    importing = [p.relative_to(package).as_posix() for p in sources
+                 if commands not in p.parents and p.name != "cli.py"
+                 and any(name.startswith("qdisclab.commands") for name in qdisclab_imports(p))]
+    assert not importing, f"libraries importing qdisclab.commands: {importing}"
+    from qdisclab.cli import COMMANDS
+
+    assert all(spec.startswith("qdisclab.commands.") for spec in COMMANDS.values())
+
+
+
+def test_the_command_scan_sees_a_command(tmp_path):
+    """The scan above finds ``@click.command(...)`` and ``@main.command`` and nothing else."""
+    library = tmp_path / "library.py"
+    library.write_text("import functools\n@functools.cache\ndef f():\n    pass\n")
+    assert not _defines_click_command(library)
+    for decorator in ('@click.command("x")', "@main.command", '@click.group("g")'):
+        stray = tmp_path / "stray.py"
+        stray.write_text(f"import click\n{decorator}\ndef x_cmd():\n    pass\n")
+        assert _defines_click_command(stray), decorator
 
 
 def test_qdisclab_ns_installs_outside_the_clone_and_loads_the_build_it_is_told(tmp_path):

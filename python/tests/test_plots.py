@@ -167,7 +167,7 @@ def test_fairness_figure_draws_the_ratio_on_a_clipped_log_scale(tmp_path):
 
 
 def test_demo_table_and_takeaway_over_seeds():
-    from qdisclab.demo import DEMOS, FAIRNESS_DOC, fairness_takeaway, metrics_table
+    from qdisclab.commands.demo import DEMOS, FAIRNESS_DOC, fairness_takeaway, metrics_table
 
     docs = [seeded(fairness_doc("VD", 1.0), seed, f) for seed, f in ((1, 0.9), (2, 1.0), (3, 1.1))]
     docs += [seeded(fairness_doc("DRR", 1.0), seed, 0.5) for seed in (1, 2, 3)]

@@ -449,7 +449,7 @@ def test_claims_table_shows_calibrated_claims_and_brackets_as_text():
     from rich.console import Console
 
     from qdisclab.figures import Claim, FigureSet, VERDICTS
-    from qdisclab.reproduce import VERDICT_STYLES, claims_table
+    from qdisclab.commands.reproduce import VERDICT_STYLES, claims_table
 
     assert set(VERDICT_STYLES) == set(VERDICTS)
     figures = FigureSet("red-vs-droptail", Path("."), claims=[

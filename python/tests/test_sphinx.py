@@ -3,7 +3,7 @@
 
 test_doc.py parses each page with docutils; Sphinx, which ns-3 builds its model docs with, also
 resolves citations and references across pages, lexes every code block in the page's
-highlight language, and warns about a page no toctree reaches. qdisclab.docs.sphinx_build is
+highlight language, and warns about a page no toctree reaches. qdisclab.commands.docs.sphinx_build is
 the build ``./qdisc-lab docs`` runs.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from qdisclab import docs
+from qdisclab.commands import docs
 
 pytest.importorskip("sphinx")
 

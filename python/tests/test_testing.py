@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Pieces of ``qdisc-lab test`` that need no build: format-check helpers, the table."""
 
+from qdisclab.commands import test as test_command
 from qdisclab.toolchain import testing
 from qdisclab.toolchain.junit import Counts
 
@@ -41,7 +42,7 @@ def test_summary_table_rows():
         testing.SourceResult("ctest/system", Counts(10, 0, 0)),
         testing.SourceResult("pytest", Counts(5, 1, 2, ["t::x"])),
     ]
-    table = testing.summary_table(results)
+    table = test_command.summary_table(results)
     assert table.row_count == 2
     assert [c.header for c in table.columns][:4] == ["Source", "Passed", "Failed", "Skipped"]
 
@@ -61,10 +62,10 @@ def test_sanitize_runs_only_the_sanitized_ctest(monkeypatch):
 
     monkeypatch.delenv(testing.IN_PYTEST_ENV, raising=False)
     monkeypatch.setattr(qdisclab.toolchain.provision, "ensure_setup", lambda wheel: None)
-    monkeypatch.setattr(testing, "run_ctest", fake_ctest)
-    monkeypatch.setattr(testing, "run_pytest", lambda pattern: calls.append("pytest"))
-    monkeypatch.setattr(testing, "run_format_check", lambda: calls.append("format"))
-    result = CliRunner().invoke(testing.test_cmd, ["--sanitize", "-k", "cioq"])
+    monkeypatch.setattr(test_command, "run_ctest", fake_ctest)
+    monkeypatch.setattr(test_command, "run_pytest", lambda pattern: calls.append("pytest"))
+    monkeypatch.setattr(test_command, "run_format_check", lambda: calls.append("format"))
+    result = CliRunner().invoke(test_command.test_cmd, ["--sanitize", "-k", "cioq"])
     assert calls == [("ctest", "system", "cioq", True)]
     assert result.exit_code == 1
     assert result.output.splitlines()[-1] == "7 passed, 1 failed"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import qdisclab.reproduce as reproduce
+import qdisclab.commands.reproduce as reproduce
 from qdisclab.campaign import runner
 from qdisclab.campaign.engine import sweep
 from qdisclab.campaign.spec import loads_campaign
@@ -315,7 +315,7 @@ def test_reproduce_needs_a_name_or_all():
 def test_the_report_shows_each_full_campaigns_timing_row(tmp_path, monkeypatch):
     from test_report import RECORDED, make_db
 
-    from qdisclab.report import report_cmd
+    from qdisclab.commands.report import report_cmd
 
     results = tmp_path / "results"
     shutil.copytree(RECORDED, results)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""``qdisc-lab setup``: install what a fresh Debian/Ubuntu machine needs.
+"""What a fresh Debian/Ubuntu machine needs, installed (``qdisc-lab setup``).
 
 Everything is checked first and only what is missing gets installed, so the
 other commands call :func:`ensure_setup` unconditionally before they work.
@@ -11,7 +11,6 @@ import shutil
 import sys
 import tomllib
 
-import click
 
 from qdisclab.context import CACHE, CONSOLE, PYTHON_DIR, ensure_cache_dir
 from qdisclab.toolchain import proc
@@ -160,10 +159,3 @@ def ensure_setup(wheel: bool = False) -> None:
         ensure_wheel()
 
 
-@click.command("setup")
-@click.option("--wheel", is_flag=True,
-              help="Also install the ns-3 wheel (pyproject.toml's wheel extra).")
-def setup_cmd(wheel: bool) -> None:
-    """Install the system packages (and optionally the ns-3 wheel) this module needs."""
-    ensure_setup(wheel=wheel)
-    CONSOLE.print("[green]Setup complete.[/]")

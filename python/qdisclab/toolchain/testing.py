@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""``qdisc-lab test``: ctest, pytest and the clang-format check, summed up.
+"""The test sources of ``qdisc-lab test``: ctest, pytest and the clang-format check, each as counts.
 
 Each source writes (or is turned into) test counts; the command prints a
 table per source and ends with the plain line ``N passed, N failed``.
@@ -18,19 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
-from rich.table import Table
 
-from qdisclab.context import CONSOLE, PYTHON_DIR, REPO
+from qdisclab.context import PYTHON_DIR, REPO
 from qdisclab.toolchain import proc
-from qdisclab.toolchain.build import (
-    FLAVORS,
-    build,
-    build_dir,
-    ns3_option,
-    runtime_env,
-    sanitize_option,
-)
-from qdisclab.toolchain.junit import Counts, closing_line, summarize
+from qdisclab.toolchain.build import build, build_dir, runtime_env
+from qdisclab.toolchain.junit import Counts, summarize
 
 # Set in the environment of the pytest run, so no test re-enters `qdisc-lab test`.
 IN_PYTEST_ENV = "QDISC_LAB_IN_PYTEST"
@@ -149,63 +141,3 @@ def run_format_check() -> SourceResult:
     return _failed(name, FORMAT_TEST, note)
 
 
-def summary_table(results: list[SourceResult]) -> Table:
-    """Rich table with one row per test source."""
-    table = Table(title="Test summary")
-    table.add_column("Source")
-    for column in ("Passed", "Failed", "Skipped"):
-        table.add_column(column, justify="right")
-    table.add_column("Notes", overflow="fold")
-    for result in results:
-        counts = result.counts
-        style = "red" if counts.failed else "green"
-        table.add_row(
-            result.name,
-            str(counts.passed),
-            str(counts.failed),
-            str(counts.skipped),
-            result.note,
-            style=style,
-        )
-    return table
-
-
-@click.command("test")
-@ns3_option((*FLAVORS, "all"))
-@click.option(
-    "-k",
-    "pattern",
-    metavar="PATTERN",
-    help="Only tests matching PATTERN (pytest -k, ctest -R); the format check "
-    "runs only if PATTERN is a substring of 'clang-format'.",
-)
-@sanitize_option()
-def test_cmd(flavor: str, pattern: str | None, sanitize: bool) -> None:
-    """Build, then run ctest, pytest and the clang-format check.
-
-    With --sanitize: build the sanitized build and run its ctest only (every test suite,
-    GoogleTest and example --quick run, each stopping at its first sanitizer report).
-    """
-    from qdisclab.toolchain.provision import ensure_setup
-
-    if os.environ.get(IN_PYTEST_ENV):
-        raise click.ClickException(
-            "refusing to run `qdisc-lab test` from inside its own pytest run"
-        )
-    flavors = FLAVORS if flavor == "all" else (flavor,)
-    ensure_setup(wheel="wheel" in flavors)
-
-    results = [run_ctest(f, pattern, sanitize) for f in flavors]
-    if not sanitize:
-        results.append(run_pytest(pattern))
-        if not pattern or pattern in FORMAT_TEST:
-            results.append(run_format_check())
-
-    total = sum((r.counts for r in results), Counts())
-    CONSOLE.print(summary_table(results))
-    for failure in total.failures:
-        CONSOLE.print(f"[red]FAILED[/] {failure}")
-    CONSOLE.file.flush()
-    print(closing_line(total), flush=True)
-    if total.failed or total.passed + total.failed == 0:
-        sys.exit(1)

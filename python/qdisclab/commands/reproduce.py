@@ -19,8 +19,8 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from qdisclab.campaign.commands import cluster_option, jobs_option
 from qdisclab.campaign.timing import TIMING_CSV
+from qdisclab.commands.campaign import cluster_option, jobs_option
 from qdisclab.context import CONSOLE, RESULTS_DIR
 from qdisclab.figures import REPRODUCTIONS, FigureSet, Reproduction, get_reproduction
 from qdisclab.toolchain.build import SIMULATORS, ns3_option
@@ -144,8 +144,8 @@ def _reproduce_one(reproduction: Reproduction, quick: bool, jobs, cluster, retry
     """Build, sweep, write the timing row (to ``timing`` unless None) and draw one
     reproduction; return its :class:`~qdisclab.campaign.engine.SweepResult` (interrupted:
     nothing written or drawn)."""
+    from qdisclab.commands.campaign import run_sweep
     from qdisclab.toolchain.build import build
-    from qdisclab.campaign.commands import run_sweep
     from qdisclab.toolchain.provision import ensure_setup
 
     flavor = flavor or _campaign(reproduction, quick).ns3
