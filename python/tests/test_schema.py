@@ -95,7 +95,10 @@ def test_the_campaigns_name_only_parameters_their_program_has(path):
     elif campaign.ns3 in ALL_FLAVORS:
         binary = built(campaign.program)
     else:
-        binary = program_binary(campaign.program, campaign.ns3)  # a tree of its own
+        try:  # a tree of its own, built by `./qdisc-lab build --ns3 <flavour>`
+            binary = program_binary(campaign.program, campaign.ns3)
+        except CampaignError as exc:
+            pytest.skip(f"{campaign.ns3} is not built here: {exc}")
         if not Path(binary).is_file():
             pytest.skip(f"{binary} not built")
     schema = read_schema(binary)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""``qdisc-lab sweep`` and ``qdisc-lab export`` (CSV, and Parquet and NetCDF: :mod:`.export`)."""
+"""``qdisc-lab sweep`` and ``qdisc-lab export`` (CSV, and Parquet and NetCDF: :mod:`qdisclab.campaign.export`), ``salvage``."""
 
 from __future__ import annotations
 
