@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""``qdisc-lab sweep`` and ``qdisc-lab export`` (CSV, and Parquet and NetCDF: :mod:`qdisclab.campaign.export`), ``salvage``."""
+"""``qdisc-lab sweep``, ``export`` (CSV, and Parquet and NetCDF: :mod:`qdisclab.campaign.export`)
+and ``salvage``."""
 
 from __future__ import annotations
 
