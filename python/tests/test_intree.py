@@ -409,3 +409,71 @@ def test_forwarding_headers_of_moved_module_headers_are_removed_and_configure_ru
     assert not stamp.exists()  # so configure runs and writes experiment/metrics-report.h's
     stamp.write_text("{}")
     assert intree.remove_stale_header_stubs(tree) == [] and stamp.exists()
+
+
+# --------------------------------------------------------------------------- patches to ns-3
+
+
+def _patched_tree(root: Path) -> tuple[Path, Path]:
+    """A tree with one source file and a patch directory holding one patch for it."""
+    tree = _fake_tree(root, "3.37")
+    source = tree / "src" / "core" / "thing.cc"
+    source.write_text("int\nA()\n{\n    return 1;\n}\n")
+    patches = root / "ns3_patches" / "3.37"
+    patches.mkdir(parents=True)
+    (patches / "0001-a.patch").write_text(
+        "A: return 2\n\nWhat it changes, before the diff.\n\n"
+        "--- a/src/core/thing.cc\n+++ b/src/core/thing.cc\n"
+        "@@ -1,5 +1,5 @@\n int\n A()\n {\n-    return 1;\n+    return 2;\n }\n")
+    return tree, source
+
+
+def test_a_patch_is_applied_once_and_a_second_run_leaves_the_tree_alone(tmp_path, monkeypatch):
+    tree, source = _patched_tree(tmp_path)
+    monkeypatch.setattr(intree, "PATCH_DIR", tmp_path / "ns3_patches")
+    assert [p.name for p in intree.ns3_patches("3.37")] == ["0001-a.patch"]
+    assert intree.ns3_patches("3.35") == []
+    assert intree.apply_patches(tree, "3.37") == ["0001-a.patch"]
+    assert "return 2;" in source.read_text()
+    stamp = source.stat().st_mtime_ns
+    assert intree.apply_patches(tree, "3.37") == []  # already in: not touched, nothing to rebuild
+    assert source.stat().st_mtime_ns == stamp and "return 2;" in source.read_text()
+
+
+def test_a_patch_that_neither_applies_nor_is_in_the_tree_stops_the_build(tmp_path, monkeypatch):
+    tree, source = _patched_tree(tmp_path)
+    monkeypatch.setattr(intree, "PATCH_DIR", tmp_path / "ns3_patches")
+    source.write_text("int\nA()\n{\n    return 7;\n}\n")  # a tree edited by hand
+    with pytest.raises(intree.StepFailed, match=r"0001-a\.patch neither applies .* ns-3\.37"):
+        intree.apply_patches(tree, "3.37")
+    assert "return 7;" in source.read_text()
+
+
+def test_the_3_37_patch_is_what_the_newest_release_does(tmp_path):
+    """0001-ipv4-route-input-callbacks.patch backports ns-3.48's own code: its RouteInput call
+    hands over the four callbacks the constructor made; the patch makes 3.37's do the same."""
+    (patch,) = intree.ns3_patches("3.37")
+    assert patch.name == "0001-ipv4-route-input-callbacks.patch"
+    added = [line[1:].strip() for line in patch.read_text().splitlines()
+             if line.startswith("+") and not line.startswith("+++")]
+    assert "if (!m_routingProtocol->RouteInput(packet, ipHeader, device, m_ucb, m_mcb, m_lcb, m_ecb))" in added
+    assert "m_ucb = MakeCallback(&Ipv4L3Protocol::IpForward, this);" in added
+    fixture = REPO / intree.FIXTURE_SOURCES["3.48"].path
+    if not fixture.is_file():
+        pytest.skip(f"no fixture {fixture}")
+    member = "ns-3.48/src/internet/model/ipv4-l3-protocol.cc"
+    text = subprocess.run(["tar", "-xOJf", fixture, member], check=True, capture_output=True,
+                          text=True).stdout
+    assert "RouteInput(packet, ipHeader, device, m_ucb, m_mcb, m_lcb, m_ecb)" in text
+    assert "m_ucb = MakeCallback(&Ipv4L3Protocol::IpForward, this);" in text
+
+
+def test_the_3_37_patch_applies_to_the_cached_tree_or_is_in_it():
+    from qdisclab.context import CACHE
+
+    tree = CACHE / "ns-3.37"
+    if not intree.is_ns3_tree(tree):
+        pytest.skip(f"no ns-3.37 tree in {CACHE}")
+    for patch in intree.ns3_patches("3.37"):
+        assert (intree._patch_applies(tree, patch, reverse=True)
+                or intree._patch_applies(tree, patch, reverse=False)), patch.name

@@ -19,6 +19,10 @@ reachable here serves it); and ns-3.24, the tree of the ``ns-3.24`` campaign fla
 ``QDISC_LAB_NS3_SRC`` to an existing ns-3 source tree, which is then used in
 place.
 
+A tree the mode fetches gets the module's patches for its release (:data:`PATCH_DIR`): on
+ns-3.37, ns-3.48's own fix that builds ``Ipv4L3Protocol::Receive``'s routing callbacks once
+instead of per packet; results stay byte-identical.  A tree passed in is used as it is.
+
 Repeat runs are cheap: the source tree, the ccache directory and the build
 directory all live under ``cache``; the module copy only rewrites files whose
 content changed, and ``./ns3 configure`` runs only when its arguments changed.
@@ -412,11 +416,16 @@ def extract_ns3(tarball: Path, dest: Path, version: str, console=None, *, top: b
     return dest
 
 
+def _given_tree(ns3_src: Path | None) -> Path | None:
+    """The user's own ns-3 tree (``ns3_src=`` or $QDISC_LAB_NS3_SRC), if one is given."""
+    return ns3_src or (Path(os.environ[SRC_ENV_VAR]) if os.environ.get(SRC_ENV_VAR) else None)
+
+
 def ensure_ns3_source(cache: Path, version: str, console=None, ns3_src: Path | None = None,
                       repo: Path | None = None) -> Path:
     """Return an ns-3 source tree of `version`: given, cached, fetched from Debian, or
     unpacked from its fixture (FIXTURE_SOURCES, relative to `repo`)."""
-    given = ns3_src or (Path(os.environ[SRC_ENV_VAR]) if os.environ.get(SRC_ENV_VAR) else None)
+    given = _given_tree(ns3_src)
     if given is not None:
         given = given.expanduser().resolve()
         if not is_ns3_tree(given):
@@ -442,6 +451,43 @@ def ensure_ns3_source(cache: Path, version: str, console=None, ns3_src: Path | N
         )
     tarball = fetch_debian_source(cache / "src", pin, console)
     return extract_ns3(tarball, tree, version, console)
+
+
+#: The module's patches to ns-3 sources: ``ns3_patches/<release>/*.patch``, applied in name
+#: order to the trees this mode fetches (never to a tree passed in, which is the user's). Each
+#: is a change a later ns-3 release made, on an older source, that leaves every result
+#: byte-identical and saves per-packet work.
+PATCH_DIR = Path(__file__).resolve().with_name("ns3_patches")
+
+
+def ns3_patches(version: str) -> list[Path]:
+    """The patches for ns-``version``'s source, in the order they apply."""
+    return sorted((PATCH_DIR / version).glob("*.patch"))
+
+
+def _patch_applies(tree: Path, patch: Path, *, reverse: bool) -> bool:
+    cmd = ["patch", "-p1", "--dry-run", "--force", "--silent", "-i", str(patch)]
+    return subprocess.run(cmd + (["--reverse"] if reverse else []), cwd=tree,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+
+def apply_patches(tree: Path, version: str, console=None) -> list[str]:
+    """Apply :func:`ns3_patches` to ``tree``, each once; return the names applied now.
+
+    A patch already in the tree is left alone (so a cached tree is not touched again, and
+    ninja rebuilds nothing); one that neither applies nor is in raises StepFailed.
+    """
+    applied = []
+    for patch in ns3_patches(version):
+        if _patch_applies(tree, patch, reverse=True):
+            continue
+        if not _patch_applies(tree, patch, reverse=False):
+            raise StepFailed(f"{patch} neither applies to {tree} nor is in it: is the tree"
+                             f" ns-{version} as released?")
+        run_cmd(["patch", "-p1", "--forward", "--silent", "-i", patch], cwd=tree, console=console)
+        applied.append(patch.name)
+    return applied
 
 
 # --------------------------------------------------------------------------- module copy
@@ -868,6 +914,11 @@ def prepare_tree(repo: Path, cache: Path, version: str = DEFAULT_RELEASE, jobs: 
     with _step(console, f"ns-{version} source"):
         ns3dir = ensure_ns3_source(cache, version, console, ns3_src, repo)
         _say(console, f"ns-3 source tree: {ns3dir}")
+    if ns3_patches(version) and not _given_tree(ns3_src):
+        with _step(console, f"ns-{version} patches"):
+            applied = apply_patches(ns3dir, version, console)
+            _say(console, f"applied {', '.join(applied)}" if applied
+                          else f"{len(ns3_patches(version))} already in the tree")
     with _step(console, f"copy module to contrib/{MODULE_NAME}"):
         stats = sync_tree(repo, ns3dir / "contrib" / MODULE_NAME)
         _say(console, f"{len(stats.written)} written, {len(stats.removed)} removed, "

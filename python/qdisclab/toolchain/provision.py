@@ -29,6 +29,7 @@ APT_PACKAGES = (
     "clang-format",
     "python3-venv",
     "dpkg-dev",
+    "patch",
     "valgrind",
     "ns2",
 )
