@@ -111,7 +111,7 @@ main(int argc, char* argv[])
     scenario.SetBottleneckQueueDisc(tc);
     scenario.Build();
 
-    std::vector<Ptr<PacketSink>> tcpSinks;
+    std::vector<Ptr<TcpBulkSink>> tcpSinks;
     // TCP start times uniform in [0, 1) s, so flows do not synchronise by construction and
     // replications (RngRun) differ.
     auto startJitter = CreateObject<UniformRandomVariable>();

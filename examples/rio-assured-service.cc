@@ -181,7 +181,7 @@ struct RioAssuredService : RioAssuredServiceConfig
     Ptr<RioQueueDisc> rio;                                    //!< queue, if RIO or RI+O
     std::optional<BottleneckFlowMeter> meter;                 //!< per-flow counts at the queue
     std::optional<BottleneckMonitor> monitor;                 //!< queue statistics and sinks
-    std::vector<Ptr<PacketSink>> sinks;                       //!< each flow's sink
+    std::vector<Ptr<TcpBulkSink>> sinks;                      //!< each flow's sink
     std::vector<Time> flowStart;                              //!< each flow's start time
     std::unique_ptr<FlowTrace> trace;                         //!< --traceFlow's trace
     std::vector<uint64_t> rxAtWarmup;                         //!< sinks' bytes at the warm-up

@@ -251,7 +251,7 @@ struct VerticalDimensioningEvaluation : VerticalDimensioningConfig
     std::vector<Ptr<FlowIndexPacketFilter>> filters;          //!< per hop, per-flow schedulers
     std::vector<UdpFlowMeter> referenceMeters;                //!< cbr reference flows' sinks
     std::vector<Ptr<RandomPacketSource>> cbrSources;          //!< cbr reference flows' sources
-    std::vector<Ptr<PacketSink>> tcpSinks;                    //!< tcp reference flows' sinks
+    std::vector<Ptr<TcpBulkSink>> tcpSinks;                   //!< tcp reference flows' sinks
     std::vector<BackgroundGroup> groups;                      //!< the background flows
     std::vector<std::unique_ptr<BottleneckMonitor>> monitors; //!< per hop
     std::vector<uint64_t> sentAtWarmup;                       //!< per hop, bytes sent
@@ -606,9 +606,8 @@ VerticalDimensioningEvaluation::InstallReferenceFlows(Ptr<UniformRandomVariable>
         const Time start = Seconds(startTime->GetValue(0, startJitter));
         if (tcpReference)
         {
-            PacketSinkHelper sink("ns3::TcpSocketFactory",
-                                  InetSocketAddress(Ipv4Address::GetAny(), port));
-            tcpSinks.push_back(DynamicCast<PacketSink>(sink.Install(lot.GetMainSink()).Get(0)));
+            TcpBulkSinkHelper sink(InetSocketAddress(Ipv4Address::GetAny(), port));
+            tcpSinks.push_back(DynamicCast<TcpBulkSink>(sink.Install(lot.GetMainSink()).Get(0)));
             BulkSendHelper source("ns3::TcpSocketFactory", sinkAddress);
             ApplicationContainer app = source.Install(lot.GetMainSource());
             app.Start(start);

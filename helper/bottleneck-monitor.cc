@@ -40,7 +40,14 @@ void
 BottleneckMonitor::AddSink(const std::string& group, Ptr<PacketSink> sink)
 {
     NS_ABORT_MSG_UNLESS(sink, "BottleneckMonitor: null sink for group '" << group << "'");
-    m_groups[group].sinks.push_back(sink);
+    m_groups[group].sinks.emplace_back([sink] { return sink->GetTotalRx(); });
+}
+
+void
+BottleneckMonitor::AddSink(const std::string& group, Ptr<TcpBulkSink> sink)
+{
+    NS_ABORT_MSG_UNLESS(sink, "BottleneckMonitor: null sink for group '" << group << "'");
+    m_groups[group].sinks.emplace_back([sink] { return sink->GetTotalRx(); });
 }
 
 void
@@ -69,9 +76,9 @@ BottleneckMonitor::EndWarmup()
     for (auto& [label, group] : m_groups)
     {
         group.rxAtWarmup = 0;
-        for (const auto& sink : group.sinks)
+        for (const auto& received : group.sinks)
         {
-            group.rxAtWarmup += sink->GetTotalRx();
+            group.rxAtWarmup += received();
         }
     }
     Sample();
@@ -114,9 +121,9 @@ BottleneckMonitor::GetGoodputMbps(const std::string& group) const
         return std::numeric_limits<double>::quiet_NaN();
     }
     uint64_t rx = 0;
-    for (const auto& sink : it->second.sinks)
+    for (const auto& received : it->second.sinks)
     {
-        rx += sink->GetTotalRx();
+        rx += received();
     }
     return (rx - it->second.rxAtWarmup) * 8.0 / seconds / 1e6;
 }

@@ -9,8 +9,10 @@
 #include "ns3/nstime.h"
 #include "ns3/packet-sink.h"
 #include "ns3/queue-disc.h"
+#include "ns3/tcp-bulk-sink.h"
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,6 +48,12 @@ class BottleneckMonitor
      * \param sink a sink whose received bytes count toward that group's goodput
      */
     void AddSink(const std::string& group, Ptr<PacketSink> sink);
+
+    /**
+     * \param group a label such as "tcp" or "udp"
+     * \param sink a TCP sink whose received bytes count toward that group's goodput
+     */
+    void AddSink(const std::string& group, Ptr<TcpBulkSink> sink);
 
     /**
      * \param path CSV file for the sampled queue length; stops the program if not writable
@@ -112,8 +120,8 @@ class BottleneckMonitor
     /// A group's sinks and their byte counts at the end of the warm-up.
     struct Group
     {
-        std::vector<Ptr<PacketSink>> sinks; //!< the sinks
-        uint64_t rxAtWarmup = 0;            //!< bytes received before the warm-up ended
+        std::vector<std::function<uint64_t()>> sinks; //!< each sink's received bytes
+        uint64_t rxAtWarmup = 0;                      //!< bytes received before the warm-up ended
     };
 
     Ptr<QueueDisc> m_queueDisc;              //!< the watched queue disc

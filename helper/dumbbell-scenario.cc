@@ -15,6 +15,7 @@
 #include "ns3/packet-sink-helper.h"
 #include "ns3/qdisc-lab-compat.h"
 #include "ns3/string.h"
+#include "ns3/tcp-bulk-sink-helper.h"
 
 #include <sstream>
 
@@ -156,17 +157,17 @@ DumbbellScenario::GetLeftDevice(uint32_t i) const
     return m_leftDevices.Get(i);
 }
 
-Ptr<PacketSink>
+Ptr<TcpBulkSink>
 DumbbellScenario::AddBulkTcpFlow(uint32_t i, Time start, uint16_t port)
 {
     RequireLeaf(i);
-    PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    TcpBulkSinkHelper sink(InetSocketAddress(Ipv4Address::GetAny(), port));
     ApplicationContainer sinkApp = sink.Install(m_right.Get(i));
     BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(GetRightAddress(i), port));
     ApplicationContainer sourceApp = source.Install(m_left.Get(i));
     sourceApp.Start(start);
     qdisclab::GuardBulkSendFullWindow(DynamicCast<BulkSendApplication>(sourceApp.Get(0)), start);
-    return DynamicCast<PacketSink>(sinkApp.Get(0));
+    return DynamicCast<TcpBulkSink>(sinkApp.Get(0));
 }
 
 Ptr<PacketSink>

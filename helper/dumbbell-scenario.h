@@ -13,6 +13,7 @@
 #include "ns3/packet-sink.h"
 #include "ns3/queue-disc.h"
 #include "ns3/scenario-link.h"
+#include "ns3/tcp-bulk-sink.h"
 #include "ns3/traffic-control-helper.h"
 
 #include <cstdint>
@@ -116,9 +117,9 @@ class DumbbellScenario
      * \param i the pair
      * \param start when the sender starts
      * \param port the receiver's port
-     * \return the receiver's sink
+     * \return the receiver's sink (a TcpBulkSink: PacketSink's behaviour, one segment per read)
      */
-    Ptr<PacketSink> AddBulkTcpFlow(uint32_t i, Time start, uint16_t port = 5000);
+    Ptr<TcpBulkSink> AddBulkTcpFlow(uint32_t i, Time start, uint16_t port = 5000);
 
     /**
      * Start a UDP on/off flow (OnOffApplication with constant on and off times) from left i to

@@ -11,6 +11,7 @@
 #include "ns3/packet.h"
 #include "ns3/qdisc-lab-compat.h"
 #include "ns3/socket.h"
+#include "ns3/tcp-bulk-sink.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -42,6 +43,13 @@ TcpSessionSink::GetTypeId()
                                           UintegerValue(1),
                                           MakeUintegerAccessor(&TcpSessionSink::m_ports),
                                           MakeUintegerChecker<uint32_t>(1, 65535))
+                            .AddAttribute("ReadSize",
+                                          "Bytes asked for per Recv; 0 (the default): the "
+                                          "accepted connection's SegmentSize, one buffered "
+                                          "segment per Recv (TcpBulkSink says why).",
+                                          UintegerValue(0),
+                                          MakeUintegerAccessor(&TcpSessionSink::m_readSize),
+                                          MakeUintegerChecker<uint32_t>())
                             .AddTraceSource("Rx",
                                             "Data read from a connection: (packet, socket).",
                                             MakeTraceSourceAccessor(&TcpSessionSink::m_rxTrace),
@@ -113,7 +121,9 @@ TcpSessionSink::Accepted(Ptr<Socket> socket, const Address& from)
     NS_LOG_FUNCTION(this << socket << from);
     m_counters.accepted++;
     m_accepted.push_back(socket);
-    socket->SetRecvCallback(MakeCallback(&TcpSessionSink::Read, this));
+    const uint32_t readSize = qdisclab::ReadSizeFor(socket, m_readSize);
+    socket->SetRecvCallback(qdisclab::MakeFunctorCallback<Callback<void, Ptr<Socket>>>(
+        [this, readSize](Ptr<Socket> s) { ReadBy(s, readSize); }));
     socket->SetCloseCallbacks(MakeCallback(&TcpSessionSink::PeerClosed, this),
                               qdisclab::MakeFunctorCallback([this](Ptr<Socket> s) {
                                   m_counters.failed++;
@@ -136,7 +146,13 @@ TcpSessionSink::StopApplication()
 void
 TcpSessionSink::Read(Ptr<Socket> socket)
 {
-    while (Ptr<Packet> packet = socket->Recv())
+    ReadBy(socket, qdisclab::ReadSizeFor(socket, m_readSize));
+}
+
+void
+TcpSessionSink::ReadBy(Ptr<Socket> socket, uint32_t readSize)
+{
+    while (Ptr<Packet> packet = socket->Recv(readSize, 0))
     {
         if (packet->GetSize() == 0)
         {

@@ -80,6 +80,13 @@ class TcpSessionSink : public Application
     void Read(Ptr<Socket> socket);
 
     /**
+     * Read and count everything \p socket holds, \p readSize bytes per Recv.
+     * \param socket an accepted socket
+     * \param readSize bytes per Recv (> 0)
+     */
+    void ReadBy(Ptr<Socket> socket, uint32_t readSize);
+
+    /**
      * A connection was accepted: read it and close it with its peer.
      * \param socket the accepted socket
      * \param from the peer's address
@@ -94,6 +101,7 @@ class TcpSessionSink : public Application
 
     Address m_local;                      //!< address and first port to listen on
     uint32_t m_ports;                     //!< number of consecutive ports to listen on
+    uint32_t m_readSize;                  //!< bytes per Recv; 0: the connection's SegmentSize
     std::vector<Ptr<Socket>> m_listeners; //!< the listening sockets, one per port
     std::vector<Ptr<Socket>> m_accepted;  //!< every accepted socket
     TracedCallback<Ptr<const Packet>, Ptr<const Socket>> m_rxTrace; //!< data read
