@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "sweep": "qdisclab.commands.campaign:sweep_cmd",
     "export": "qdisclab.commands.campaign:export_cmd",
     "salvage": "qdisclab.commands.campaign:salvage_cmd",
+    "replay": "qdisclab.commands.campaign:replay_cmd",
     "figures": "qdisclab.commands.reproduce:figures_cmd",
     "reproduce": "qdisclab.commands.reproduce:reproduce_cmd",
     "report": "qdisclab.commands.report:report_cmd",

@@ -477,6 +477,13 @@ class ResultStore:
         return kept
 
     @_reported
+    def outputs(self) -> dict[str, str]:
+        """Every stored metrics report (the ``output`` column: the program's report as it
+        wrote it), by run key; runs without one are left out."""
+        rows = self.conn.execute("SELECT run_key, output FROM runs WHERE output IS NOT NULL")
+        return {row[0]: row[1] for row in rows if isinstance(row[1], str) and row[1]}
+
+    @_reported
     def runs(
         self, *, status: str | None = None, keys: Iterable[str] | None = None
     ) -> list[RunRecord]:

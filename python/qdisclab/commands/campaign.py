@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""``qdisc-lab sweep``, ``export`` (CSV, and Parquet and NetCDF: :mod:`qdisclab.campaign.export`)
-and ``salvage``."""
+"""``qdisc-lab sweep``, ``export`` (CSV, and Parquet and NetCDF: :mod:`qdisclab.campaign.export`),
+``salvage`` and ``replay`` (:mod:`qdisclab.campaign.replay`)."""
 
 from __future__ import annotations
 
@@ -266,3 +266,74 @@ def salvage_cmd(db: Path) -> None:
         f"Salvaged {copied['runs']} runs and {copied['sweeps']} sweep records into {db};"
         f" the damaged file is {db}.damaged.",
         markup=False, highlight=False, soft_wrap=True)
+
+
+@click.command("replay")
+@click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--runs", "count", type=click.IntRange(min=1), default=8, show_default=True,
+              help="How many stored runs to replay, spread evenly over the database.")
+@click.option(
+    "--grid", "grids", metavar="NAME", multiple=True,
+    help="Replay only runs of this sub-grid (repeatable).",
+)
+@ns3_option(SIMULATORS, default=None)
+@click.option(
+    "--binary", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+    help="Run this executable instead of build/<flavor>/examples/<program>.",
+)
+@jobs_option
+def replay_cmd(db, count, grids, flavor, binary, jobs):
+    """Run a sample of a database's runs again and compare each metrics report with the
+    stored one, byte for byte (DB: a campaign.sqlite, or a recorded campaign.sqlite.xz).
+
+    Shows that a build or a change keeps every recorded result: the same report for the
+    same parameters and seed is the same row in every figure. A report that holds every stored
+    field with its value and fields the stored one lacks (a parameter the program reports
+    since) is counted apart, as the same. Lists each run with its stored and new CPU seconds;
+    exits 1 when a stored field changed or a run gave no report.
+    """
+    from qdisclab.campaign.engine import program_binary
+    from qdisclab.campaign.replay import DIFFERS, IDENTICAL, SAME_BUT_ADDED, opened, replay
+    from qdisclab.campaign.spec import CampaignError, stored_campaign
+    from qdisclab.toolchain.build import NS2, runtime_env
+
+    try:
+        with opened(db) as store:
+            campaign = stored_campaign(store.meta())
+            programs = sorted({run.program for run in store.runs(status="ok")})
+        if len(programs) != 1:
+            raise CampaignError(f"{db} holds runs of {len(programs)} programs; replay needs one")
+        flavor = flavor or (campaign.ns3 if campaign else "system")
+        if flavor == NS2:
+            raise CampaignError("replay runs ns-3 programs; ns-2.35's are Tcl scripts that"
+                                " `ns` runs (sweep --ns3 ns2 runs them)")
+        program = binary or program_binary(programs[0], flavor)
+        CONSOLE.print(f"Replaying {count} run(s) of {db} with {program}", markup=False,
+                      highlight=False, soft_wrap=True)
+        results = replay(db, Path(program), count=count, env=runtime_env(flavor) or None,
+                         grids=grids, jobs=jobs or 1,
+                         timeout=campaign.timeout if campaign else None, done=_replayed)
+    except CampaignError as exc:
+        raise click.ClickException(str(exc)) from exc
+    for r in results:
+        for line in r.differences:
+            CONSOLE.print(f"  {r.key}: {line}", markup=False, highlight=False, soft_wrap=True)
+    counts = {verdict: sum(r.verdict == verdict for r in results)
+              for verdict in (IDENTICAL, SAME_BUT_ADDED, DIFFERS)}
+    added = sorted({name for r in results for name in r.added if r.verdict == SAME_BUT_ADDED})
+    timed = [r for r in results if r.stored_cpu_s is not None and r.cpu_s is not None]
+    cpu = (f"; CPU seconds of the {len(timed)} timed: {sum(r.stored_cpu_s for r in timed):.1f}"
+           f" stored, {sum(r.cpu_s for r in timed):.1f} now") if timed else ""
+    CONSOLE.print(
+        f"{counts[IDENTICAL]} of {len(results)} reports byte-identical, {counts[SAME_BUT_ADDED]}"
+        f" the same with fields the program reports since ({', '.join(added) or 'none'}),"
+        f" {counts[DIFFERS]} differ{cpu}", markup=False, highlight=False, soft_wrap=True)
+    if counts[DIFFERS]:
+        sys.exit(1)
+
+
+def _replayed(r) -> None:
+    """One line per replayed run, as it finishes."""
+    cpu = (f"  (cpu {r.stored_cpu_s:.2f} -> {r.cpu_s:.2f} s)"
+           if r.stored_cpu_s is not None and r.cpu_s is not None else "")
+    CONSOLE.print(f"{r.verdict}  {r.label}{cpu}", markup=False, highlight=False, soft_wrap=True)
