@@ -468,6 +468,18 @@ def test_the_3_37_patch_is_what_the_newest_release_does(tmp_path):
     assert "m_ucb = MakeCallback(&Ipv4L3Protocol::IpForward, this);" in text
 
 
+def test_the_wheels_ns3_has_the_change_already():
+    """The 3.44 wheel (red-vs-droptail's and cioq-red's flavour) needs no patch: its
+    Ipv4L3Protocol holds the callbacks as members."""
+    from qdisclab.toolchain.build import wheel_ns3_root
+
+    header = wheel_ns3_root() / "include" / "ns3" / "ipv4-l3-protocol.h"
+    if not header.is_file():
+        pytest.skip(f"no ns-3 wheel here ({header})")
+    assert "Ipv4RoutingProtocol::UnicastForwardCallback m_ucb;" in header.read_text()
+    assert intree.ns3_patches("3.44") == [] and intree.ns3_patches("3.48") == []
+
+
 def test_the_3_37_patch_applies_to_the_cached_tree_or_is_in_it():
     from qdisclab.context import CACHE
 
