@@ -28,7 +28,7 @@
  *
  * Throughput of a flow is the IPv4 bytes of its packets leaving the bottleneck queue disc
  * between the end of the warm-up and simTime, split into IN and OUT by their DSCP; goodput is
- * what its PacketSink received. BottleneckFlowMeter also counts, per flow, the retransmitted
+ * what its TcpBulkSink received. BottleneckFlowMeter also counts, per flow, the retransmitted
  * and spurious (already delivered) payload bytes and the OUT drops; --traceFlow writes one
  * flow's segments, window and congestion states to a CSV file (see FlowTrace). The choices where
  * the paper is silent are in doc/reproductions/rio-assured-service.rst.

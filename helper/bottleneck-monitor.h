@@ -28,8 +28,8 @@ namespace ns3
  *
  * Queueing delay is each dequeued packet's sojourn time (QueueDisc's SojournTime trace); queue
  * length is sampled every \c sampleInterval and can be written as CSV
- * (\c time_s,packets,bytes). Goodput of a group is the bytes its PacketSinks received between
- * the end of the warm-up and the moment it is read, over that time.
+ * (\c time_s,packets,bytes). Goodput of a group is the bytes its sinks (PacketSink, TcpBulkSink)
+ * received between the end of the warm-up and the moment it is read, over that time.
  */
 class BottleneckMonitor
 {
