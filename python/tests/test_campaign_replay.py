@@ -3,6 +3,8 @@
 fake example program (python/tests/fakeprog.py)."""
 
 import lzma
+import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -160,3 +162,33 @@ def test_bad_input_is_a_clear_error(recorded, tmp_path):
         replay.replay(db, other, count=1)
     result = CliRunner().invoke(replay_cmd, [str(db), "--binary", str(program), "--ns3", "ns2"])
     assert result.exit_code == 1 and "replay runs ns-3 programs" in result.output
+
+
+def test_callgrinds_summary_gives_the_instructions():
+    stderr = ("==77== Events    : Ir\n==77== Collected : 1406779866\n==77==\n"
+              "==77== I   refs:      1,406,779,866\n")
+    assert replay.collected(stderr) == 1406779866
+    assert replay.collected("no valgrind here") is None
+    results = [replay.Replayed("a", "", instructions=100), replay.Replayed("b", "", instructions=300),
+               replay.Replayed("c", "")]
+    assert replay.instructions_estimate(results, 10) == (200.0, 2000.0)
+    assert replay.instructions_estimate(results[2:], 10) is None
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="no valgrind")
+def test_under_callgrind_each_run_is_counted_and_the_database_estimated(recorded):
+    """Two runs of the fake program under callgrind: the same reports, each run's instructions,
+    and their mean times the database's runs."""
+    from qdisclab.commands.campaign import replay_cmd
+
+    program, db, _ = recorded
+    first = replay.replay(db, program, count=2, callgrind=True, jobs=2)
+    assert [r.verdict for r in first] == [replay.IDENTICAL] * 2
+    assert all(r.instructions and r.instructions > 10_000_000 for r in first)
+    out = CliRunner().invoke(replay_cmd, [str(db), "--binary", str(program), "--runs", "1",
+                                          "--callgrind"])
+    assert out.exit_code == 0, out.output
+    assert re.search(r"Instructions: \d+\.\d{3} G per run \(mean of 1\); x 10 stored ok runs = \d+ G"
+                     r" for the database", out.output), out.output
+    assert re.search(r"identical  --x=1 --RngRun=1 .*\(\d+\.\d{3} G instructions\)", out.output)
+    assert "cpu " not in out.output and "CPU seconds" not in out.output  # valgrind's, not the run's

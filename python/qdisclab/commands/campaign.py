@@ -281,26 +281,40 @@ def salvage_cmd(db: Path) -> None:
     "--binary", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
     help="Run this executable instead of build/<flavor>/examples/<program>.",
 )
+@click.option(
+    "--callgrind", is_flag=True,
+    help="Run each under callgrind and count its instructions (about 50 times slower, no"
+    " timeout): the mean per run, and times the database's stored runs.",
+)
 @jobs_option
-def replay_cmd(db, count, grids, flavor, binary, jobs):
+def replay_cmd(db, count, grids, flavor, binary, callgrind, jobs):
     """Run a sample of a database's runs again and compare each metrics report with the
     stored one, byte for byte (DB: a campaign.sqlite, or a recorded campaign.sqlite.xz).
 
     Shows that a build or a change keeps every recorded result: the same report for the
     same parameters and seed is the same row in every figure. A report that holds every stored
     field with its value and fields the stored one lacks (a parameter the program reports
-    since) is counted apart, as the same. Lists each run with its stored and new CPU seconds;
-    exits 1 when a stored field changed or a run gave no report.
+    since) is counted apart, as the same. Lists each run with its stored and new CPU seconds
+    (with --callgrind, its instructions, which do not depend on the machine's load); exits 1
+    when a stored field changed or a run gave no report.
     """
     from qdisclab.campaign.engine import program_binary
-    from qdisclab.campaign.replay import DIFFERS, IDENTICAL, SAME_BUT_ADDED, opened, replay
+    from qdisclab.campaign.replay import (
+        DIFFERS,
+        IDENTICAL,
+        SAME_BUT_ADDED,
+        instructions_estimate,
+        opened,
+        replay,
+    )
     from qdisclab.campaign.spec import CampaignError, stored_campaign
     from qdisclab.toolchain.build import NS2, runtime_env
 
     try:
         with opened(db) as store:
             campaign = stored_campaign(store.meta())
-            programs = sorted({run.program for run in store.runs(status="ok")})
+            stored_ok = store.runs(status="ok")
+            programs = sorted({run.program for run in stored_ok})
         if len(programs) != 1:
             raise CampaignError(f"{db} holds runs of {len(programs)} programs; replay needs one")
         flavor = flavor or (campaign.ns3 if campaign else "system")
@@ -312,7 +326,8 @@ def replay_cmd(db, count, grids, flavor, binary, jobs):
                       highlight=False, soft_wrap=True)
         results = replay(db, Path(program), count=count, env=runtime_env(flavor) or None,
                          grids=grids, jobs=jobs or 1,
-                         timeout=campaign.timeout if campaign else None, done=_replayed)
+                         timeout=campaign.timeout if campaign else None, callgrind=callgrind,
+                         done=_replayed)
     except CampaignError as exc:
         raise click.ClickException(str(exc)) from exc
     for r in results:
@@ -321,19 +336,33 @@ def replay_cmd(db, count, grids, flavor, binary, jobs):
     counts = {verdict: sum(r.verdict == verdict for r in results)
               for verdict in (IDENTICAL, SAME_BUT_ADDED, DIFFERS)}
     added = sorted({name for r in results for name in r.added if r.verdict == SAME_BUT_ADDED})
-    timed = [r for r in results if r.stored_cpu_s is not None and r.cpu_s is not None]
+    # Under callgrind a run's CPU seconds are valgrind's: only its instructions compare.
+    timed = [] if callgrind else [r for r in results
+                                  if r.stored_cpu_s is not None and r.cpu_s is not None]
     cpu = (f"; CPU seconds of the {len(timed)} timed: {sum(r.stored_cpu_s for r in timed):.1f}"
            f" stored, {sum(r.cpu_s for r in timed):.1f} now") if timed else ""
     CONSOLE.print(
         f"{counts[IDENTICAL]} of {len(results)} reports byte-identical, {counts[SAME_BUT_ADDED]}"
         f" the same with fields the program reports since ({', '.join(added) or 'none'}),"
         f" {counts[DIFFERS]} differ{cpu}", markup=False, highlight=False, soft_wrap=True)
+    if callgrind:
+        estimate = instructions_estimate(results, len(stored_ok))
+        counted = sum(r.instructions is not None for r in results)
+        CONSOLE.print(
+            f"Instructions: {estimate[0] / 1e9:.3f} G per run (mean of {counted});"
+            f" x {len(stored_ok):,} stored ok runs = {estimate[1] / 1e9:,.0f} G for the database"
+            if estimate else "Instructions: callgrind counted none (see the runs' errors)",
+            markup=False, highlight=False, soft_wrap=True)
     if counts[DIFFERS]:
         sys.exit(1)
 
 
 def _replayed(r) -> None:
     """One line per replayed run, as it finishes."""
-    cpu = (f"  (cpu {r.stored_cpu_s:.2f} -> {r.cpu_s:.2f} s)"
-           if r.stored_cpu_s is not None and r.cpu_s is not None else "")
+    if r.instructions is not None:  # under callgrind: its CPU seconds are valgrind's
+        cpu = f"  ({r.instructions / 1e9:.3f} G instructions)"
+    elif r.stored_cpu_s is not None and r.cpu_s is not None:
+        cpu = f"  (cpu {r.stored_cpu_s:.2f} -> {r.cpu_s:.2f} s)"
+    else:
+        cpu = ""
     CONSOLE.print(f"{r.verdict}  {r.label}{cpu}", markup=False, highlight=False, soft_wrap=True)
