@@ -5,12 +5,13 @@
 * :mod:`~qdisclab.campaign.engine` runs the missing ones on Dask and stores each result;
 * :mod:`~qdisclab.campaign.store` is the SQLite results database;
 * :mod:`~qdisclab.campaign.runner` is the task a worker executes (standard library only);
+* :mod:`~qdisclab.campaign.replay` runs stored runs again and compares their reports;
 * :mod:`~qdisclab.campaign.timing` says what a campaign cost (``doc/results/timing.csv``), with
   :mod:`~qdisclab.campaign.machine_load` the machine's load while a sweep ran;
 * :mod:`~qdisclab.campaign.api` is the Python interface for notebooks: :func:`load`,
   :func:`run` (run or resume), :func:`results` (pandas) and :func:`datasets` (xarray).
 
-``qdisc-lab sweep``, ``export`` and ``salvage`` are :mod:`qdisclab.commands.campaign`.
+``qdisc-lab sweep``, ``export``, ``salvage`` and ``replay`` are :mod:`qdisclab.commands.campaign`.
 The tests' stand-in example program is ``python/tests/fakeprog.py``.
 
 Importing this package is cheap: Dask is imported only when a sweep starts.
