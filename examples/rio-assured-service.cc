@@ -32,6 +32,10 @@
  * and spurious (already delivered) payload bytes and the OUT drops; --traceFlow writes one
  * flow's segments, window and congestion states to a CSV file (see FlowTrace). The choices where
  * the paper is silent are in doc/reproductions/rio-assured-service.rst.
+ *
+ * --queueDisc=FIFO is the scenario's floor: ns-3's FifoQueueDisc of queueLimit packets and no
+ * markers, the same topology and traffic, against which `qdisc-lab bench --campaigns` measures
+ * what RIO and the markers cost.
  */
 
 #include "rio-assured-service-helpers.h"
@@ -226,8 +230,9 @@ RioAssuredServiceConfig::Declare(ExperimentParams& params)
     const auto SOMETIMES = ExperimentParams::SOMETIMES;
     const auto NEVER = ExperimentParams::NEVER;
     params.Add("queueDisc",
-               "Bottleneck queue disc: Rio, RiPlusO, or Red (one RED on the whole queue with "
-               "the IN+OUT thresholds, markings ignored: the no-differentiation baseline)",
+               "Bottleneck queue disc: Rio, RiPlusO, Red (one RED on the whole queue with "
+               "the IN+OUT thresholds, markings ignored: the no-differentiation baseline), or "
+               "FIFO (one drop-tail FIFO of queueLimit packets and no markers: the floor)",
                queueDisc);
     params.Add("profiles",
                "AS profile rates in Mb/s, comma-separated (flowsPerProfile flows of each)",
@@ -244,14 +249,17 @@ RioAssuredServiceConfig::Declare(ExperimentParams& params)
     params.Add("inMinTh", "RIO IN min_in, packets", inMinTh, SOMETIMES);
     params.Add("inMaxTh", "RIO IN max_in, packets", inMaxTh, SOMETIMES);
     params.Add("inMaxP", "RIO IN P_max_in", inMaxP, SOMETIMES);
-    params.Add("totalMinTh", "RIO IN+OUT min_total, packets", totalMinTh);
-    params.Add("totalMaxTh", "RIO IN+OUT max_total, packets", totalMaxTh);
-    params.Add("totalMaxP", "RIO IN+OUT P_max_total", totalMaxP);
+    params.Add("totalMinTh", "RIO IN+OUT min_total, packets", totalMinTh, SOMETIMES);
+    params.Add("totalMaxTh", "RIO IN+OUT max_total, packets", totalMaxTh, SOMETIMES);
+    params.Add("totalMaxP", "RIO IN+OUT P_max_total", totalMaxP, SOMETIMES);
     params.Add("outMinTh", "RI+O OUT min_out, packets", outMinTh, SOMETIMES);
     params.Add("outMaxTh", "RI+O OUT max_out, packets", outMaxTh, SOMETIMES);
     params.Add("outMaxP", "RI+O OUT P_max_out", outMaxP, SOMETIMES);
     params.AddUnsigned("queueLimit", "Bottleneck queue limit, packets", queueLimit, 1, 1000000);
-    params.Add("queueWeight", "RED averaging weight w_q of the queue averages", queueWeight);
+    params.Add("queueWeight",
+               "RED averaging weight w_q of the queue averages",
+               queueWeight,
+               SOMETIMES);
     params.AddRate("bottleneckRate", "Bottleneck link rate", bottleneckRate);
     params.AddText("bottleneckDelay",
                    "Bottleneck one-way propagation delay",
@@ -396,7 +404,8 @@ RioAssuredServiceConfig::Resolve(ExperimentParams& params)
     NS_ABORT_MSG_UNLESS(recovery == "Classic" || recovery == "Prr",
                         "--recovery must be Classic or Prr, got '" << recovery << "'");
     queueDiscTypeId =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Rio", "RiPlusO", "Red"}).typeId;
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Rio", "RiPlusO", "Red", "FIFO"})
+            .typeId;
     profiles = ParseProfiles(profilesText);
     bottleneckDataRate = DataRate(bottleneckRate);
     double profileSum = 0;
@@ -431,9 +440,16 @@ RioAssuredServiceConfig::Resolve(ExperimentParams& params)
     params.Record("nAs", int64_t{nAs});
     params.Record("subscription",
                   nAs ? profileSum * flowsPerProfile * 1e6 / bottleneckDataRate.GetBitRate() : 0.0);
-    if (queueDisc == "Red")
+    if (queueDisc == "Red" || queueDisc == "FIFO")
     {
         for (const char* name : {"inMinTh", "inMaxTh", "inMaxP"})
+        {
+            params.Omit(name);
+        }
+    }
+    if (queueDisc == "FIFO")
+    {
+        for (const char* name : {"totalMinTh", "totalMaxTh", "totalMaxP", "queueWeight"})
         {
             params.Omit(name);
         }
@@ -469,7 +485,11 @@ void
 RioAssuredService::SetQueueDisc(TrafficControlHelper& tc) const
 {
     const QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
-    if (queueDisc == "Red")
+    if (queueDisc == "FIFO")
+    {
+        tc.SetRootQueueDisc(queueDiscTypeId, "MaxSize", QueueSizeValue(limit));
+    }
+    else if (queueDisc == "Red")
     {
         tc.SetRootQueueDisc(queueDiscTypeId,
                             "MaxSize",
@@ -541,7 +561,11 @@ RioAssuredService::BuildTopology()
     rio = DynamicCast<RioQueueDisc>(queue);
 
     // A token-bucket marker on every AS sender's egress, metering its flow against its profile:
-    // IN (AF11) while the bucket holds the packet's bytes, OUT (AF12) beyond.
+    // IN (AF11) while the bucket holds the packet's bytes, OUT (AF12) beyond. The floor has none.
+    if (queueDisc == "FIFO")
+    {
+        return;
+    }
     const auto bucketBytes = static_cast<uint32_t>(std::lround(bucketKbit * 1000 / 8));
     for (uint32_t k = 0; k < profiles.size(); ++k)
     {

@@ -8,6 +8,7 @@
 #include "ns3/config.h"
 #include "ns3/csma-helper.h"
 #include "ns3/csma-net-device.h"
+#include "ns3/node-list.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/qdisc-lab-compat.h"
@@ -561,7 +562,9 @@ ExperimentParams::Write(const MetricsReport& report) const
                             m_program << ": metric '" << metric.name
                                       << "' is declared ALWAYS but was not reported");
     }
-    report.Write(m_output);
+    MetricsReport written = report;
+    written.SetMeasurement("packet_hops", static_cast<double>(CountPacketHops()));
+    written.Write(m_output);
     if (m_flowMonitor)
     {
         m_flowMonitor->CheckForLostPackets();
@@ -572,6 +575,34 @@ ExperimentParams::Write(const MetricsReport& report) const
         NS_ABORT_MSG_IF(file.fail(),
                         "--flowMonitor=" << m_flowMonitorFile << ": writing it failed");
     }
+}
+
+uint64_t
+ExperimentParams::CountPacketHops()
+{
+    // A point-to-point or CSMA device's queue counts every packet handed to it; those it still
+    // holds or dropped after dequeue did not go onto the link.
+    uint64_t hops = 0;
+    auto add = [&hops](const auto& queue) {
+        hops += queue->GetTotalReceivedPackets() - queue->GetTotalDroppedPacketsAfterDequeue() -
+                queue->GetNPackets();
+    };
+    for (auto node = NodeList::Begin(); node != NodeList::End(); ++node)
+    {
+        for (uint32_t i = 0; i < (*node)->GetNDevices(); ++i)
+        {
+            const Ptr<NetDevice> device = (*node)->GetDevice(i);
+            if (const auto ppp = DynamicCast<PointToPointNetDevice>(device))
+            {
+                add(ppp->GetQueue());
+            }
+            else if (const auto csma = DynamicCast<CsmaNetDevice>(device))
+            {
+                add(csma->GetQueue());
+            }
+        }
+    }
+    return hops;
 }
 
 const std::string&

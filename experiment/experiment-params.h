@@ -292,11 +292,21 @@ class ExperimentParams
     MetricsReport NewReport() const;
 
     /**
-     * Check \p report's metrics against the declared ones, then write it to --output. An
-     * undeclared metric, or a missing ALWAYS one, stops the program naming it.
+     * Check \p report's metrics against the declared ones, then write it to --output with the
+     * run's work added to its run measurements: "packet_hops" (CountPacketHops). An undeclared
+     * metric, or a missing ALWAYS one, stops the program naming it.
      * \param report the run's report
      */
     void Write(const MetricsReport& report) const;
+
+    /**
+     * The packets the simulation sent over links: the transmissions of every point-to-point and
+     * CSMA device of every node so far (the packets their device queues took in, less those
+     * still queued or dropped after dequeue). Read before Simulator::Destroy. It measures the
+     * run's work, the denominator of `qdisc-lab bench --campaigns`' instructions per packet-hop.
+     * \return the packet-hops of the nodes in NodeList
+     */
+    static uint64_t CountPacketHops();
 
     /// \return the --output flag's value
     const std::string& GetOutput() const;

@@ -27,8 +27,10 @@ namespace ns3
  *  "params": {"queueDisc": "Red", "simTime": 10, ...},
  *  "metrics": {"goodput_mbps": 9.41, "mean_queue_delay_ms": 12.3, ...}}
  * \endcode
- * A program that measures the run itself (its wall or CPU seconds) adds a third object,
- * "run_measurements", after "metrics" (SetMeasurement).
+ * Figures about the run itself rather than the model's results go to a third object,
+ * "run_measurements", after "metrics" (SetMeasurement): the packet-hops the run simulated, which
+ * ExperimentParams::Write adds to every report, and in a program that times itself its wall or
+ * CPU seconds.
  *
  * Parameters are the run's inputs (numbers, booleans or strings), metrics its outputs (numbers;
  * a metric that could not be computed, such as a mean over no samples, is written as null).
@@ -65,10 +67,11 @@ class MetricsReport
     void SetMetric(const std::string& name, double value);
 
     /**
-     * Set (or overwrite) a run measurement: a figure about the run itself, not the simulation
-     * (wall or CPU seconds), which differs between two runs of the same inputs. Measurements
-     * go to their own object, "run_measurements", after the metrics (written only when one is
-     * set), so that equal inputs give byte-equal "params" and "metrics".
+     * Set (or overwrite) a run measurement: a figure about the run itself, not the model's
+     * results: its work (packet-hops) or its cost (wall or CPU seconds, which differ between two
+     * runs of the same inputs). Measurements go to their own object, "run_measurements", after
+     * the metrics (written only when one is set), so that equal inputs give byte-equal "params"
+     * and "metrics" whatever the measurements.
      * \param name measurement name, with its unit as suffix (e.g. "wall_s")
      * \param value its value; NaN or infinity is reported as null
      */

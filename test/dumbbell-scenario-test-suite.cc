@@ -6,6 +6,7 @@
 #include "qdisc-lab-test-sockets.h"
 
 #include "ns3/dumbbell-scenario.h"
+#include "ns3/experiment-params.h"
 #include "ns3/fifo-queue-disc.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
@@ -32,7 +33,8 @@ using qdisclab::test::ScheduleBurst;
 /**
  * \ingroup qdisc-lab-tests
  * Every pair of the dumbbell is connected, addressed as documented, and one packet's one-way
- * delay is exactly the sum of the three links' transmission and propagation times.
+ * delay is exactly the sum of the three links' transmission and propagation times. The three
+ * packets are nine packet-hops (ExperimentParams::CountPacketHops).
  */
 class DumbbellOneWayDelayTestCase : public TestCase
 {
@@ -91,6 +93,7 @@ class DumbbellOneWayDelayTestCase : public TestCase
                                   "receiver address");
             NS_TEST_ASSERT_MSG_EQ(arrivals[i][0].at - Seconds(1 + i), expected, "one-way delay");
         }
+        NS_TEST_ASSERT_MSG_EQ(ExperimentParams::CountPacketHops(), 9, "3 packets x 3 links");
         Simulator::Destroy();
     }
 };
@@ -99,7 +102,8 @@ class DumbbellOneWayDelayTestCase : public TestCase
  * \ingroup qdisc-lab-tests
  * A burst into a 10-packet FIFO at the bottleneck: one packet on the wire, one in the
  * one-packet device queue, ten in the queue disc; every other packet is dropped by the queue
- * disc and counted under FifoQueueDisc::LIMIT_EXCEEDED_DROP.
+ * disc and counted under FifoQueueDisc::LIMIT_EXCEEDED_DROP. The packet-hops count the 50 on the
+ * access link and the 12 survivors' two more links, not the drops.
  */
 class DumbbellBacklogInQueueDiscTestCase : public TestCase
 {
@@ -141,6 +145,7 @@ class DumbbellBacklogInQueueDiscTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(stats.nTotalSentPackets, 12, "conservation at the queue disc");
         // Back to back at the bottleneck: 8.24 ms apart.
         NS_TEST_ASSERT_MSG_EQ(arrivals[11].at - arrivals[10].at, MicroSeconds(8240), "spacing");
+        NS_TEST_ASSERT_MSG_EQ(ExperimentParams::CountPacketHops(), 50 + 2 * 12, "hops, no drops");
         Simulator::Destroy();
     }
 };

@@ -519,7 +519,7 @@ def test_schema_records_the_run_number_and_the_seed(program: str):
 
 def test_equal_runs_give_byte_equal_reports(tmp_path):
     """cioq-switch-load's wall and CPU figures are run measurements, apart from the metrics;
-    everything else of two runs with one RngRun is byte for byte the same."""
+    everything else of two runs with one RngRun (their packet-hops too) is the same."""
     path = built("system", LOAD)
     texts = []
     for k in range(2):
@@ -529,7 +529,9 @@ def test_equal_runs_give_byte_equal_reports(tmp_path):
         texts.append(out.read_text())
     docs = [json.loads(t) for t in texts]
     assert set(docs[0]["run_measurements"]) == {"wall_s", "cpu_s", "datagrams_per_wall_s",
-                                                "datagrams_per_cpu_s"}
+                                                "datagrams_per_cpu_s", "packet_hops"}
+    # The packet-hops are the simulation's, the same in both runs; the speed figures are not.
+    assert docs[0]["run_measurements"]["packet_hops"] == docs[1]["run_measurements"]["packet_hops"]
     assert not set(docs[0]["metrics"]) & set(docs[0]["run_measurements"])
     assert (docs[0]["params"]["RngRun"], docs[0]["params"]["RngSeed"]) == (3, 7)
     assert docs[0]["metrics"]["datagrams"] > 0

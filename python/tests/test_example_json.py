@@ -4,9 +4,10 @@ recorded before the examples moved to ExperimentParams (experiment/experiment-pa
 refactoring an example cannot change a recorded campaign's results unnoticed.
 
 The recorded reports are in ``data/example-json/<ns-3 version>/<program>.<case>.json``, written
-by the system build (Debian's ns-3.37); on another ns-3 the tests skip. cioq-switch-load's
-run measurements (wall and CPU seconds, in its report's "run_measurements") differ from run to
-run and are left out of the comparison.
+by the system build (Debian's ns-3.37); on another ns-3 the tests skip. Every report's
+"run_measurements" holds the run's packet-hops, compared like the rest (they were added to the
+recorded reports with every other field unchanged); cioq-switch-load's other run measurements
+(wall and CPU seconds) differ from run to run and are left out of the comparison.
 """
 
 import os

@@ -42,6 +42,17 @@ A campaign names one example program and the runs to make of it::
     minTh = [0.32]                      #   a zipped group: new values for every member
     maxTh = [0.64]
 
+    [floor]                             # optional: `qdisc-lab bench --campaigns`
+    grid = "red"                        # the sub-grid whose first point it measures (default:
+    params = { simTime = 20 }           #   the first), these values over that point's,
+    fifo = { queueDisc = "DropTail" }   # and what turns the point into the scenario's floor
+
+``[floor]`` names a representative point of the campaign and its floor: the same topology and
+traffic with a FIFO in place of the studied queue disc and nothing else of the module (which
+values do that is the program's to say: each documents its floor). The point is the sub-grid's
+first combination (its fixed values and each axis's first value) with ``params`` over it, run with
+the grid's first seed; the floor is the point with ``fifo`` over it (:meth:`Campaign.floor_runs`).
+
 ``points_per_process`` (default 1) lets the engine run several runs in one process of a
 program built on PointBatch (experiment/point-batch.h), for campaigns of short runs; each run
 is still stored, resumed and failed on its own (see :mod:`qdisclab.campaign.engine`).
@@ -121,10 +132,11 @@ _RUN_DIR_MISUSE = re.compile(re.escape(RUN_DIR) + r"(?!/[^/])")
 
 _TOP_KEYS = frozenset(
     {"name", "program", "description", "metrics", "timeout", "seeds", "replications",
-     "fixed", "factors", "zip", "grid", "quick", "ns3", "points_per_process", "keep"}
+     "fixed", "factors", "zip", "grid", "quick", "ns3", "points_per_process", "keep", "floor"}
 )
 _GRID_KEYS = frozenset({"name", "fixed", "factors", "zip", "seeds", "replications", "keep"})
 _QUICK_KEYS = frozenset({"seeds", "replications", "timeout", "params"})
+_FLOOR_KEYS = frozenset({"grid", "params", "fifo"})
 DEFAULT_TIMEOUT_S = 600.0
 
 
@@ -223,6 +235,18 @@ class Grid:
 
 
 @dataclass(frozen=True)
+class Floor:
+    """A campaign's ``[floor]``: a representative point and what turns it into its floor."""
+
+    #: The sub-grid whose first point is measured.
+    grid: str
+    #: Values over that point's (a shorter run for callgrind, a representative setting).
+    params: dict[str, Scalar]
+    #: Values over the point's that make it the scenario's floor (a FIFO, no markers).
+    fifo: dict[str, Scalar]
+
+
+@dataclass(frozen=True)
 class Campaign:
     """A parsed campaign, full or with its ``[quick]`` overrides applied."""
 
@@ -242,6 +266,8 @@ class Campaign:
     points_per_process: int = 1
     source: Path | None = None
     text: str = ""
+    #: ``[floor]``: the point ``qdisc-lab bench --campaigns`` measures against its floor.
+    floor: Floor | None = None
 
     @property
     def mode(self) -> str:
@@ -256,6 +282,18 @@ class Campaign:
         """Runs of the campaign, counted without expanding it (:func:`campaign_size`: runs
         two sub-grids share count twice)."""
         return campaign_size(self.grids, self.seeds)
+
+    def floor_runs(self) -> tuple[Run, Run]:
+        """The ``[floor]`` point and its floor, as runs (see the module docstring). Raises
+        :class:`CampaignError` when the campaign has no ``[floor]``."""
+        if self.floor is None:
+            raise CampaignError(f"campaign {self.name!r} has no [floor] table")
+        grid = next(g for g in self.grids if g.name == self.floor.grid)
+        point = {**next(iter(grid.combinations())), **self.floor.params}
+        seed = (grid.seeds or self.seeds)[0]
+        floor = {**point, **self.floor.fifo}
+        return tuple(Run(run_key(self.program, params, seed), self.program, params, seed,
+                         grid.name) for params in (point, floor))
 
     def all_seeds(self) -> tuple[int, ...]:
         """Every seed any sub-grid runs: the campaign's, then the sub-grids' own, in order."""
@@ -538,6 +576,26 @@ def _timeout(table: Mapping[str, Any], where: str) -> float | None:
     return float(value)
 
 
+def _floor(value: Any, grids: Sequence[Grid]) -> Floor | None:
+    """The ``[floor]`` table, checked: a known sub-grid, parameter tables, a non-empty ``fifo``
+    that changes the point."""
+    if value is None:
+        return None
+    table = _table(value, "[floor]")
+    _check_keys(table, _FLOOR_KEYS, "[floor]")
+    names = [grid.name for grid in grids]
+    grid = table.get("grid", names[0])
+    if grid not in names:
+        raise CampaignError(
+            f"[floor].grid: no sub-grid {grid!r} (the campaign's: {', '.join(map(repr, names))})")
+    params = _parse_fixed(table.get("params"), "[floor].params")
+    fifo = _parse_fixed(table.get("fifo"), "[floor].fifo")
+    if not fifo:
+        raise CampaignError("[floor].fifo: give the values that make the point its floor"
+                            ' (e.g. { queueDisc = "FIFO" })')
+    return Floor(grid=grid, params=params, fifo=fifo)
+
+
 def campaign_size(grids: Sequence[Grid], seeds: Sequence[int]) -> int:
     """The runs of ``grids``: each one's points times its seeds (``seeds`` unless it has its
     own), before runs two sub-grids share are merged; counted, not expanded."""
@@ -706,6 +764,7 @@ def parse_campaign(
         raise CampaignError(
             f"{where}.points_per_process: expected an integer >= 1, got {points_per_process!r}"
         )
+    floor = _floor(data.get("floor"), grids)
     ns3 = data.get("ns3", "system")
     if ns3 not in SIMULATORS:
         expected = ", ".join(f'"{f}"' for f in SIMULATORS)
@@ -723,6 +782,7 @@ def parse_campaign(
         points_per_process=points_per_process,
         source=source,
         text=text,
+        floor=floor,
     )
 
 
@@ -843,6 +903,17 @@ def check_program(campaign: Campaign, schema: Any) -> None:
                 raise CampaignError(
                     f"{here}: {table}: {name} = {value!r}: {problem} ({campaign.program}'s"
                     f" --schema: {name} is a {entry.get('type')} parameter)")
+    if campaign.floor is not None:
+        for table, given in (("params", campaign.floor.params), ("fifo", campaign.floor.fifo)):
+            for name, value in given.items():
+                entry = schema.param(name)
+                if entry is None:
+                    raise CampaignError(f"{where}: [floor].{table}: {campaign.program} has no"
+                                        f" parameter {name!r}")
+                if problem := _value_problem(entry, value):
+                    raise CampaignError(
+                        f"{where}: [floor].{table}: {name} = {value!r}: {problem}"
+                        f" ({campaign.program}'s --schema: a {entry.get('type')} parameter)")
     rng_run = schema.param("RngRun") or {}
     low, high = rng_run.get("min", 0), rng_run.get("max", RNG_RUN_MAX)
     if bad := [seed for seed in campaign.all_seeds() if not low <= seed <= high]:

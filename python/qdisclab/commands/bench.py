@@ -765,6 +765,29 @@ def describe(
     help="Few packets, one repetition: to try it out (under a minute; seconds with "
     "--no-callgrind).",
 )
+@click.option(
+    "--campaigns",
+    is_flag=True,
+    help="Instead: each campaign's [floor] point and its floor under callgrind, instructions "
+    "per packet-hop and their ratio, into results/bench/campaigns.csv (each on its "
+    "campaign's ns-3; the queue disc options do not apply).",
+)
+@click.option(
+    "--campaign",
+    "campaign_names",
+    multiple=True,
+    metavar="NAME",
+    help="With --campaigns: only this campaign (repeatable). Default: every campaign file "
+    "with a [floor] table.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=lambda: os.cpu_count() or 1,
+    show_default="one per core",
+    help="With --campaigns: runs at a time.",
+)
 def bench_cmd(
     flavor: str,
     qdiscs: tuple[str, ...],
@@ -776,8 +799,17 @@ def bench_cmd(
     extra_attributes: dict[str, tuple[str, ...]],
     no_callgrind: bool,
     quick: bool,
+    campaigns: bool,
+    campaign_names: tuple[str, ...],
+    jobs: int,
 ) -> None:
-    """Measure what queue discs cost per packet (time, instructions) into results/bench/."""
+    """Measure what queue discs cost per packet (time, instructions) into results/bench/;
+    with --campaigns, what each campaign costs per packet-hop against its floor."""
+    if campaigns or campaign_names:
+        from qdisclab.commands.bench_campaigns import bench_campaigns
+
+        bench_campaigns(campaign_names, jobs)
+        return
     from qdisclab.campaign.engine import git_revision
     from qdisclab.toolchain.provision import ensure_setup
 
