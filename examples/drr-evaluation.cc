@@ -74,9 +74,11 @@ NS_LOG_COMPONENT_DEFINE("DrrEvaluation");
  * 16 is i itself.
  *
  * DrrQueueDisc asks its packet filters first and uses the class modulo Buckets;
- * packets of other sources are left to its own hash (PF_NO_MATCH).
+ * packets of other sources are left to its own hash (PF_NO_MATCH). It takes IPv4
+ * packets by their protocol number (IsIpv4), without Ipv4PacketFilter's DynamicCast:
+ * it classifies every arrival at the bottleneck.
  */
-class SourceIndexFilter : public Ipv4PacketFilter
+class SourceIndexFilter : public PacketFilter
 {
   public:
     /**
@@ -92,10 +94,22 @@ class SourceIndexFilter : public Ipv4PacketFilter
     void AddSource(Ipv4Address source, int32_t index);
 
   private:
+    bool CheckProtocol(Ptr<QueueDiscItem> item) const override;
     int32_t DoClassify(Ptr<QueueDiscItem> item) const override;
 
     std::map<Ipv4Address, int32_t> m_index; //!< class of each source address
 };
+
+/**
+ * \param item a queue disc item
+ * \return whether it is an IPv4 packet: an Ipv4QueueDiscItem, the only item IPv4 hands
+ *         to traffic control (Ipv4L3Protocol::PROT_NUMBER)
+ */
+static bool
+IsIpv4(const QueueDiscItem& item)
+{
+    return item.GetProtocol() == Ipv4L3Protocol::PROT_NUMBER;
+}
 
 NS_OBJECT_ENSURE_REGISTERED(SourceIndexFilter);
 
@@ -103,7 +117,7 @@ TypeId
 SourceIndexFilter::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::DrrEvaluationSourceIndexFilter")
-                            .SetParent<Ipv4PacketFilter>()
+                            .SetParent<PacketFilter>()
                             .SetGroupName("QdiscLab")
                             .AddConstructor<SourceIndexFilter>();
     return tid;
@@ -115,15 +129,18 @@ SourceIndexFilter::AddSource(Ipv4Address source, int32_t index)
     m_index[source] = index;
 }
 
+bool
+SourceIndexFilter::CheckProtocol(Ptr<QueueDiscItem> item) const
+{
+    return IsIpv4(*item);
+}
+
 int32_t
 SourceIndexFilter::DoClassify(Ptr<QueueDiscItem> item) const
 {
-    Ptr<Ipv4QueueDiscItem> ipv4 = DynamicCast<Ipv4QueueDiscItem>(item);
-    if (!ipv4)
-    {
-        return PacketFilter::PF_NO_MATCH;
-    }
-    auto it = m_index.find(ipv4->GetHeader().GetSource());
+    // PacketFilter::Classify asks CheckProtocol first.
+    const auto& ipv4 = static_cast<const Ipv4QueueDiscItem&>(*item);
+    auto it = m_index.find(ipv4.GetHeader().GetSource());
     return it == m_index.end() ? PacketFilter::PF_NO_MATCH : it->second;
 }
 
@@ -136,6 +153,7 @@ struct BucketObserver
 {
     std::map<Ipv4Address, uint32_t> flowOf;           //!< flow index of each source address
     std::map<uint32_t, std::set<uint32_t>> bucketsOf; //!< buckets each flow used
+    std::vector<int64_t> lastBucket; //!< each flow's bucket of its last packet (-1: none yet)
 };
 
 /**
@@ -147,14 +165,16 @@ struct BucketObserver
 static void
 OnFlowEnqueue(BucketObserver* observer, uint32_t bucket, Ptr<const QueueDiscItem> item)
 {
-    Ptr<const Ipv4QueueDiscItem> ipv4 = DynamicCast<const Ipv4QueueDiscItem>(item);
-    if (!ipv4)
+    if (!IsIpv4(*item))
     {
         return;
     }
-    auto it = observer->flowOf.find(ipv4->GetHeader().GetSource());
-    if (it != observer->flowOf.end())
+    const auto& ipv4 = static_cast<const Ipv4QueueDiscItem&>(*item);
+    auto it = observer->flowOf.find(ipv4.GetHeader().GetSource());
+    // A flow's packets keep their bucket: a set insert only when it changes.
+    if (it != observer->flowOf.end() && observer->lastBucket[it->second] != bucket)
     {
+        observer->lastBucket[it->second] = bucket;
         observer->bucketsOf[it->second].insert(bucket);
     }
 }
@@ -563,6 +583,7 @@ DrrEvaluation::BuildTopology()
     {
         observer.flowOf[dumbbell.GetLeftAddress(i)] = i;
     }
+    observer.lastBucket.assign(nFlows, -1);
     if (drr)
     {
         if (flowMapping == "sequential")

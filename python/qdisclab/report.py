@@ -261,9 +261,12 @@ def _timing_html(row: dict[str, str]) -> str:
     """A campaign's timing row, in words."""
     cpu = f"{_seconds(row['cpu_s'])} CPU" if row.get("cpu_s") else "CPU time not recorded"
     revisions = ", ".join(f"<code>{_e(r)}</code>" for r in row.get("git_revision", "").split())
+    work = (f"; {float(row['instructions_g']):,.0f} G instructions (callgrind: mean of"
+            f" {_e(row.get('instructions_sampled', ''))} replayed runs x the stored runs)"
+            if row.get("instructions_g") else "")
     return (f"{_e(row['runs'])} runs: {cpu}, {_seconds(row['wall_s'])} wall on"
             f" {_e(row['cores'])} cores; ns-3 <code>{_e(row['ns3_flavor'])}</code>"
-            + (f"; revision {revisions}" if revisions else "") + " (timing.csv)")
+            + (f"; revision {revisions}" if revisions else "") + work + " (timing.csv)")
 
 
 def _state_html(section: Section, base: Path) -> str:

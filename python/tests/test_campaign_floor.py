@@ -147,10 +147,15 @@ def test_the_point_and_its_floor_are_compared_per_packet_hop(tmp_path, fake_call
     assert row["point"] == "simTime=20 queueDisc=Red x=7 RngRun=9"
     assert row["floor"] == "queueDisc=FIFO" and row["ratio"] == 1.125
     assert row["ns3_version"] == "3.37" and row["ns3_flavor"] == "optimized"
-    path = floor.write_csv([row], tmp_path / "out" / "campaigns.csv")
+    path = floor.write_csv([row, results[1].row("optimized", "abc")],
+                           tmp_path / "out" / "campaigns.csv")
     read = list(csv.DictReader(path.open()))
     assert list(read[0]) == list(floor.CSV_COLUMNS)
     assert read[0]["instructions_per_hop"] == "5000.0" and read[0]["floor_packet_hops"] == "900"
+    # Measuring one campaign again replaces its row and keeps the other's.
+    floor.write_csv([{**row, "ratio": 1.5}], path)
+    read = list(csv.DictReader(path.open()))
+    assert [(r["campaign"], r["ratio"]) for r in read] == [("one", "1.5"), ("two", "1.125")]
 
 
 def test_a_report_without_packet_hops_or_a_failed_run_is_named(tmp_path, fake_callgrind):

@@ -15,6 +15,7 @@ from qdisclab.campaign import replay
 from qdisclab.campaign.engine import sweep
 from qdisclab.campaign.spec import CampaignError, loads_campaign
 from qdisclab.campaign.store import ResultStore
+from qdisclab.campaign.timing import TimingRow, read_timing, write_timing
 from test_campaign_sweep import quiet, write_fake_program
 
 CAMPAIGN = """
@@ -185,9 +186,16 @@ def test_under_callgrind_each_run_is_counted_and_the_database_estimated(recorded
     first = replay.replay(db, program, count=2, callgrind=True, jobs=2)
     assert [r.verdict for r in first] == [replay.IDENTICAL] * 2
     assert all(r.instructions and r.instructions > 10_000_000 for r in first)
+    timing = db.parent / "timing-replay.csv"
+    write_timing(timing, [TimingRow("fake-program", 10, 1.0, 2.0, 1, "system", "abc")])
     out = CliRunner().invoke(replay_cmd, [str(db), "--binary", str(program), "--runs", "1",
-                                          "--callgrind"])
+                                          "--callgrind", "--timing", str(timing)])
     assert out.exit_code == 0, out.output
+    # The estimate goes into the campaign's row of the timing file.
+    (recorded_row,) = read_timing(timing)
+    assert recorded_row["instructions_sampled"] == "1"
+    assert float(recorded_row["instructions_g"]) > 0 and recorded_row["cpu_s"] == "1.0"
+    assert f"Recorded in {timing}'s row of fake-program" in out.output
     assert re.search(r"Instructions: \d+\.\d{3} G per run \(mean of 1\); x 10 stored ok runs = \d+ G"
                      r" for the database", out.output), out.output
     assert re.search(r"identical  --x=1 --RngRun=1 .*\(\d+\.\d{3} G instructions\)", out.output)

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 import qdisclab.commands.reproduce as reproduce
 from qdisclab.campaign import runner
 from qdisclab.campaign.engine import sweep
-from qdisclab.campaign.spec import loads_campaign
+from qdisclab.campaign.spec import CampaignError, loads_campaign
 from qdisclab.campaign.store import ResultStore
 from qdisclab.campaign.timing import (
     COLUMNS,
@@ -26,6 +26,7 @@ from qdisclab.campaign.timing import (
     TimingRow,
     campaign_timing,
     read_timing,
+    record_instructions,
     write_timing,
 )
 from qdisclab.figures import FigureSet, Reproduction
@@ -212,12 +213,45 @@ def test_write_timing_replaces_a_campaigns_row_and_keeps_the_others(tmp_path):
     write_timing(path, [row("b", 7.0), row("c", None)])
     assert path.read_text().splitlines() == [
         ",".join(COLUMNS),
-        "a,10,1.0,2.2,2,system,abc,",
-        "b,10,7.0,2.2,2,system,abc,",
-        "c,10,,2.2,2,system,abc,",
+        "a,10,1.0,2.2,2,system,abc,,,",
+        "b,10,7.0,2.2,2,system,abc,,,",
+        "c,10,,2.2,2,system,abc,,,",
     ]
     assert read_timing(path)[1]["cpu_s"] == "7.0"
     assert read_timing(tmp_path / "missing.csv") == []
+
+
+def test_a_replays_instructions_go_into_the_campaigns_row_and_a_sweep_clears_them(tmp_path):
+    path = tmp_path / "timing.csv"
+    write_timing(path, [row("a"), row("b")])
+    record_instructions(path, "b", 7_109_123_456_789, 4)
+    assert path.read_text().splitlines()[1:] == [
+        "a,10,1.0,2.2,2,system,abc,,,",
+        "b,10,1.0,2.2,2,system,abc,,7109.1,4",
+    ]
+    # A file of the older layout (no instructions columns) gains them.
+    path.write_text("campaign,runs,cpu_s,wall_s,cores,ns3_flavor,git_revision,other_load\n"
+                    "a,10,1.0,2.2,2,system,abc,0.50\n")
+    record_instructions(path, "a", 2.5e9, 1)
+    assert read_timing(path)[0] | {} == {**dict.fromkeys(COLUMNS, ""), "campaign": "a",
+                                         "runs": "10", "cpu_s": "1.0", "wall_s": "2.2",
+                                         "cores": "2", "ns3_flavor": "system",
+                                         "git_revision": "abc", "other_load": "0.50",
+                                         "instructions_g": "2.5", "instructions_sampled": "1"}
+    with pytest.raises(CampaignError, match="has no row for 'z' \\(its campaigns: a\\)"):
+        record_instructions(path, "z", 1e9, 1)
+    # The row a sweep writes again is a new build's: the instructions go with the old one.
+    write_timing(path, [row("a", 3.0)])
+    assert read_timing(path)[0]["instructions_g"] == ""
+
+
+def test_replay_records_the_instructions_in_the_timing_file_only_with_callgrind(tmp_path):
+    from qdisclab.commands.campaign import replay_cmd
+
+    db = tmp_path / "campaign.sqlite"
+    db.write_bytes(b"")
+    result = CliRunner().invoke(replay_cmd, [str(db), "--timing", str(tmp_path / "t.csv")])
+    assert result.exit_code == 2 and "--timing records the instructions --callgrind" in result.output
 
 
 # -- qdisc-lab reproduce --all, with the fake program as every reproduction's program --------

@@ -154,10 +154,19 @@ def measure_floors(
 
 
 def write_csv(rows: Sequence[Mapping[str, object]], path: Path) -> Path:
-    """Write ``rows`` (:meth:`FloorResult.row`) to ``path`` with :data:`CSV_COLUMNS`."""
+    """Put ``rows`` (:meth:`FloorResult.row`) into ``path`` (:data:`CSV_COLUMNS`): each replaces
+    its campaign's row where the file has one, the others are appended, and the file's other
+    rows stay (``--campaign NAME`` measures one campaign again)."""
+    table: dict[str, Mapping[str, object]] = {}
+    if path.is_file():
+        with open(path, newline="", encoding="utf-8") as handle:
+            table = {row["campaign"]: row for row in csv.DictReader(handle)}
+    for row in rows:
+        table[str(row["campaign"])] = row
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="", encoding="utf-8") as out:
-        writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n",
+                                extrasaction="ignore")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows(table.values())
     return path

@@ -28,7 +28,14 @@ Columns (:data:`COLUMNS`):
     beyond the sweeps' own workers (:mod:`qdisclab.campaign.machine_load`), averaged over the sweeps
     weighted by their wall time. Below 0.5 the CPU seconds are a quiet machine's; above it,
     they are inflated by the other work (by 1.35-2.9x on two cores beside builds). Empty when
-    no sweep of the database recorded the load (databases written before sweeps recorded it).
+    no sweep of the database recorded the load (databases written before sweeps recorded it);
+``instructions_g``
+    the campaign's work in instructions (G), which no other work on the machine changes: the
+    mean of a sample of its runs replayed under callgrind times its stored successful runs
+    (``qdisc-lab replay DB --callgrind --timing FILE``: :func:`record_instructions`); empty
+    until a replay records it, and again when a sweep rewrites the row (a new build);
+``instructions_sampled``
+    how many replayed runs that mean is of.
 
 A row is only made for a campaign whose every run is stored. The database is opened
 read-only and never changed, so it can be read while a sweep writes it, and a database
@@ -53,7 +60,7 @@ from qdisclab.context import REPO
 TIMING_CSV = REPO / "doc" / "results" / "timing.csv"
 
 COLUMNS = ("campaign", "runs", "cpu_s", "wall_s", "cores", "ns3_flavor", "git_revision",
-           "other_load")
+           "other_load", "instructions_g", "instructions_sampled")
 
 
 @dataclass
@@ -68,6 +75,8 @@ class TimingRow:
     ns3_flavor: str
     git_revision: str
     other_load: float | None = None
+    instructions_g: float | None = None
+    instructions_sampled: int | None = None
     #: Runs stored before the database recorded CPU time (then ``cpu_s`` is None); not a column.
     runs_without_cpu: int = field(default=0, compare=False)
 
@@ -78,6 +87,10 @@ class TimingRow:
         values["cpu_s"] = "" if self.cpu_s is None else f"{self.cpu_s:.1f}"
         values["wall_s"] = f"{self.wall_s:.1f}"
         values["other_load"] = "" if self.other_load is None else f"{self.other_load:.2f}"
+        values["instructions_g"] = ("" if self.instructions_g is None
+                                    else f"{self.instructions_g:.1f}")
+        values["instructions_sampled"] = ("" if self.instructions_sampled is None
+                                          else self.instructions_sampled)
         return [str(values[name]) for name in COLUMNS]
 
 
@@ -217,3 +230,24 @@ def write_timing(path: str | Path, rows: Iterable[TimingRow]) -> None:
         writer.writerows(table.values())
     temporary.replace(path)
 
+
+
+def record_instructions(path: str | Path, campaign: str, instructions: float, sampled: int) -> None:
+    """Write a campaign's instructions (``instructions`` for all its stored successful runs,
+    from a mean of ``sampled`` replayed runs) into its row of the timing CSV ``path``; the
+    row's other cells stay. Raises :class:`CampaignError` when the file has no row for it."""
+    path = Path(path)
+    rows = read_timing(path)
+    row = next((r for r in rows if r["campaign"] == campaign), None)
+    if row is None:
+        known = ", ".join(r["campaign"] for r in rows) or "none"
+        raise CampaignError(f"{path} has no row for {campaign!r} (its campaigns: {known}):"
+                            " its sweep writes the row first")
+    row["instructions_g"] = f"{instructions / 1e9:.1f}"
+    row["instructions_sampled"] = str(sampled)
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        writer.writerows([r.get(column, "") or "" for column in COLUMNS] for r in rows)
+    temporary.replace(path)

@@ -286,8 +286,13 @@ def salvage_cmd(db: Path) -> None:
     help="Run each under callgrind and count its instructions (about 50 times slower, no"
     " timeout): the mean per run, and times the database's stored runs.",
 )
+@click.option(
+    "--timing", "timing_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="With --callgrind: write that estimate into this timing CSV's row of the campaign"
+    " (instructions_g, instructions_sampled), e.g. doc/results/timing.csv.",
+)
 @jobs_option
-def replay_cmd(db, count, grids, flavor, binary, callgrind, jobs):
+def replay_cmd(db, count, grids, flavor, binary, callgrind, timing_file, jobs):
     """Run a sample of a database's runs again and compare each metrics report with the
     stored one, byte for byte (DB: a campaign.sqlite, or a recorded campaign.sqlite.xz).
 
@@ -308,8 +313,11 @@ def replay_cmd(db, count, grids, flavor, binary, callgrind, jobs):
         replay,
     )
     from qdisclab.campaign.spec import CampaignError, stored_campaign
+    from qdisclab.campaign.timing import record_instructions
     from qdisclab.toolchain.build import NS2, runtime_env
 
+    if timing_file and not callgrind:
+        raise click.UsageError("--timing records the instructions --callgrind counts: give both")
     try:
         with opened(db) as store:
             campaign = stored_campaign(store.meta())
@@ -353,6 +361,18 @@ def replay_cmd(db, count, grids, flavor, binary, callgrind, jobs):
             f" x {len(stored_ok):,} stored ok runs = {estimate[1] / 1e9:,.0f} G for the database"
             if estimate else "Instructions: callgrind counted none (see the runs' errors)",
             markup=False, highlight=False, soft_wrap=True)
+        if timing_file and estimate and not counts[DIFFERS]:
+            name = campaign.name if campaign else programs[0]
+            try:
+                record_instructions(timing_file, name, estimate[1], counted)
+            except CampaignError as exc:
+                raise click.ClickException(str(exc)) from exc
+            CONSOLE.print(f"Recorded in {timing_file}'s row of {name}", markup=False,
+                          highlight=False, soft_wrap=True)
+        elif timing_file:
+            CONSOLE.print(f"Not recorded in {timing_file}: "
+                          + ("a report differs" if counts[DIFFERS] else "nothing counted"),
+                          markup=False, highlight=False, soft_wrap=True)
     if counts[DIFFERS]:
         sys.exit(1)
 
