@@ -40,146 +40,172 @@ NS_LOG_COMPONENT_DEFINE("CioqSwitchNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(CioqSwitchNetDevice);
 
 TypeId
+CioqSwitchNetDevice::AddFabricAttributes(TypeId tid)
+{
+    // How the fabric moves packets, and what it does when an output is full.
+    return tid
+        .AddAttribute("Speedup",
+                      "Switch speedup s: the fabric moves packets s times faster than the "
+                      "line rate (Islip: per transfer; Paper: s/N per internal link). "
+                      "Range [1, N], N = number of ports.",
+                      DoubleValue(1.0),
+                      MakeDoubleAccessor(&CioqSwitchNetDevice::m_speedup),
+                      MakeDoubleChecker<double>())
+        .AddAttribute("FabricModel",
+                      "Paper: all N^2 internal links carry packets concurrently, each at s/N "
+                      "of the line rate (Sundararajan et al.'s ns model). Islip: at most one "
+                      "packet per input and per output at a time, at s times the line rate, "
+                      "matched by iSLIP.",
+                      EnumValue(CioqSwitchNetDevice::PAPER),
+                      QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::FabricModel,
+                                              &CioqSwitchNetDevice::m_fabricModel),
+                      MakeEnumChecker(CioqSwitchNetDevice::PAPER,
+                                      "Paper",
+                                      CioqSwitchNetDevice::ISLIP,
+                                      "Islip"))
+        .AddAttribute(
+            "InputQueueing",
+            "Voq: one virtual output queue per output at each input. Fifo: a "
+            "single FIFO per input (head-of-line blocking), for comparison.",
+            EnumValue(CioqSwitchNetDevice::VOQ),
+            QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::InputQueueing,
+                                    &CioqSwitchNetDevice::m_inputQueueing),
+            MakeEnumChecker(CioqSwitchNetDevice::VOQ, "Voq", CioqSwitchNetDevice::FIFO, "Fifo"))
+        .AddAttribute("OutputFull",
+                      "Drop: a full output queue disc drops what the fabric delivers (the "
+                      "paper). Backpressure: the fabric offers an output a packet only when "
+                      "its queue disc has room (counting packets already crossing), so "
+                      "packets wait in the VOQs; needs a queue disc with a size limit.",
+                      EnumValue(CioqSwitchNetDevice::DROP),
+                      QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::OutputFull,
+                                              &CioqSwitchNetDevice::m_outputFull),
+                      MakeEnumChecker(CioqSwitchNetDevice::DROP,
+                                      "Drop",
+                                      CioqSwitchNetDevice::BACKPRESSURE,
+                                      "Backpressure"))
+        .AddAttribute("Forwarding",
+                      "Learning: MAC learning, flooding unknown destinations, as "
+                      "BridgeNetDevice (needs ports whose frames carry MAC addresses, e.g. "
+                      "CSMA). Static: the port map of AddStaticRoute, by destination MAC "
+                      "or IPv4 address; unknown unicast is dropped.",
+                      EnumValue(CioqSwitchNetDevice::LEARNING),
+                      QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::Forwarding,
+                                              &CioqSwitchNetDevice::m_forwarding),
+                      MakeEnumChecker(CioqSwitchNetDevice::LEARNING,
+                                      "Learning",
+                                      CioqSwitchNetDevice::STATIC,
+                                      "Static"));
+}
+
+TypeId
+CioqSwitchNetDevice::AddBufferAttributes(TypeId tid)
+{
+    // The input buffers and their virtual output queues.
+    return tid
+        .AddAttribute("InputBufferSize",
+                      "Buffer of each input, shared by its VOQs, in packets or bytes; "
+                      "DropTail. > 0. Default 20 packets (the paper's input buffer).",
+                      QueueSizeValue(QueueSize("20p")),
+                      MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_inputBufferSize),
+                      MakeQueueSizeChecker())
+        .AddAttribute("VoqMaxSize",
+                      "Limit of each single VOQ, in packets or bytes; 0 = none (only "
+                      "InputBufferSize applies). Setting 20p and a large InputBufferSize "
+                      "gives one 20-packet queue per internal link, as an ns-2 link queue. With "
+                      "InputQueueing = Fifo it caps the packets for each output inside an "
+                      "input's FIFO (a warning says so).",
+                      QueueSizeValue(QueueSize("0p")),
+                      MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_voqMaxSize),
+                      MakeQueueSizeChecker())
+        .AddAttribute("IslipIterations",
+                      "iSLIP iterations per match (FabricModel=Islip), >= 1; more than N act as N.",
+                      UintegerValue(4),
+                      MakeUintegerAccessor(&CioqSwitchNetDevice::m_islipIterations),
+                      MakeUintegerChecker<uint32_t>(1));
+}
+
+TypeId
+CioqSwitchNetDevice::AddPortAttributes(TypeId tid)
+{
+    // What the switch reads of its ports, and the MAC-level settings.
+    return tid
+        .AddAttribute("LineRate",
+                      "Line rate of the ports, bit/s; 0 = read from the ports' DataRate "
+                      "(their own or their channel's), which must all be equal.",
+                      DataRateValue(DataRate(0)),
+                      MakeDataRateAccessor(&CioqSwitchNetDevice::m_lineRate),
+                      MakeDataRateChecker())
+        .AddAttribute("FrameOverhead",
+                      "Link-layer bytes each packet carries on the ports' links, counted in "
+                      "fabric transfer times so that speedup 1 is exactly the line rate: 2 "
+                      "for point-to-point (PPP), 18 for CSMA (Ethernet header and FCS). "
+                      "Range [0, Mtu].",
+                      UintegerValue(2),
+                      MakeUintegerAccessor(&CioqSwitchNetDevice::m_frameOverhead),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("ExpirationTime",
+                      "Lifetime of learned MAC state (Forwarding=Learning).",
+                      TimeValue(Seconds(300)),
+                      MakeTimeAccessor(&CioqSwitchNetDevice::m_expirationTime),
+                      MakeTimeChecker())
+        .AddAttribute(
+            "Mtu",
+            "The MAC-level Maximum Transmission Unit, bytes, 68 .. 65535 (68: IPv4's "
+            "minimum link MTU).",
+            UintegerValue(1500),
+            MakeUintegerAccessor(&CioqSwitchNetDevice::SetMtu, &CioqSwitchNetDevice::GetMtu),
+            MakeUintegerChecker<uint16_t>());
+}
+
+TypeId
+CioqSwitchNetDevice::AddTraceSources(TypeId tid)
+{
+    // The algorithm's state and every drop, per input and output.
+    return tid
+        .AddTraceSource("InputOccupancy",
+                        "Packets and bytes waiting at an input: (input, packets, bytes).",
+                        MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_inputOccupancyTrace),
+                        "ns3::CioqSwitchNetDevice::InputOccupancyTracedCallback")
+        .AddTraceSource("VoqOccupancy",
+                        "Packets in VOQ(input, output): (input, output, packets).",
+                        MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_voqOccupancyTrace),
+                        "ns3::CioqSwitchNetDevice::VoqOccupancyTracedCallback")
+        .AddTraceSource("OutputQueueLength",
+                        "Packets in an output's queue disc: (output, packets).",
+                        MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_outputQueueTrace),
+                        "ns3::CioqSwitchNetDevice::OutputQueueTracedCallback")
+        .AddTraceSource("InputDrop",
+                        "A copy dropped by a full input buffer: (packet, input, reason).",
+                        MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_inputDropTrace),
+                        "ns3::CioqSwitchNetDevice::InputDropTracedCallback")
+        .AddTraceSource("FabricDrop",
+                        "A frame with no output: (packet, input, reason).",
+                        MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_fabricDropTrace),
+                        "ns3::CioqSwitchNetDevice::DropTracedCallback")
+        .AddTraceSource("OutputDrop",
+                        "A drop by an output's queue disc: (item, output, reason).",
+                        MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_outputDropTrace),
+                        "ns3::CioqSwitchNetDevice::OutputDropTracedCallback")
+        .AddTraceSource("Transfer",
+                        "A packet starts crossing the fabric: (item, input, output, time "
+                        "it waited in its VOQ).",
+                        MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_transferTrace),
+                        "ns3::CioqSwitchNetDevice::TransferTracedCallback")
+        .AddTraceSource("Switched",
+                        "A packet crossed the fabric and reaches its output's queue disc: "
+                        "(item, input, output).",
+                        MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_switchedTrace),
+                        "ns3::CioqSwitchNetDevice::SwitchedTracedCallback");
+}
+
+TypeId
 CioqSwitchNetDevice::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::CioqSwitchNetDevice")
-            .SetParent<NetDevice>()
-            .SetGroupName("QdiscLab")
-            .AddConstructor<CioqSwitchNetDevice>()
-            .AddAttribute("Speedup",
-                          "Switch speedup s: the fabric moves packets s times faster than the "
-                          "line rate (Islip: per transfer; Paper: s/N per internal link). "
-                          "Range [1, N], N = number of ports.",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&CioqSwitchNetDevice::m_speedup),
-                          MakeDoubleChecker<double>())
-            .AddAttribute("FabricModel",
-                          "Paper: all N^2 internal links carry packets concurrently, each at s/N "
-                          "of the line rate (Sundararajan et al.'s ns model). Islip: at most one "
-                          "packet per input and per output at a time, at s times the line rate, "
-                          "matched by iSLIP.",
-                          EnumValue(CioqSwitchNetDevice::PAPER),
-                          QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::FabricModel,
-                                                  &CioqSwitchNetDevice::m_fabricModel),
-                          MakeEnumChecker(CioqSwitchNetDevice::PAPER,
-                                          "Paper",
-                                          CioqSwitchNetDevice::ISLIP,
-                                          "Islip"))
-            .AddAttribute(
-                "InputQueueing",
-                "Voq: one virtual output queue per output at each input. Fifo: a "
-                "single FIFO per input (head-of-line blocking), for comparison.",
-                EnumValue(CioqSwitchNetDevice::VOQ),
-                QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::InputQueueing,
-                                        &CioqSwitchNetDevice::m_inputQueueing),
-                MakeEnumChecker(CioqSwitchNetDevice::VOQ, "Voq", CioqSwitchNetDevice::FIFO, "Fifo"))
-            .AddAttribute("OutputFull",
-                          "Drop: a full output queue disc drops what the fabric delivers (the "
-                          "paper). Backpressure: the fabric offers an output a packet only when "
-                          "its queue disc has room (counting packets already crossing), so "
-                          "packets wait in the VOQs; needs a queue disc with a size limit.",
-                          EnumValue(CioqSwitchNetDevice::DROP),
-                          QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::OutputFull,
-                                                  &CioqSwitchNetDevice::m_outputFull),
-                          MakeEnumChecker(CioqSwitchNetDevice::DROP,
-                                          "Drop",
-                                          CioqSwitchNetDevice::BACKPRESSURE,
-                                          "Backpressure"))
-            .AddAttribute("Forwarding",
-                          "Learning: MAC learning, flooding unknown destinations, as "
-                          "BridgeNetDevice (needs ports whose frames carry MAC addresses, e.g. "
-                          "CSMA). Static: the port map of AddStaticRoute, by destination MAC "
-                          "or IPv4 address; unknown unicast is dropped.",
-                          EnumValue(CioqSwitchNetDevice::LEARNING),
-                          QDISC_LAB_ENUM_ACCESSOR(CioqSwitchNetDevice::Forwarding,
-                                                  &CioqSwitchNetDevice::m_forwarding),
-                          MakeEnumChecker(CioqSwitchNetDevice::LEARNING,
-                                          "Learning",
-                                          CioqSwitchNetDevice::STATIC,
-                                          "Static"))
-            .AddAttribute("InputBufferSize",
-                          "Buffer of each input, shared by its VOQs, in packets or bytes; "
-                          "DropTail. > 0. Default 20 packets (the paper's input buffer).",
-                          QueueSizeValue(QueueSize("20p")),
-                          MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_inputBufferSize),
-                          MakeQueueSizeChecker())
-            .AddAttribute(
-                "VoqMaxSize",
-                "Limit of each single VOQ, in packets or bytes; 0 = none (only "
-                "InputBufferSize applies). Setting 20p and a large InputBufferSize "
-                "gives one 20-packet queue per internal link, as an ns-2 link queue. With "
-                "InputQueueing = Fifo it caps the packets for each output inside an "
-                "input's FIFO (a warning says so).",
-                QueueSizeValue(QueueSize("0p")),
-                MakeQueueSizeAccessor(&CioqSwitchNetDevice::m_voqMaxSize),
-                MakeQueueSizeChecker())
-            .AddAttribute(
-                "IslipIterations",
-                "iSLIP iterations per match (FabricModel=Islip), >= 1; more than N act as N.",
-                UintegerValue(4),
-                MakeUintegerAccessor(&CioqSwitchNetDevice::m_islipIterations),
-                MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("LineRate",
-                          "Line rate of the ports, bit/s; 0 = read from the ports' DataRate "
-                          "(their own or their channel's), which must all be equal.",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&CioqSwitchNetDevice::m_lineRate),
-                          MakeDataRateChecker())
-            .AddAttribute("FrameOverhead",
-                          "Link-layer bytes each packet carries on the ports' links, counted in "
-                          "fabric transfer times so that speedup 1 is exactly the line rate: 2 "
-                          "for point-to-point (PPP), 18 for CSMA (Ethernet header and FCS). "
-                          "Range [0, Mtu].",
-                          UintegerValue(2),
-                          MakeUintegerAccessor(&CioqSwitchNetDevice::m_frameOverhead),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("ExpirationTime",
-                          "Lifetime of learned MAC state (Forwarding=Learning).",
-                          TimeValue(Seconds(300)),
-                          MakeTimeAccessor(&CioqSwitchNetDevice::m_expirationTime),
-                          MakeTimeChecker())
-            .AddAttribute(
-                "Mtu",
-                "The MAC-level Maximum Transmission Unit, bytes, 68 .. 65535 (68: IPv4's "
-                "minimum link MTU).",
-                UintegerValue(1500),
-                MakeUintegerAccessor(&CioqSwitchNetDevice::SetMtu, &CioqSwitchNetDevice::GetMtu),
-                MakeUintegerChecker<uint16_t>())
-            .AddTraceSource("InputOccupancy",
-                            "Packets and bytes waiting at an input: (input, packets, bytes).",
-                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_inputOccupancyTrace),
-                            "ns3::CioqSwitchNetDevice::InputOccupancyTracedCallback")
-            .AddTraceSource("VoqOccupancy",
-                            "Packets in VOQ(input, output): (input, output, packets).",
-                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_voqOccupancyTrace),
-                            "ns3::CioqSwitchNetDevice::VoqOccupancyTracedCallback")
-            .AddTraceSource("OutputQueueLength",
-                            "Packets in an output's queue disc: (output, packets).",
-                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_outputQueueTrace),
-                            "ns3::CioqSwitchNetDevice::OutputQueueTracedCallback")
-            .AddTraceSource("InputDrop",
-                            "A copy dropped by a full input buffer: (packet, input, reason).",
-                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_inputDropTrace),
-                            "ns3::CioqSwitchNetDevice::InputDropTracedCallback")
-            .AddTraceSource("FabricDrop",
-                            "A frame with no output: (packet, input, reason).",
-                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_fabricDropTrace),
-                            "ns3::CioqSwitchNetDevice::DropTracedCallback")
-            .AddTraceSource("OutputDrop",
-                            "A drop by an output's queue disc: (item, output, reason).",
-                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_outputDropTrace),
-                            "ns3::CioqSwitchNetDevice::OutputDropTracedCallback")
-            .AddTraceSource("Transfer",
-                            "A packet starts crossing the fabric: (item, input, output, time "
-                            "it waited in its VOQ).",
-                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_transferTrace),
-                            "ns3::CioqSwitchNetDevice::TransferTracedCallback")
-            .AddTraceSource("Switched",
-                            "A packet crossed the fabric and reaches its output's queue disc: "
-                            "(item, input, output).",
-                            MakeTraceSourceAccessor(&CioqSwitchNetDevice::m_switchedTrace),
-                            "ns3::CioqSwitchNetDevice::SwitchedTracedCallback");
+    static TypeId tid = AddTraceSources(AddPortAttributes(
+        AddBufferAttributes(AddFabricAttributes(TypeId("ns3::CioqSwitchNetDevice")
+                                                    .SetParent<NetDevice>()
+                                                    .SetGroupName("QdiscLab")
+                                                    .AddConstructor<CioqSwitchNetDevice>()))));
     return tid;
 }
 

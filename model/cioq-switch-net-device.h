@@ -302,6 +302,19 @@ class CioqSwitchNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    /**
+     * The TypeId's parts, each adding to \p tid (GetTypeId chains them).
+     * \param tid the TypeId so far
+     * \return it with the part's attributes or trace sources
+     */
+    static TypeId AddFabricAttributes(TypeId tid);
+    /// \copydoc AddFabricAttributes
+    static TypeId AddBufferAttributes(TypeId tid);
+    /// \copydoc AddFabricAttributes
+    static TypeId AddPortAttributes(TypeId tid);
+    /// \copydoc AddFabricAttributes
+    static TypeId AddTraceSources(TypeId tid);
+
     /// One port: its device, its output queue disc, its statistics.
     struct Port
     {

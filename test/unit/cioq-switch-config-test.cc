@@ -6,11 +6,16 @@
 
 #include "ns3/cioq-red-queue-disc.h"
 #include "ns3/cioq-switch-helper.h"
+#include "ns3/cioq-switch-net-device.h"
 #include "ns3/double.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
 #include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -124,4 +129,58 @@ TEST(CioqSwitchConfig, ValidEdgesInitialize)
     EXPECT_EQ(star.device->GetLineRate(), DataRate("1Mbps"));
     EXPECT_EQ(star.device->GetInputBacklog(3)->GetPackets(), 0u);
     Simulator::Destroy();
+}
+
+// The switch's TypeId: its attributes with their initial values and its trace sources, in the
+// order the documentation lists them (the model page's Attributes and Traces).
+TEST(CioqSwitchConfig, TypeIdDeclaresItsAttributesAndTraces)
+{
+    const TypeId tid = CioqSwitchNetDevice::GetTypeId();
+    EXPECT_EQ(tid.GetParent(), NetDevice::GetTypeId());
+    std::vector<std::string> attributes;
+    for (uint32_t i = 0; i < tid.GetAttributeN(); ++i)
+    {
+        const TypeId::AttributeInformation info = tid.GetAttribute(i);
+        EXPECT_FALSE(info.help.empty()) << info.name;
+        std::ostringstream value; // a Time in seconds: its text differs between ns-3 releases
+        if (const auto time = DynamicCast<const TimeValue>(info.initialValue))
+        {
+            value << time->Get().GetSeconds() << "s";
+        }
+        else
+        {
+            value << info.initialValue->SerializeToString(info.checker);
+        }
+        attributes.push_back(info.name + "=" + value.str());
+    }
+    EXPECT_EQ(attributes,
+              (std::vector<std::string>{"Speedup=1",
+                                        "FabricModel=Paper",
+                                        "InputQueueing=Voq",
+                                        "OutputFull=Drop",
+                                        "Forwarding=Learning",
+                                        "InputBufferSize=20p",
+                                        "VoqMaxSize=0p",
+                                        "IslipIterations=4",
+                                        "LineRate=0bps",
+                                        "FrameOverhead=2",
+                                        "ExpirationTime=300s",
+                                        "Mtu=1500"}));
+    std::vector<std::string> traces;
+    for (uint32_t i = 0; i < tid.GetTraceSourceN(); ++i)
+    {
+        const TypeId::TraceSourceInformation info = tid.GetTraceSource(i);
+        EXPECT_FALSE(info.help.empty()) << info.name;
+        traces.push_back(info.name + " " + info.callback);
+    }
+    EXPECT_EQ(traces,
+              (std::vector<std::string>{
+                  "InputOccupancy ns3::CioqSwitchNetDevice::InputOccupancyTracedCallback",
+                  "VoqOccupancy ns3::CioqSwitchNetDevice::VoqOccupancyTracedCallback",
+                  "OutputQueueLength ns3::CioqSwitchNetDevice::OutputQueueTracedCallback",
+                  "InputDrop ns3::CioqSwitchNetDevice::InputDropTracedCallback",
+                  "FabricDrop ns3::CioqSwitchNetDevice::DropTracedCallback",
+                  "OutputDrop ns3::CioqSwitchNetDevice::OutputDropTracedCallback",
+                  "Transfer ns3::CioqSwitchNetDevice::TransferTracedCallback",
+                  "Switched ns3::CioqSwitchNetDevice::SwitchedTracedCallback"}));
 }
