@@ -13,6 +13,7 @@
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/qdisc-lab-compat.h"
 #include "ns3/qdisc-lab-config.h"
+#include "ns3/queue.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rtt-estimator.h"
 #include "ns3/string.h"
