@@ -226,6 +226,18 @@ def test_configure_uses_the_portable_release_profile():
     assert "--filter-module-examples-and-tests=qdisc-lab" in args
 
 
+def test_the_optimized_flavours_release_alone_is_built_with_link_time_optimization():
+    from qdisclab.toolchain.build import OPTIMIZED_RELEASE
+
+    assert intree.LTO_RELEASES == (OPTIMIZED_RELEASE,)
+    plain, lto = intree.configure_args(), intree.configure_args(lto=True)
+    assert "-DNS3_LINK_TIME_OPTIMIZATION=ON" not in " ".join(plain)
+    # ./ns3 configure has no flag for it: the CMake option goes after "--".
+    assert lto == [*plain, "--", "-DNS3_LINK_TIME_OPTIMIZATION=ON"]
+    assert intree.BuildSystem(waf=False).configure_args(lto=True) == lto
+    assert intree.BuildSystem(waf=True).configure_args(lto=True) == intree.waf_configure_args()
+
+
 # --------------------------------------------------------------------------- waf era (3.35)
 
 
