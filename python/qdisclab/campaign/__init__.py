@@ -6,6 +6,8 @@
 * :mod:`~qdisclab.campaign.store` is the SQLite results database;
 * :mod:`~qdisclab.campaign.runner` is the task a worker executes (standard library only);
 * :mod:`~qdisclab.campaign.replay` runs stored runs again and compares their reports;
+* :mod:`~qdisclab.campaign.floor` measures a campaign's ``[floor]`` point against its floor
+  (instructions per packet-hop, ``qdisc-lab bench --campaigns``);
 * :mod:`~qdisclab.campaign.timing` says what a campaign cost (``doc/results/timing.csv``), with
   :mod:`~qdisclab.campaign.machine_load` the machine's load while a sweep ran;
 * :mod:`~qdisclab.campaign.api` is the Python interface for notebooks: :func:`load`,
