@@ -577,8 +577,8 @@ def _timeout(table: Mapping[str, Any], where: str) -> float | None:
 
 
 def _floor(value: Any, grids: Sequence[Grid]) -> Floor | None:
-    """The ``[floor]`` table, checked: a known sub-grid, parameter tables, a non-empty ``fifo``
-    that changes the point."""
+    """The ``[floor]`` table, checked: known keys, a known sub-grid, tables of plain parameter
+    values (as ``[fixed]``'s), a non-empty ``fifo``."""
     if value is None:
         return None
     table = _table(value, "[floor]")
