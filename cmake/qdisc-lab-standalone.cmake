@@ -31,16 +31,31 @@ set(QDISC_LAB_HEADER_DIR ${CMAKE_BINARY_DIR}/include)
 # The sanitized build (`./qdisc-lab test --sanitize`, a Debug build): everything the module
 # compiles is instrumented, ns-3's installed libraries are not. -O1 keeps the instrumented
 # simulations fast enough for CI and, like -O0, keeps odr-uses of in-class constants visible to
-# the linker. UBSan stops at its first report instead of printing and going on.
+# the linker. UBSan stops at its first report instead of printing and going on. -g1 (line
+# tables only) is all a sanitizer's stack trace reads (function, file and line) and compiles
+# about 25 % faster than -g (measured: 25.2 s against 19.3 s for cioq-switch-net-device.cc).
 option(QDISC_LAB_SANITIZE "Build with AddressSanitizer (with LeakSanitizer) and UBSan" OFF)
 if(QDISC_LAB_SANITIZE)
   set(QDISC_LAB_SANITIZERS -fsanitize=address,undefined,float-cast-overflow
                            -fno-sanitize-recover=all)
-  add_compile_options(${QDISC_LAB_SANITIZERS} -O1 -g -fno-omit-frame-pointer)
+  add_compile_options(${QDISC_LAB_SANITIZERS} -O1 -g1 -fno-omit-frame-pointer)
   add_link_options(${QDISC_LAB_SANITIZERS})
 endif()
 
 enable_testing()
+
+# The test programs (the suites' runner and qdisc-lab-gtest) are compiled at -O1 in an optimized
+# build: they check the library, which keeps the build type's flags, and compile in about half
+# the time (measured: 11.4 s against 5.3 s for drr-queue-disc-test-suite.cc at -O3 and -O1).
+# qdisc_lab_test_program(target) applies it; the sanitized build is -O1 throughout already.
+set(QDISC_LAB_TEST_OPTIMIZATION -O1 CACHE STRING
+    "Optimization flag of the test programs in an optimized build (empty: the build type's)")
+function(qdisc_lab_test_program target)
+  if(QDISC_LAB_TEST_OPTIMIZATION AND NOT QDISC_LAB_SANITIZE
+     AND CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo|MinSizeRel)$")
+    target_compile_options(${target} PRIVATE ${QDISC_LAB_TEST_OPTIMIZATION})
+  endif()
+endfunction()
 
 # build_lib(LIBNAME name SOURCE_FILES ... HEADER_FILES ... LIBRARIES_TO_LINK ... TEST_SOURCES ...)
 function(build_lib)
@@ -87,6 +102,7 @@ function(build_lib)
     add_executable(${runner} ${CMAKE_CURRENT_SOURCE_DIR}/test/runner/test-runner.cc
                              ${BLIB_TEST_SOURCES})
     target_link_libraries(${runner} PRIVATE ${lib})
+    qdisc_lab_test_program(${runner})
     target_compile_definitions(${runner} PRIVATE NS_TEST_SOURCEDIR="test")
     # The target holding the suites, under the name ns-3 gives its test library.
     set(test${BLIB_LIBNAME} ${runner} CACHE INTERNAL "qdisc-lab test suites target")

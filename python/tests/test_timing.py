@@ -29,6 +29,7 @@ from qdisclab.campaign.timing import (
     record_instructions,
     write_timing,
 )
+from qdisclab.context import CONSOLE
 from qdisclab.figures import FigureSet, Reproduction
 from test_campaign_sweep import fake, quiet, write_fake_program  # noqa: F401
 
@@ -354,7 +355,9 @@ def test_the_report_shows_each_full_campaigns_timing_row(tmp_path, monkeypatch):
     results = tmp_path / "results"
     shutil.copytree(RECORDED, results)
     make_db(results / "quick-only" / "campaign-quick.sqlite", quick=True)
-    monkeypatch.setenv("COLUMNS", "200")  # the console's table on one line per row
+    # The console's table on one line per row. The console read COLUMNS when it was made (a
+    # pytest-xdist worker starts with COLUMNS=80), so its width is set on it directly.
+    monkeypatch.setattr(CONSOLE, "_width", 200)
     timing = tmp_path / "timing.csv"
     write_timing(timing, [
         TimingRow("red-vs-droptail", 12300, 5400.25, 3000.0, 2, "optimized", "abc1234"),
