@@ -10,12 +10,13 @@
  * (CioqSwitchNetDevice with VOQs, 1 Mb/s links, input and output buffers of 20 packets,
  * DropTail at the inputs), TCP sessions between random hosts (RandomTcpSessions) with durations
  * uniform in [3, 13] s (4 x 4) or [3, 53] s (16 x 16) starting at uniformly random times over
- * the 100 s run, and at every output DropTail, RED or CIOQ-RED (CioqRedQueueDisc, RED on
+ * the 100 s run, and at every output FIFO (the paper's DropTail), RED or CIOQ-RED
+ * (CioqRedQueueDisc, RED on
  * nu q_input + q_output). RED: min_th 5, max_th 15, w_q 0.004, max_p 0.1; nu 0.5 (4 x 4) or
  * 0.125 (16 x 16).
  *
- *   ./cioq-red-evaluation --ports=4 --sessions=800 --speedup=1.1 --queueDisc=CioqRed
- *   ./cioq-red-evaluation --ports=16 --speedup=2.0 --queueDisc=Red --fabric=Islip
+ *   ./cioq-red-evaluation --ports=4 --sessions=800 --speedup=1.1 --queueDisc=CIOQ-RED
+ *   ./cioq-red-evaluation --ports=16 --speedup=2.0 --queueDisc=RED --fabric=Islip
  *
  * Defaults that depend on the switch size (sessions, longest session, nu, speedup) are the
  * paper's for 4 and 16 ports (0 or a negative value means "the paper's"); other sizes need them
@@ -58,6 +59,9 @@
 using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("CioqRedEvaluation");
+
+/// The --queueDisc names (of QueueDiscCatalog) the example runs.
+static const std::vector<std::string> QUEUE_DISCS{"FIFO", "RED", "CIOQ-RED"};
 
 /// TCP port of the sinks.
 static constexpr uint16_t SINK_PORT = 5000;
@@ -128,7 +132,7 @@ struct CioqRedEvaluationConfig
     uint32_t sessions = 0;
     double load = 1;
     double speedup = -1;
-    std::string queueDisc = "CioqRed";
+    std::string queueDisc = "CIOQ-RED";
     double nu = -1;
     double minTh = 5;
     double maxTh = 15;
@@ -253,7 +257,10 @@ CioqRedEvaluationConfig::Declare(ExperimentParams& params)
                "switch speedup s in [1, N] (< 0: the paper's Figs. 3/5 value, 1.1 for 4 "
                "ports, 1.4 for 16)",
                speedup);
-    params.Add("queueDisc", "output queue disc: DropTail, Red or CioqRed", queueDisc);
+    params.AddChoice("queueDisc",
+                     "output queue disc: " + QueueDiscCatalog::Describe(QUEUE_DISCS),
+                     queueDisc,
+                     QUEUE_DISCS);
     params.Add("minTh", "RED min_th, packets", minTh, SOMETIMES);
     params.Add("maxTh", "RED max_th, packets", maxTh, SOMETIMES);
     params.Add("qW", "RED w_q", qW, SOMETIMES);
@@ -261,7 +268,7 @@ CioqRedEvaluationConfig::Declare(ExperimentParams& params)
     params.Add("gentle", "RED gentle mode (ns-2's gentle_)", gentle, SOMETIMES);
     params.Add("wait", "RED wait between early drops (ns-2's wait_)", wait, SOMETIMES);
     params.Add("nu",
-               "CioqRed's input weight nu (< 0: the paper's 0.5 for 4 ports, 0.125 for 16)",
+               "CIOQ-RED's input weight nu (< 0: the paper's 0.5 for 4 ports, 0.125 for 16)",
                nu,
                SOMETIMES);
     params.AddText("inputBuffer",
@@ -412,8 +419,7 @@ CioqRedEvaluationConfig::Resolve(ExperimentParams& params)
         sessions = std::max<uint32_t>(1, sessions / 10);
     }
 
-    queueDiscTypeId =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"DropTail", "Red", "CioqRed"}).typeId;
+    queueDiscTypeId = QueueDiscCatalog::Choose("--queueDisc", queueDisc, QUEUE_DISCS).typeId;
     NS_ABORT_MSG_UNLESS(speedup >= 1 && speedup <= ports,
                         "--speedup must be in [1, " << ports << "], got " << speedup);
     NS_ABORT_MSG_UNLESS(fabric == "Paper" || fabric == "Islip",
@@ -432,14 +438,14 @@ CioqRedEvaluationConfig::Resolve(ExperimentParams& params)
     tcpTid = qdisclab::LookupTypeId(tcpType, TcpCongestionOps::GetTypeId(), "--tcp");
 
     // The report records the parameters that apply to this run, and the TCP's TypeId name.
-    if (queueDisc == "DropTail")
+    if (queueDisc == "FIFO")
     {
         for (const char* name : {"minTh", "maxTh", "qW", "maxP", "gentle", "wait"})
         {
             params.Omit(name);
         }
     }
-    if (queueDisc != "CioqRed")
+    if (queueDisc != "CIOQ-RED")
     {
         params.Omit("nu");
     }
@@ -486,7 +492,7 @@ CioqRedEvaluation::ConfigureDataSwitch(CioqSwitchHelper& cioq) const
     const QueueSizeValue outputLimit(QueueSize(QueueSizeUnit::PACKETS, outputBuffer));
     cioq.SetLineRate(DataRate(lineRate));
     cioq.SetLinkDelay(Time(linkDelay));
-    if (queueDisc == "DropTail")
+    if (queueDisc == "FIFO")
     {
         cioq.SetOutputQueueDisc(queueDiscTypeId, "MaxSize", outputLimit);
     }
@@ -535,7 +541,7 @@ CioqRedEvaluation::BuildDataSwitch()
     InternetStackHelper().Install(hosts);
     star = cioq.InstallStar(CreateObject<Node>(), hosts);
     firstSink = ports;
-    if (queueDisc == "CioqRed")
+    if (queueDisc == "CIOQ-RED")
     {
         for (uint32_t j = firstSink; j < 2 * ports; ++j)
         {

@@ -7,8 +7,8 @@
  * \ingroup qdisc-lab
  * The DRR evaluation (J.-S. Li, "An Evaluation of Deficit Round Robin Fair
  * Queuing Applied in Router Congestion Control", JISE 2002, ns-2): UDP sources
- * share a dumbbell bottleneck whose queue disc is DrrQueueDisc (or
- * FifoQueueDisc, "DropTail"). Two scenarios:
+ * share a dumbbell bottleneck whose queue disc is DrrQueueDisc (DRR) or
+ * FifoQueueDisc (FIFO, the paper's DropTail). Two scenarios:
  *
  *  - fairness (the paper's Fig. 3): ten exponential on/off sources (mean on 3
  * s, off 0.3 s, 1 Mb/s while on, packet sizes uniform in [1400, 1600] B), every
@@ -16,7 +16,7 @@
  * Buckets and MaxSize (blimit_).
  *  - factorial (Tables 2-5): one measured flow and background flows, all with
  * inter-arrival times uniform in (2.5, 7.5) ms and packets of P bytes, through
- * a bottleneck of B Mb/s with DropTail or DRR; the measured flow's mean delay
+ * a bottleneck of B Mb/s with FIFO (DropTail) or DRR; the measured flow's mean delay
  * and packet arrival ratio. The background flows (1 .. nFlows - 1) may have a
  * packet size and inter-arrival range of their own
  *    (--bgPacketSize, --bgIntervalMin, --bgIntervalMax), which the paper does
@@ -28,7 +28,7 @@
  * (--flowMapping=hash, a random perturbation per run unless --perturbation is
  * given).
  *   ./ns3 run "drr-evaluation --scenario=fairness --buckets=8 --maxSize=15000B"
- *   ./ns3 run "drr-evaluation --scenario=factorial --queueDisc=DropTail
+ *   ./ns3 run "drr-evaluation --scenario=factorial --queueDisc=FIFO
  * --packetSizeMin=1000
  *              --packetSizeMax=1000 --bottleneckRate=1.5Mbps"
  *
@@ -66,6 +66,9 @@
 using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("DrrEvaluation");
+
+/// The --queueDisc names (of QueueDiscCatalog) the example runs.
+static const std::vector<std::string> QUEUE_DISCS{"DRR", "FIFO"};
 
 /**
  * \ingroup qdisc-lab
@@ -237,7 +240,7 @@ struct DrrEvaluationConfig
 
     std::string scenario; //!< fairness or factorial
     bool fairness;        //!< scenario == fairness
-    std::string queueDisc = "Drr";
+    std::string queueDisc = "DRR";
     std::string queueDiscTypeId; //!< the catalog's TypeId for queueDisc (set by Resolve)
     uint32_t nFlows = fairness ? 10 : 2;
     uint32_t buckets = 10;
@@ -307,7 +310,10 @@ DrrEvaluationConfig::Declare(ExperimentParams& params)
                "fairness (Fig. 3: on/off sources, DRR's Buckets x MaxSize) or factorial "
                "(Tables 2-5: P x B x Q); the other defaults depend on it",
                scenario);
-    params.Add("queueDisc", "Bottleneck queue disc: Drr or DropTail (FifoQueueDisc)", queueDisc);
+    params.AddChoice("queueDisc",
+                     "Bottleneck queue disc: " + QueueDiscCatalog::Describe(QUEUE_DISCS),
+                     queueDisc,
+                     QUEUE_DISCS);
     params.AddUnsigned("nFlows",
                        "Number of sources (sender/receiver pairs); flow 0 is the measured flow",
                        nFlows,
@@ -316,8 +322,8 @@ DrrEvaluationConfig::Declare(ExperimentParams& params)
     params.AddText("maxSize",
                    "Queue limit as an ns-3 QueueSize ('25000B', '400p'); DRR's is the "
                    "shared "
-                   "buffer (ns-2 blimit_). Default: fairness 25000B; factorial Drr 200000B, "
-                   "DropTail 400p",
+                   "buffer (ns-2 blimit_). Default: fairness 25000B; factorial DRR 200000B, "
+                   "FIFO 400p",
                    maxSize,
                    ExperimentParams::QUEUE_SIZE_TEXT);
     params.AddUnsigned("buckets", "DRR: Buckets (ns-2 buckets_)", buckets, 1, 16777216, SOMETIMES);
@@ -464,8 +470,7 @@ DrrEvaluationConfig::Resolve(ExperimentParams& params)
     }
     NS_ABORT_MSG_UNLESS(scenario == "fairness" || scenario == "factorial",
                         "--scenario must be fairness or factorial, got '" << scenario << "'");
-    queueDiscTypeId =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Drr", "DropTail"}).typeId;
+    queueDiscTypeId = QueueDiscCatalog::Choose("--queueDisc", queueDisc, QUEUE_DISCS).typeId;
     NS_ABORT_MSG_UNLESS(dropFrom == "Head" || dropFrom == "Tail",
                         "--dropFrom must be Head or Tail, got '" << dropFrom << "'");
     NS_ABORT_MSG_UNLESS(flowMapping == "sequential" || flowMapping == "hash",
@@ -505,18 +510,18 @@ DrrEvaluationConfig::Resolve(ExperimentParams& params)
     }
     if (maxSize.empty())
     {
-        maxSize = fairness ? "25000B" : (queueDisc == "Drr" ? "200000B" : "400p");
+        maxSize = fairness ? "25000B" : (queueDisc == "DRR" ? "200000B" : "400p");
     }
 
     // The report records the parameters that apply to this run.
-    if (queueDisc != "Drr")
+    if (queueDisc != "DRR")
     {
         for (const char* name : {"buckets", "quantum", "dropFrom", "flowMapping"})
         {
             params.Omit(name);
         }
     }
-    if (queueDisc != "Drr" || flowMapping != "hash")
+    if (queueDisc != "DRR" || flowMapping != "hash")
     {
         params.Omit("mask");
         params.Omit("perturbation");
@@ -541,7 +546,7 @@ DrrEvaluation::BuildTopology()
     const uint32_t mtu = std::max({1500U, packetSizeMax, bgPacketSize});
     Config::SetDefault("ns3::PointToPointNetDevice::Mtu", UintegerValue(mtu));
 
-    const bool drr = queueDisc == "Drr";
+    const bool drr = queueDisc == "DRR";
     if (drr && flowMapping == "hash" && perturbation < 0)
     {
         auto draw = CreateObject<UniformRandomVariable>();
@@ -661,7 +666,7 @@ DrrEvaluation::InstallTraffic()
 void
 DrrEvaluation::Collect(MetricsReport& report)
 {
-    const bool drr = queueDisc == "Drr";
+    const bool drr = queueDisc == "DRR";
     // Per-flow throughput (kb/s) and its spread; flow 0's delay and arrival
     // ratio.
     const double seconds = simTime - warmup;

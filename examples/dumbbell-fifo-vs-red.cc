@@ -9,7 +9,7 @@
  * ns-3's FifoQueueDisc (DropTail) or RedQueueDisc. Reports goodput, queueing delay and drops as
  * one JSON object (see MetricsReport), and optionally the queue length over time as CSV.
  *
- *   ./ns3 run "dumbbell-fifo-vs-red --queueDisc=Red --quick"
+ *   ./ns3 run "dumbbell-fifo-vs-red --queueDisc=RED --quick"
  *
  * It is `./qdisc-lab demo fifo-vs-red`: the same traffic through both queue discs
  * shows DropTail's standing queue next to RED's short one, at about the same goodput.
@@ -28,10 +28,13 @@
 
 using namespace ns3;
 
+/// The --queueDisc names (of QueueDiscCatalog) the example runs.
+static const std::vector<std::string> QUEUE_DISCS{"FIFO", "RED"};
+
 int
 main(int argc, char* argv[])
 {
-    std::string queueDisc = "Fifo";
+    std::string queueDisc = "FIFO";
     uint32_t nTcp = 4;
     double simTime = 60;
     double warmup = 5;
@@ -43,7 +46,10 @@ main(int argc, char* argv[])
     std::string queueTrace;
 
     ExperimentParams params("dumbbell-fifo-vs-red", __FILE__);
-    params.Add("queueDisc", "Bottleneck queue disc: Fifo (DropTail) or Red", queueDisc);
+    params.AddChoice("queueDisc",
+                     "Bottleneck queue disc: " + QueueDiscCatalog::Describe(QUEUE_DISCS),
+                     queueDisc,
+                     QUEUE_DISCS);
     params.AddUnsigned("nTcp",
                        "Number of TCP bulk-transfer flows (one sender/receiver pair each)",
                        nTcp,
@@ -79,7 +85,7 @@ main(int argc, char* argv[])
         warmup = 3;
     }
     const QueueDiscCatalogEntry& qdiscEntry =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Fifo", "Red"});
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, QUEUE_DISCS);
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
 
     params.SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpNewReno"));
@@ -89,7 +95,7 @@ main(int argc, char* argv[])
 
     TrafficControlHelper tc;
     QueueSize limit(QueueSizeUnit::PACKETS, queueLimit);
-    if (queueDisc == "Fifo")
+    if (queueDisc == "FIFO")
     {
         tc.SetRootQueueDisc(qdiscEntry.typeId, "MaxSize", QueueSizeValue(limit));
     }
@@ -152,7 +158,7 @@ main(int argc, char* argv[])
     Simulator::Run();
 
     MetricsReport report = params.NewReport();
-    DumbbellParams::Report(report, monitor, queueDisc == "Red");
+    DumbbellParams::Report(report, monitor, queueDisc == "RED");
     params.Write(report);
 
     Simulator::Destroy();

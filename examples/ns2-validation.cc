@@ -18,12 +18,12 @@
  * With --ns2Calibration (the default) it applies the calibrations that make FIFO agree packet
  * for packet with ns-2: every link's rate is scaled by (packetSize + 2) / packetSize, so a
  * packet and its 2-byte PPP header take as long as the bare packet in ns-2; ns-2's queue limit_
- * L maps to a queue disc of L - 2 packets (DropTail, which drops at q + 1 >= L) or L - 1 (RED
- * and RIO, which drop at q >= L), plus the device's one-packet queue; and the bottleneck is
- * 1 b/s faster than that (each transmission ends 8 ns early), so that a departure and an
- * arrival due at the same instant are taken departure first, as ns-2 takes them (ns-3 takes the
- * arrival first): a fixed-rate flow whose period is a multiple of the transmission time meets
- * every departure at the same instant, and that order decides whether it is locked out.
+ * L maps to a queue disc of L - 2 packets (FIFO for ns-2's DropTail, which drops at q + 1 >= L) or
+ * L - 1 (RED and RIO, which drop at q >= L), plus the device's one-packet queue; and the bottleneck
+ * is 1 b/s faster than that (each transmission ends 8 ns early), so that a departure and an arrival
+ * due at the same instant are taken departure first, as ns-2 takes them (ns-3 takes the arrival
+ * first): a fixed-rate flow whose period is a multiple of the transmission time meets every
+ * departure at the same instant, and that order decides whether it is locked out.
  *
  * Reports per flow the packets delivered in [0, simTime] and dropped at the bottleneck, the
  * drops by reason, and the mean queue sampled every 10 ms, with and without the device's
@@ -49,13 +49,16 @@ using namespace ns3;
 namespace
 {
 
+/// The --queue names (of QueueDiscCatalog) the example runs: those ns-2.35 has too.
+const std::vector<std::string> QUEUE_DISCS{"FIFO", "DRR", "SRR", "RED", "RIO", "DscpMarker"};
+
 /// DSCP of the IN packets, as a type-of-service byte (AF11 << 2).
 constexpr uint8_t AF11_TOS = 0x28;
 
 /// The scenario's parameters, named as validation/ns2/cbr.tcl names them.
 struct Ns2ValidationConfig
 {
-    std::string queue = "DropTail";       //!< DropTail, DRR, SRR, RED, RIO or DscpMarker
+    std::string queue = "FIFO";           //!< one of QUEUE_DISCS
     uint32_t flows = 1;                   //!< number of sources
     std::string rates = "2000";           //!< per-flow rates in kb/s (one for all, or one each)
     double startOffset = 0.000313;        //!< flow i starts at i x startOffset seconds
@@ -117,7 +120,11 @@ struct Ns2ValidationConfig
 void
 Ns2ValidationConfig::Declare(ExperimentParams& params)
 {
-    params.Add("queue", "Queue disc: DropTail, DRR, SRR, RED, RIO or DscpMarker", queue);
+    params.AddChoice("queue",
+                     "Queue disc (FIFO for ns-2's DropTail): " +
+                         QueueDiscCatalog::Describe(QUEUE_DISCS),
+                     queue,
+                     QUEUE_DISCS);
     params.AddUnsigned("flows", "Number of CBR sources", flows, 1, 200);
     params.Add("rates", "Per-flow rates in kb/s: one for every flow, or one each (a,b,...)", rates);
     params.Add("startOffset", "Flow i starts at i x startOffset seconds", startOffset);
@@ -132,7 +139,7 @@ Ns2ValidationConfig::Declare(ExperimentParams& params)
     params.Add("accessDelay", "Access links' delay", accessDelay);
     params.Add("ns2Calibration",
                "Scale link rates by (size + 2) / size and map ns-2's limit_ to the queue disc "
-               "(L - 2 for DropTail, L - 1 for RED and RIO)",
+               "(L - 2 for FIFO, L - 1 for RED and RIO)",
                ns2Calibration);
     params.AddUnsigned("limit", "ns-2's queue limit_ in packets", limit, 2);
     params.AddUnsigned("firstNode", "ns-2 node address of flow 0's source", firstNode);
@@ -188,9 +195,6 @@ Ns2ValidationConfig::Resolve()
     {
         simTime = 5;
     }
-    QueueDiscCatalog::Choose("--queue",
-                             queue,
-                             {"DropTail", "DRR", "SRR", "RED", "RIO", "DscpMarker"});
     NS_ABORT_MSG_UNLESS(jitter == 0 || jitter == 50,
                         "--jitter must be 0 or 50 (ns-2's CBR dithers by +-50 %), got " << jitter);
     NS_ABORT_MSG_UNLESS(simTime > 0, "--simTime must be > 0, got " << simTime);
@@ -337,10 +341,10 @@ TrafficControlHelper
 Ns2Validation::MakeQueueDisc() const
 {
     const Ns2ValidationConfig& c = m_config;
-    const QueueDiscCatalogEntry& entry = QueueDiscCatalog::Choose("--queue", c.queue, {c.queue});
+    const QueueDiscCatalogEntry& entry = QueueDiscCatalog::Choose("--queue", c.queue, QUEUE_DISCS);
     TrafficControlHelper tc;
     const uint32_t calibrated = c.ns2Calibration ? 1 : 0;
-    if (c.queue == "DropTail")
+    if (c.queue == "FIFO")
     {
         const uint32_t size = c.limit - 2 * calibrated;
         tc.SetRootQueueDisc(entry.typeId,
@@ -649,7 +653,7 @@ Ns2Validation::Collect(const ExperimentParams& params) const
         }
     }
     const QueueDisc::Stats& stats = GetBottleneckQueueDisc()->GetStats();
-    if (c.queue == "DropTail")
+    if (c.queue == "FIFO")
     {
         report.SetMetric("limit_drops_packets",
                          stats.GetNDroppedPackets(FifoQueueDisc::LIMIT_EXCEEDED_DROP));

@@ -7,11 +7,11 @@
  * \ingroup qdisc-lab
  * The RED-vs-DropTail study (Luo, "Comparison of RED vs. DropTail Queuing", ns-3.24.1): TCP
  * senders with a given receiver window and one UDP on/off sender share a dumbbell bottleneck
- * whose queue disc is DropTail (FifoQueueDisc) or RED (RedQueueDisc), both limited to the same
- * number of bytes; RED's thresholds are fractions of that limit. Reports TCP, UDP and total
- * goodput, queueing delay and drops as one JSON object (MetricsReport).
+ * whose queue disc is the paper's DropTail (FIFO: FifoQueueDisc) or RED (RedQueueDisc), both
+ * limited to the same number of bytes; RED's thresholds are fractions of that limit. Reports TCP,
+ * UDP and total goodput, queueing delay and drops as one JSON object (MetricsReport).
  *
- *   ./ns3 run "red-vs-droptail --queueDisc=Red --window=32000 --queueSize=16000
+ *   ./ns3 run "red-vs-droptail --queueDisc=RED --window=32000 --queueSize=16000
  *              --minTh=0.32 --maxTh=0.64"
  *
  * With --batch=FILE it runs the points FILE lists in one process (PointBatch).
@@ -30,17 +30,21 @@
 #include "ns3/traffic-control-module.h"
 
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
 namespace
 {
 
+/// The --queueDisc names (of QueueDiscCatalog) the example runs.
+const std::vector<std::string> QUEUE_DISCS{"FIFO", "RED"};
+
 /// One run of the study: parse the flags, simulate, write the metrics report (PointBatch).
 int
 RunPoint(int argc, char* argv[])
 {
-    std::string queueDisc = "DropTail";
+    std::string queueDisc = "FIFO";
     uint32_t window = 32000;
     uint32_t queueSize = 16000;
     // The scenario the calibration chose (doc/reproductions/red-vs-droptail.rst, "Calibration
@@ -66,9 +70,12 @@ RunPoint(int argc, char* argv[])
     // Declared in the order the report records them; the NEVER ones are not recorded (the
     // recorded campaigns' reports have none of them).
     ExperimentParams params("red-vs-droptail", __FILE__);
-    params.Add("queueDisc", "Bottleneck queue disc: DropTail or Red", queueDisc);
+    params.AddChoice("queueDisc",
+                     "Bottleneck queue disc: " + QueueDiscCatalog::Describe(QUEUE_DISCS),
+                     queueDisc,
+                     QUEUE_DISCS);
     params.AddUnsigned("window", "TCP receiver window (receive buffer) in bytes", window, 1);
-    params.AddUnsigned("queueSize", "Queue limit in bytes, DropTail and RED alike", queueSize, 1);
+    params.AddUnsigned("queueSize", "Queue limit in bytes, FIFO and RED alike", queueSize, 1);
     links.Declare(params, ExperimentParams::NEVER, ExperimentParams::ALWAYS);
     params.Add("minTh", "RED minimum threshold as a fraction of queueSize, in (0, 1]", minTh);
     params.Add("maxTh", "RED maximum threshold as a fraction of queueSize, in (minTh, 1]", maxTh);
@@ -123,9 +130,9 @@ RunPoint(int argc, char* argv[])
         warmup = 1;
     }
     const QueueDiscCatalogEntry& qdiscEntry =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"DropTail", "Red"});
+        QueueDiscCatalog::Choose("--queueDisc", queueDisc, QUEUE_DISCS);
     NS_ABORT_MSG_UNLESS(warmup >= 0 && warmup < simTime, "--warmup must be in [0, simTime)");
-    if (queueDisc == "Red")
+    if (queueDisc == "RED")
     {
         NS_ABORT_MSG_UNLESS(minTh > 0 && minTh < maxTh && maxTh <= 1,
                             "RED thresholds must satisfy 0 < minTh < maxTh <= 1, got minTh="
@@ -139,7 +146,7 @@ RunPoint(int argc, char* argv[])
 
     TrafficControlHelper tc;
     const QueueSize limit(QueueSizeUnit::BYTES, queueSize);
-    if (queueDisc == "DropTail")
+    if (queueDisc == "FIFO")
     {
         tc.SetRootQueueDisc(qdiscEntry.typeId, "MaxSize", QueueSizeValue(limit));
     }
@@ -194,7 +201,7 @@ RunPoint(int argc, char* argv[])
     Simulator::Run();
 
     MetricsReport report = params.NewReport();
-    DumbbellParams::Report(report, monitor, queueDisc == "Red");
+    DumbbellParams::Report(report, monitor, queueDisc == "RED");
     params.Write(report);
 
     Simulator::Destroy();

@@ -18,7 +18,7 @@
  * 2, 1, 0.5, 0.2, 0.1 Mb/s four each, 20 BE flows, RIO 390/694/0.02 for IN and 347/694/0.05
  * for IN+OUT, 320 kbit buckets, 100 s):
  *
- *   ./ns3 run "rio-assured-service --queueDisc=RiPlusO --outMinTh=10 --outMaxTh=30"
+ *   ./ns3 run "rio-assured-service --queueDisc=RI+O --outMinTh=10 --outMaxTh=30"
  *   ./ns3 run "rio-assured-service --profiles=2 --nBestEffort=11 --inMinTh=60 --inMaxTh=180
  *              --totalMinTh=30 --totalMaxTh=90 --outMinTh=10 --outMaxTh=30 --outMaxP=0.1
  *              --queueLimit=200"                                  (the paper's Fig. 2)
@@ -64,6 +64,9 @@ using namespace ns3;
 using namespace ns3::qdisclab::assured;
 
 NS_LOG_COMPONENT_DEFINE("RioAssuredService");
+
+/// The --queueDisc names (of QueueDiscCatalog) the example runs.
+static const std::vector<std::string> QUEUE_DISCS{"RIO", "RI+O", "RED", "FIFO"};
 
 namespace
 {
@@ -116,7 +119,7 @@ struct RioAssuredServiceConfig
      */
     void Resolve(ExperimentParams& params);
 
-    std::string queueDisc = "Rio";
+    std::string queueDisc = "RIO";
     std::string profilesText = "2,1,0.5,0.2,0.1";
     uint32_t flowsPerProfile = 4;
     double subscription = 0;
@@ -229,11 +232,13 @@ RioAssuredServiceConfig::Declare(ExperimentParams& params)
 {
     const auto SOMETIMES = ExperimentParams::SOMETIMES;
     const auto NEVER = ExperimentParams::NEVER;
-    params.Add("queueDisc",
-               "Bottleneck queue disc: Rio, RiPlusO, Red (one RED on the whole queue with "
-               "the IN+OUT thresholds, markings ignored: the no-differentiation baseline), or "
-               "FIFO (one drop-tail FIFO of queueLimit packets and no markers: the floor)",
-               queueDisc);
+    params.AddChoice("queueDisc",
+                     "Bottleneck queue disc: RIO, RI+O, RED (one RED on the whole queue with "
+                     "the IN+OUT thresholds, markings ignored: the no-differentiation "
+                     "baseline), or FIFO (one drop-tail FIFO of queueLimit packets and no "
+                     "markers: the floor)",
+                     queueDisc,
+                     QUEUE_DISCS);
     params.Add("profiles",
                "AS profile rates in Mb/s, comma-separated (flowsPerProfile flows of each)",
                profilesText);
@@ -403,9 +408,7 @@ RioAssuredServiceConfig::Resolve(ExperimentParams& params)
     }
     NS_ABORT_MSG_UNLESS(recovery == "Classic" || recovery == "Prr",
                         "--recovery must be Classic or Prr, got '" << recovery << "'");
-    queueDiscTypeId =
-        QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Rio", "RiPlusO", "Red", "FIFO"})
-            .typeId;
+    queueDiscTypeId = QueueDiscCatalog::Choose("--queueDisc", queueDisc, QUEUE_DISCS).typeId;
     profiles = ParseProfiles(profilesText);
     bottleneckDataRate = DataRate(bottleneckRate);
     double profileSum = 0;
@@ -440,7 +443,7 @@ RioAssuredServiceConfig::Resolve(ExperimentParams& params)
     params.Record("nAs", int64_t{nAs});
     params.Record("subscription",
                   nAs ? profileSum * flowsPerProfile * 1e6 / bottleneckDataRate.GetBitRate() : 0.0);
-    if (queueDisc == "Red" || queueDisc == "FIFO")
+    if (queueDisc == "RED" || queueDisc == "FIFO")
     {
         for (const char* name : {"inMinTh", "inMaxTh", "inMaxP"})
         {
@@ -454,7 +457,7 @@ RioAssuredServiceConfig::Resolve(ExperimentParams& params)
             params.Omit(name);
         }
     }
-    if (queueDisc != "RiPlusO")
+    if (queueDisc != "RI+O")
     {
         for (const char* name : {"outMinTh", "outMaxTh", "outMaxP"})
         {
@@ -489,7 +492,7 @@ RioAssuredService::SetQueueDisc(TrafficControlHelper& tc) const
     {
         tc.SetRootQueueDisc(queueDiscTypeId, "MaxSize", QueueSizeValue(limit));
     }
-    else if (queueDisc == "Red")
+    else if (queueDisc == "RED")
     {
         tc.SetRootQueueDisc(queueDiscTypeId,
                             "MaxSize",
@@ -530,7 +533,7 @@ RioAssuredService::SetQueueDisc(TrafficControlHelper& tc) const
                                 DoubleValue(totalMaxP),
                                 std::forward<decltype(outParameters)>(outParameters)...);
         };
-        if (queueDisc == "Rio")
+        if (queueDisc == "RIO")
         {
             setRio(queueDiscTypeId);
         }

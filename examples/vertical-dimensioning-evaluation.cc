@@ -297,9 +297,11 @@ VerticalDimensioningConfig::Declare(ExperimentParams& params)
 {
     const auto SOMETIMES = ExperimentParams::SOMETIMES;
     const auto NEVER = ExperimentParams::NEVER;
-    params.Add("queueDisc",
-               "Scheduler on the core links, by name: " + QueueDiscCatalog::Describe(SCHEDULERS),
-               queueDisc);
+    params.AddChoice("queueDisc",
+                     "Scheduler on the core links, by name: " +
+                         QueueDiscCatalog::Describe(SCHEDULERS),
+                     queueDisc,
+                     SCHEDULERS);
     params.Add("reference",
                "Reference flows: cbr (UDP at w_i x cbrRateUnit, Fig. 4) or tcp (long-lived "
                "TCP, Fig. 5)",

@@ -20,6 +20,7 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-recovery-ops.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -115,6 +116,21 @@ ExperimentParams::AddRate(const std::string& name,
 {
     m_flags.AddRate(name, help, value);
     Track(name, "rate", help, value, recording);
+}
+
+void
+ExperimentParams::AddChoice(const std::string& name,
+                            const std::string& help,
+                            std::string& value,
+                            const std::vector<std::string>& choices,
+                            Recording recording)
+{
+    NS_ABORT_MSG_IF(std::find(choices.begin(), choices.end(), value) == choices.end(),
+                    m_program << ": the default of --" << name << " ('" << value
+                              << "') is not one of its choices");
+    m_cmd.AddValue(name, help, value);
+    Param& param = Track(name, "string", help, value, recording);
+    param.choices = choices;
 }
 
 void
@@ -237,7 +253,31 @@ ExperimentParams::Parse(int argc, char* argv[])
         std::exit(0);
     }
     ApplyOverrides(argv[0]);
+    CheckChoices();
     CheckFiles();
+}
+
+void
+ExperimentParams::CheckChoices() const
+{
+    for (const auto& param : m_params)
+    {
+        if (param.choices.empty())
+        {
+            continue;
+        }
+        const std::string value = std::get<std::string>(param.get());
+        std::string listed;
+        for (const std::string& choice : param.choices)
+        {
+            listed += (listed.empty() ? "" : ", ") + choice;
+        }
+        const bool chosen =
+            std::find(param.choices.begin(), param.choices.end(), value) != param.choices.end();
+        NS_ABORT_MSG_UNLESS(chosen,
+                            "--" << param.name << "=" << value
+                                 << " is not one of its choices: " << listed);
+    }
 }
 
 void
@@ -655,6 +695,16 @@ ExperimentParams::GetSchema() const
         if (param.hasRange)
         {
             os << ", \"min\": " << param.min << ", \"max\": " << param.max;
+        }
+        if (!param.choices.empty())
+        {
+            os << ", \"choices\": [";
+            for (std::size_t i = 0; i < param.choices.size(); ++i)
+            {
+                os << (i > 0 ? ", " : "");
+                MetricsReport::WriteString(os, param.choices[i]);
+            }
+            os << "]";
         }
         os << ", \"help\": ";
         MetricsReport::WriteString(os, param.help);

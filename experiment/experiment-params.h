@@ -56,12 +56,15 @@ namespace ns3
  * \code{.json}
  * {"schema": "qdisc-lab.params/1", "program": "my-experiment",
  *  "params": [{"name": "simTime", "type": "double", "default": 60, "help": "...",
- *              "recorded": "always"}, ...],
+ *              "recorded": "always"},
+ *             {"name": "queueDisc", "type": "string", "default": "DRR",
+ *              "choices": ["DRR", "FIFO"], "help": "...", "recorded": "always"}, ...],
  *  "metrics": [{"name": "goodput_mbps", "recorded": "always"}, ...]}
  * \endcode
  *
- * Types are "bool", "int", "uint" (with "min" and "max"), "double", "string", "rate" (a DataRate
- * text) and "time" (a Time text on the command line, recorded in seconds). "recorded" says
+ * Types are "bool", "int", "uint" (with "min" and "max"), "double", "string" (with "choices"
+ * when it takes only those: AddChoice), "rate" (a DataRate text) and "time" (a Time text on the
+ * command line, recorded in seconds). "recorded" says
  * whether the metrics report has the parameter (or metric) in every run ("always"), in some
  * runs ("sometimes", e.g. a RED threshold only when the queue disc is RED) or never ("never":
  * options such as --output). A metric name may hold "<i>", standing for an index (e.g.
@@ -151,6 +154,23 @@ class ExperimentParams
                  const std::string& help,
                  std::string& value,
                  Recording recording = ALWAYS);
+
+    /**
+     * Add a text parameter that takes one of a fixed set of values (schema type "string", with
+     * "choices"), e.g. a queue disc among the catalog names the program runs. Parse stops the
+     * program on any other value, listing the choices: "--queueDisc=Drr is not one of its
+     * choices: DRR, FIFO".
+     * \param name the flag, without "--"
+     * \param help its help text
+     * \param value its default (one of \p choices), and where the parsed text goes
+     * \param choices the values it takes, in the order listings show them
+     * \param recording whether the report has it
+     */
+    void AddChoice(const std::string& name,
+                   const std::string& help,
+                   std::string& value,
+                   const std::vector<std::string>& choices,
+                   Recording recording = ALWAYS);
 
     /// What a text parameter (schema type "string") must hold.
     enum TextFormat
@@ -331,6 +351,7 @@ class ExperimentParams
         bool hasRange{false};                      //!< whether min and max apply
         uint32_t min{0};                           //!< smallest value (uint)
         uint32_t max{0};                           //!< largest value (uint)
+        std::vector<std::string> choices;          //!< the values it takes (AddChoice); or none
         bool omitted{false};                       //!< left out of this run's report
         bool recordedSet{false};                   //!< whether Record replaced the value
         MetricsReport::Value recorded;             //!< the value given to Record
@@ -419,6 +440,9 @@ class ExperimentParams
      * 1.2 Mb/s, "5000000000B" modulo 2^32), naming the override as given.
      */
     void CheckOverrides() const;
+
+    /// Stop the program when a parameter added with AddChoice holds a value outside its choices.
+    void CheckChoices() const;
 
     /// Stop the program when an output file's directory does not exist or two outputs name
     /// one file (WritesFile).

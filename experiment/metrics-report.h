@@ -24,7 +24,7 @@ namespace ns3
  *
  * \code{.json}
  * {"schema": "qdisc-lab.metrics/1", "program": "dumbbell-fifo-vs-red", "ns3_version": "3.37",
- *  "params": {"queueDisc": "Red", "simTime": 10, ...},
+ *  "params": {"queueDisc": "RED", "simTime": 10, ...},
  *  "metrics": {"goodput_mbps": 9.41, "mean_queue_delay_ms": 12.3, ...}}
  * \endcode
  * Figures about the run itself rather than the model's results go to a third object,

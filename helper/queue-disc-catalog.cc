@@ -6,7 +6,6 @@
 
 #include "ns3/abort.h"
 
-#include <algorithm>
 #include <sstream>
 
 namespace ns3
@@ -54,7 +53,6 @@ MakeEntries()
     E* e = &entries.emplace_back();
 
     e->name = "FIFO";
-    e->aliases = {"Fifo", "DropTail"};
     e->typeId = "ns3::FifoQueueDisc";
     e->origin = "ns-3";
     e->description = "one shared drop-tail FIFO";
@@ -63,7 +61,6 @@ MakeEntries()
 
     e = &entries.emplace_back();
     e->name = "RED";
-    e->aliases = {"Red"};
     e->typeId = "ns3::RedQueueDisc";
     e->origin = "ns-3";
     e->description = "ns-3's Random Early Detection";
@@ -78,7 +75,6 @@ MakeEntries()
 
     e = &entries.emplace_back();
     e->name = "DRR";
-    e->aliases = {"Drr"};
     e->typeId = "ns3::DrrQueueDisc";
     e->origin = "qdisc-lab";
     e->description = "DRR, weighted buffer stealing from the head of the longest queue (ns-2)";
@@ -130,7 +126,6 @@ MakeEntries()
 
     e = &entries.emplace_back();
     e->name = "WF2Q+";
-    e->aliases = {"Wf2qPlus", "WF2Q"};
     e->typeId = "ns3::Wf2qPlusQueueDisc";
     e->origin = "qdisc-lab";
     e->description = "WF2Q+ (Bennett and Zhang), weighted buffer stealing from the head of the "
@@ -141,7 +136,6 @@ MakeEntries()
 
     e = &entries.emplace_back();
     e->name = "RIO";
-    e->aliases = {"Rio"};
     e->typeId = "ns3::RioQueueDisc";
     e->origin = "qdisc-lab";
     e->description = "RED with In and Out (Clark and Fang)";
@@ -151,7 +145,6 @@ MakeEntries()
 
     e = &entries.emplace_back();
     e->name = "RI+O";
-    e->aliases = {"RiPlusO"};
     e->typeId = "ns3::RiPlusOQueueDisc";
     e->origin = "qdisc-lab";
     e->description = "RIO with a RED test for Out packets too (RI+O)";
@@ -161,7 +154,6 @@ MakeEntries()
 
     e = &entries.emplace_back();
     e->name = "CIOQ-RED";
-    e->aliases = {"CioqRed"};
     e->typeId = "ns3::CioqRedQueueDisc";
     e->origin = "qdisc-lab";
     e->description = "RED of a CIOQ switch's output, weighted by its input backlog";
@@ -273,12 +265,6 @@ Join(const std::vector<std::string>& items, const std::string& separator)
 
 } // namespace
 
-bool
-QueueDiscCatalogEntry::Answers(const std::string& spelling) const
-{
-    return spelling == name || std::find(aliases.begin(), aliases.end(), spelling) != aliases.end();
-}
-
 const std::vector<QueueDiscCatalogEntry>&
 QueueDiscCatalog::GetEntries()
 {
@@ -287,11 +273,11 @@ QueueDiscCatalog::GetEntries()
 }
 
 const QueueDiscCatalogEntry*
-QueueDiscCatalog::Find(const std::string& spelling)
+QueueDiscCatalog::Find(const std::string& name)
 {
     for (const QueueDiscCatalogEntry& entry : GetEntries())
     {
-        if (entry.Answers(spelling))
+        if (entry.name == name)
         {
             return &entry;
         }
@@ -318,14 +304,14 @@ QueueDiscCatalog::Choose(const std::string& flag,
                          const std::vector<std::string>& accepted)
 {
     const QueueDiscCatalogEntry* chosen = nullptr;
-    for (const std::string& spelling : accepted)
+    for (const std::string& name : accepted)
     {
-        const QueueDiscCatalogEntry* entry = Find(spelling);
+        const QueueDiscCatalogEntry* entry = Find(name);
         NS_ABORT_MSG_UNLESS(entry,
-                            flag << ": '" << spelling
+                            flag << ": '" << name
                                  << "' is not in the queue disc catalog (helper/"
                                     "queue-disc-catalog.cc)");
-        if (spelling == value)
+        if (name == value)
         {
             chosen = entry;
         }
@@ -340,11 +326,11 @@ std::string
 QueueDiscCatalog::Describe(const std::vector<std::string>& accepted)
 {
     std::vector<std::string> parts;
-    for (const std::string& spelling : accepted)
+    for (const std::string& name : accepted)
     {
-        const QueueDiscCatalogEntry* entry = Find(spelling);
-        NS_ABORT_MSG_UNLESS(entry, "'" << spelling << "' is not in the queue disc catalog");
-        parts.push_back(spelling + " (" + entry->description + ")");
+        const QueueDiscCatalogEntry* entry = Find(name);
+        NS_ABORT_MSG_UNLESS(entry, "'" << name << "' is not in the queue disc catalog");
+        parts.push_back(name + " (" + entry->description + ")");
     }
     return Join(parts, "; ");
 }
@@ -402,8 +388,6 @@ QueueDiscCatalog::WriteJson(std::ostream& os)
         const QueueDiscCatalogEntry& e = entries[i];
         os << (i > 0 ? ",\n  " : "\n  ") << "{\"name\": ";
         WriteJsonString(os, e.name);
-        os << ", \"aliases\": ";
-        WriteJsonList(os, e.aliases);
         os << ", \"type_id\": ";
         WriteJsonString(os, e.typeId);
         os << ", \"origin\": ";
@@ -427,11 +411,11 @@ QueueDiscCatalog::WriteJson(std::ostream& os)
 void
 QueueDiscCatalog::WriteTsv(std::ostream& os)
 {
-    os << "name\taliases\ttype_id\torigin\tattributes\tquantum_attribute\tcapabilities\t"
+    os << "name\ttype_id\torigin\tattributes\tquantum_attribute\tcapabilities\t"
           "bench_default\tbench_reference\tbench_attributes\tdescription\n";
     for (const QueueDiscCatalogEntry& e : GetEntries())
     {
-        os << e.name << '\t' << Join(e.aliases, ",") << '\t' << e.typeId << '\t' << e.origin << '\t'
+        os << e.name << '\t' << e.typeId << '\t' << e.origin << '\t'
            << Join(AttributeTexts(e.attributes), ";") << '\t' << e.quantumAttribute << '\t'
            << Join(CapabilityNames(e), ",") << '\t' << (e.benched ? "true" : "false") << '\t'
            << (e.benchReference ? "true" : "false") << '\t'

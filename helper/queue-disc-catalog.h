@@ -27,9 +27,9 @@ using QueueDiscFlowState = PerFlowQueueDisc::StateSize;
 
 /**
  * \ingroup qdisc-lab
- * One queue disc of the catalog: a short name (and the other spellings the examples accept), its
- * TypeId, the attributes the entry sets over the TypeId's defaults, what it can do, and how the
- * benchmark runs it.
+ * One queue disc of the catalog: a short name (the one spelling of the queue disc in examples,
+ * campaigns and figures), its TypeId, the attributes the entry sets over the TypeId's defaults,
+ * what it can do, and how the benchmark runs it.
  */
 struct QueueDiscCatalogEntry
 {
@@ -46,17 +46,16 @@ struct QueueDiscCatalogEntry
     /// Name = value pairs, values in the attribute's text form.
     using Attributes = std::vector<std::pair<std::string, std::string>>;
 
-    std::string name;                 //!< short name, unique in the catalog ("DRR")
-    std::vector<std::string> aliases; //!< other spellings examples accept ("Drr")
-    std::string typeId;               //!< the TypeId's name ("ns3::DrrQueueDisc")
-    std::string origin;               //!< "qdisc-lab" (this module) or "ns-3"
-    std::string description;          //!< one line, for --help and listings
-    Attributes attributes;            //!< set over the TypeId's defaults: what the name means
-    std::string quantumAttribute;     //!< attribute holding a weight-1 flow's quantum; or empty
-    uint32_t capabilities = 0;        //!< Capability bits
-    bool benched = false;             //!< in the benchmark's default grid
-    bool benchReference = false;      //!< the benchmark's reference (ratios are against it)
-    Attributes benchAttributes;       //!< attributes the benchmark adds beyond MaxSize
+    std::string name;             //!< short name, unique in the catalog ("DRR")
+    std::string typeId;           //!< the TypeId's name ("ns3::DrrQueueDisc")
+    std::string origin;           //!< "qdisc-lab" (this module) or "ns-3"
+    std::string description;      //!< one line, for --help and listings
+    Attributes attributes;        //!< set over the TypeId's defaults: what the name means
+    std::string quantumAttribute; //!< attribute holding a weight-1 flow's quantum; or empty
+    uint32_t capabilities = 0;    //!< Capability bits
+    bool benched = false;         //!< in the benchmark's default grid
+    bool benchReference = false;  //!< the benchmark's reference (ratios are against it)
+    Attributes benchAttributes;   //!< attributes the benchmark adds beyond MaxSize
 
     /**
      * \param capability a Capability
@@ -66,12 +65,6 @@ struct QueueDiscCatalogEntry
     {
         return (capabilities & capability) != 0;
     }
-
-    /**
-     * \param spelling a name
-     * \return whether it is the entry's name or one of its aliases
-     */
-    bool Answers(const std::string& spelling) const;
 };
 
 /**
@@ -86,8 +79,8 @@ struct QueueDiscCatalogEntry
  *
  * \code
  *   const QueueDiscCatalogEntry& entry =
- *       QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"Drr", "DropTail"});
- *   tc.SetRootQueueDisc(entry.typeId);  // --queueDisc=Nope: "... known: Drr, DropTail"
+ *       QueueDiscCatalog::Choose("--queueDisc", queueDisc, {"DRR", "FIFO"});
+ *   tc.SetRootQueueDisc(entry.typeId);  // --queueDisc=Nope: "... known: DRR, FIFO"
  * \endcode
  */
 class QueueDiscCatalog
@@ -97,10 +90,10 @@ class QueueDiscCatalog
     static const std::vector<QueueDiscCatalogEntry>& GetEntries();
 
     /**
-     * \param spelling a short name or alias
-     * \return its entry; nullptr if none answers to it
+     * \param name a short name, exactly ("DRR"; "Drr" is no entry's)
+     * \return its entry; nullptr if no entry has that name
      */
-    static const QueueDiscCatalogEntry* Find(const std::string& spelling);
+    static const QueueDiscCatalogEntry* Find(const std::string& name);
 
     /**
      * \param typeId a TypeId name ("ns3::DrrQueueDisc")
@@ -112,7 +105,7 @@ class QueueDiscCatalog
      * The entry a command-line flag names, among those a program accepts.
      * \param flag the flag, for the message ("--queueDisc")
      * \param value its value
-     * \param accepted the spellings the program accepts, each a catalog name or alias
+     * \param accepted the names the program accepts, each a catalog name
      * \return the entry \p value names; stops the program, listing \p accepted, if \p value is
      *         not one of them (and if one of \p accepted is not in the catalog)
      */
@@ -121,7 +114,7 @@ class QueueDiscCatalog
                                                const std::vector<std::string>& accepted);
 
     /**
-     * \param accepted spellings, each a catalog name or alias
+     * \param accepted catalog names
      * \return "A (its description); B (...)", for a flag's help
      */
     static std::string Describe(const std::vector<std::string>& accepted);
@@ -136,8 +129,8 @@ class QueueDiscCatalog
     static bool ReadFlowState(const Ptr<QueueDisc>& qdisc, QueueDiscFlowState& state);
 
     /**
-     * Write the catalog as JSON: {"schema": "qdisc-lab.catalog/1", "capabilities": [...],
-     * "entries": [{"name", "aliases", "type_id", "origin", "description", "attributes",
+     * Write the catalog as JSON: {"schema": "qdisc-lab.catalog/2", "capabilities": [...],
+     * "entries": [{"name", "type_id", "origin", "description", "attributes",
      * "quantum_attribute", "capabilities", "bench": {"default", "reference", "attributes"}}]};
      * attributes as lists of "Name=Value".
      * \param os the stream
@@ -146,13 +139,13 @@ class QueueDiscCatalog
 
     /**
      * Write the catalog as tab-separated values, a header line then one line per entry; lists
-     * (aliases, capabilities) comma-separated, attributes ';'-separated "Name=Value".
+     * (capabilities) comma-separated, attributes ';'-separated "Name=Value".
      * \param os the stream
      */
     static void WriteTsv(std::ostream& os);
 
     /// Schema tag of WriteJson's document.
-    static constexpr const char* SCHEMA = "qdisc-lab.catalog/1";
+    static constexpr const char* SCHEMA = "qdisc-lab.catalog/2";
 
     /**
      * \param capability one Capability bit

@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "export": "qdisclab.commands.campaign:export_cmd",
     "salvage": "qdisclab.commands.campaign:salvage_cmd",
     "replay": "qdisclab.commands.campaign:replay_cmd",
+    "rekey": "qdisclab.commands.campaign:rekey_cmd",
     "figures": "qdisclab.commands.reproduce:figures_cmd",
     "reproduce": "qdisclab.commands.reproduce:reproduce_cmd",
     "report": "qdisclab.commands.report:report_cmd",

@@ -6,7 +6,7 @@ Every example program writes one JSON object::
     {"schema": "qdisc-lab.metrics/1",
      "program": "dumbbell-fifo-vs-red",
      "ns3_version": "3.37",
-     "params": {"queueDisc": "Red", ...},
+     "params": {"queueDisc": "RED", ...},
      "metrics": {"tcp_goodput_mbps": 9.4, ..., "p99_queue_delay_ms": null}}
 
 Metric values are numbers or ``null``. :func:`load_metrics` reads and checks

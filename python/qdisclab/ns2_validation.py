@@ -53,7 +53,7 @@ FEATURES = {
 }
 
 #: ns-2 queue names of ``cbr.tcl`` and the module's catalog names of ``ns2-validation``.
-NS3_QUEUE = {"DropTail": "DropTail", "DRR": "DRR", "SRR": "SRR", "RED": "RED", "RIO": "RIO",
+NS3_QUEUE = {"DropTail": "FIFO", "DRR": "DRR", "SRR": "SRR", "RED": "RED", "RIO": "RIO",
              "dsRED": "DscpMarker"}
 
 

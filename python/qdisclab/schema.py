@@ -5,11 +5,13 @@ Every example program (experiment/experiment-params.h) answers ``--schema`` with
 object and exits 0 without running::
 
     {"schema": "qdisc-lab.params/1", "program": "red-vs-droptail",
-     "params": [{"name": "queueDisc", "type": "string", "default": "DropTail",
-                 "help": "...", "recorded": "always"}, ...],
+     "params": [{"name": "queueDisc", "type": "string", "default": "FIFO",
+                 "choices": ["FIFO", "RED"], "help": "...", "recorded": "always"}, ...],
      "metrics": [{"name": "total_goodput_mbps", "recorded": "always"},
                  {"name": "flow<i>_kbps", "recorded": "always"}, ...]}
 
+A ``string`` parameter that takes only some values lists them as ``choices`` (a queue disc
+among the catalog names the program runs: ``"choices": ["FIFO", "RED"]``).
 ``recorded`` says whether a run's metrics report holds the parameter or metric in every
 run (``always``), in some (``sometimes``) or never (``never``: options such as ``--quick``).
 A parameter with ``"derived": true`` has no flag (the program computes it); ``<i>`` in a
@@ -52,6 +54,12 @@ class ProgramSchema:
     def param(self, name: str) -> Mapping[str, Any] | None:
         """The entry of parameter ``name``, or None."""
         return next((p for p in self.params if p["name"] == name), None)
+
+    def choices(self, name: str) -> tuple[str, ...]:
+        """The values parameter ``name`` takes when it lists them (``"choices"``); () when it
+        lists none, or has no such parameter."""
+        entry = self.param(name)
+        return tuple(entry.get("choices", ())) if entry else ()
 
     @property
     def flags(self) -> list[str]:
@@ -122,6 +130,12 @@ def parse_schema(text: str, source: str = "schema") -> ProgramSchema:
                                                "recorded"} <= entry.keys():
             raise SchemaError(f"{source}: a parameter needs name, type, default, help and "
                               f"recorded: {entry!r}")
+        choices = entry.get("choices")
+        if choices is not None and (not isinstance(choices, list) or not choices
+                                    or not all(isinstance(c, str) for c in choices)
+                                    or entry["default"] not in choices):
+            raise SchemaError(f"{source}: parameter {entry['name']!r}: choices must be a list of "
+                              f"strings holding its default: {choices!r}")
     for entry in metrics:
         if not isinstance(entry, dict) or not {"name", "recorded"} <= entry.keys():
             raise SchemaError(f"{source}: a metric needs name and recorded: {entry!r}")

@@ -16,7 +16,7 @@ VALID_DOC = {
     "program": "dumbbell-fifo-vs-red",
     "ns3_version": "3.37",
     "params": {
-        "queueDisc": "Red",
+        "queueDisc": "RED",
         "simTime": 5.0,
         "bottleneckRate": "10Mbps",
         "bottleneckDelay": "20ms",

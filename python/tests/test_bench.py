@@ -209,9 +209,8 @@ def test_qdisc_names():
     assert bench.short_name("ns3::FqCoDelQueueDisc") == "FqCoDel"
 
 
-def _entry(name, type_id, aliases=(), default=True, reference=False, bench_attributes=(),
-           attributes=()):
-    return {"name": name, "aliases": list(aliases), "type_id": type_id, "origin": "qdisc-lab",
+def _entry(name, type_id, default=True, reference=False, bench_attributes=(), attributes=()):
+    return {"name": name, "type_id": type_id, "origin": "qdisc-lab",
             "description": name, "attributes": list(attributes), "quantum_attribute": "",
             "capabilities": [], "bench": {"default": default, "reference": reference,
                                           "attributes": list(bench_attributes)}}
@@ -219,11 +218,11 @@ def _entry(name, type_id, aliases=(), default=True, reference=False, bench_attri
 
 #: A small catalog, in ``qdisc-bench --list``'s form.
 CATALOG_FIXTURE = json.dumps({
-    "schema": "qdisc-lab.catalog/1",
+    "schema": "qdisc-lab.catalog/2",
     "capabilities": ["per_flow", "flow_state", "flow_stats", "class_stats"],
     "entries": [
-        _entry("FIFO", "ns3::FifoQueueDisc", aliases=("Fifo", "DropTail"), reference=True),
-        _entry("RED", "ns3::RedQueueDisc", aliases=("Red",)),
+        _entry("FIFO", "ns3::FifoQueueDisc", reference=True),
+        _entry("RED", "ns3::RedQueueDisc"),
         _entry("DRR", "ns3::DrrQueueDisc", bench_attributes=("Buckets=131072", "Quantum=1500")),
         _entry("DRR-tail", "ns3::DrrQueueDisc", default=False, attributes=("DropFrom=Tail",),
                bench_attributes=("Buckets=7",)),
@@ -236,7 +235,6 @@ CATALOG_FIXTURE = json.dumps({
 def test_the_catalog_decides_what_is_benched():
     catalog = bench.parse_catalog(CATALOG_FIXTURE)
     assert [e.name for e in catalog] == ["FIFO", "RED", "DRR", "DRR-tail", "VD", "DscpMarker"]
-    assert catalog[0].spellings == ("FIFO", "Fifo", "DropTail")
     assert catalog[3].attributes == ("DropFrom=Tail",)
     assert bench.default_qdiscs(catalog) == [
         "ns3::FifoQueueDisc", "ns3::RedQueueDisc", "ns3::DrrQueueDisc",
@@ -253,9 +251,12 @@ def test_bad_catalogs_are_refused():
     with pytest.raises(bench.BenchError, match="schema"):
         bench.parse_catalog(json.dumps({"schema": "other/1", "entries": []}))
     with pytest.raises(bench.BenchError, match="not a queue disc catalog"):
-        bench.parse_catalog(json.dumps({"schema": "qdisc-lab.catalog/1",
+        bench.parse_catalog(json.dumps({"schema": "qdisc-lab.catalog/2",
                                         "entries": [{"name": "X"}]}))
-    two = bench.parse_catalog(json.dumps({"schema": "qdisc-lab.catalog/1", "entries": [
+    # The first layout, with aliases (other spellings of a name), is refused by its tag.
+    with pytest.raises(bench.BenchError, match="schema 'qdisc-lab.catalog/1'"):
+        bench.parse_catalog(CATALOG_FIXTURE.replace("catalog/2", "catalog/1"))
+    two = bench.parse_catalog(json.dumps({"schema": "qdisc-lab.catalog/2", "entries": [
         _entry("A", "ns3::AQueueDisc", reference=True),
         _entry("B", "ns3::BQueueDisc", reference=True)]}))
     with pytest.raises(bench.BenchError, match="2 bench references"):
@@ -441,8 +442,8 @@ def test_binary_lists_the_catalog():
     tsv = subprocess.run([str(BINARY), "--list=tsv"], capture_output=True, text=True, check=True,
                          timeout=60).stdout.splitlines()
     header, *rows = [line.split("\t") for line in tsv]
-    assert header[:3] == ["name", "aliases", "type_id"]
-    assert [(row[0], row[2]) for row in rows] == [(e.name, e.type_id) for e in catalog]
+    assert header[:2] == ["name", "type_id"]
+    assert [(row[0], row[1]) for row in rows] == [(e.name, e.type_id) for e in catalog]
     assert all(len(row) == len(header) for row in rows)
 
     bad = subprocess.run([str(BINARY), "--list=xml"], capture_output=True, text=True, timeout=60)
@@ -453,12 +454,13 @@ def test_binary_lists_the_catalog():
 @needs_binary
 def test_figure_styles_name_catalog_queue_discs():
     """The figures key their colours by the examples' --queueDisc values: each must be one of
-    the catalog's spellings (figures are drawn from recorded databases, without a build, so they
-    keep their styles in Python; this keeps them to the catalog's names)."""
+    the catalog's names, the one spelling of a queue disc (figures are drawn from recorded
+    databases, without a build, so they keep their styles in Python; this keeps them to the
+    catalog's names)."""
     from qdisclab import plots
     from qdisclab.figures import cioq_red, rio_assured_service, vertical_dimensioning
 
-    spellings = {s for entry in bench.read_catalog(BINARY) for s in entry.spellings}
+    names = {entry.name for entry in bench.read_catalog(BINARY)}
     styled = {
         *plots.FAIRNESS_STYLES,
         *vertical_dimensioning.SCHEDULER_STYLES,
@@ -469,4 +471,4 @@ def test_figure_styles_name_catalog_queue_discs():
         *rio_assured_service.SCHEMES,
         *rio_assured_service.SCHEME_LABELS,
     }
-    assert styled - spellings == set()
+    assert styled - names == set()

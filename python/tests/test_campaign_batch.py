@@ -193,13 +193,13 @@ def needs(flavor: str) -> pytest.MarkDecorator:
 
 #: Points that differ in parameters, seeds and topology size; the first comes back last.
 POINTS = [
-    ["--queueDisc=Red", "--window=8000", "--queueSize=16000", "--RngRun=1"],
-    ["--queueDisc=DropTail", "--window=32000", "--queueSize=8000", "--RngRun=2"],
-    ["--queueDisc=Red", "--window=2000", "--queueSize=64000", "--nTcp=4", "--RngRun=3"],
-    ["--queueDisc=Red", "--window=64000", "--queueSize=16000", "--minTh=0.6", "--maxTh=0.85",
+    ["--queueDisc=RED", "--window=8000", "--queueSize=16000", "--RngRun=1"],
+    ["--queueDisc=FIFO", "--window=32000", "--queueSize=8000", "--RngRun=2"],
+    ["--queueDisc=RED", "--window=2000", "--queueSize=64000", "--nTcp=4", "--RngRun=3"],
+    ["--queueDisc=RED", "--window=64000", "--queueSize=16000", "--minTh=0.6", "--maxTh=0.85",
      "--bottleneckRate=0.5Mbps", "--nTcp=1", "--RngRun=7"],
-    ["--queueDisc=DropTail", "--window=8000", "--queueSize=2000", "--nTcp=8", "--RngRun=1"],
-    ["--queueDisc=Red", "--window=8000", "--queueSize=16000", "--RngRun=1"],
+    ["--queueDisc=FIFO", "--window=8000", "--queueSize=2000", "--nTcp=8", "--RngRun=1"],
+    ["--queueDisc=RED", "--window=8000", "--queueSize=16000", "--RngRun=1"],
 ]
 
 
@@ -236,7 +236,7 @@ def test_batch_mode_names_its_misuse(tmp_path):
     unreadable = run("wheel", f"--batch={tmp_path / 'none'}")
     assert unreadable.returncode != 0
     assert f"--batch={tmp_path / 'none'}: cannot read the file" in unreadable.stderr
-    (tmp_path / "bad").write_text("--queueDisc=Red\t--stdout=/nonexistent/dir/out\n")
+    (tmp_path / "bad").write_text("--queueDisc=RED\t--stdout=/nonexistent/dir/out\n")
     redirect = run("wheel", f"--batch={tmp_path / 'bad'}")
     assert redirect.returncode != 0
     assert "PointBatch: cannot open --stdout=/nonexistent/dir/out" in redirect.stderr
@@ -253,13 +253,13 @@ warmup = 1
 queueSize = 16000
 [[grid]]
 name = "good"
-factors = {{ queueDisc = ["DropTail", "Red"], window = [2000, 32000] }}
+factors = {{ queueDisc = ["FIFO", "RED"], window = [2000, 32000] }}
 [[grid]]
 name = "bad"
 fixed = {{ queueDisc = "Bogus", window = 8000 }}
 [[grid]]
 name = "more"
-fixed = {{ queueDisc = "Red" }}
+fixed = {{ queueDisc = "RED" }}
 factors = {{ nTcp = [1, 4] }}
 """
 
@@ -284,7 +284,7 @@ def test_a_batched_sweep_on_the_wheel_stores_the_reports_of_solo_runs(tmp_path):
     assert [r.seed for r in sorted(bogus, key=lambda r: r.seed)] == [1, 2]
     for record in bogus:
         assert record.reason.startswith("killed by SIGABRT: aborted. cond=")
-        assert "--queueDisc=Bogus is not a known queue disc; known: DropTail, Red" in record.reason
+        assert "--queueDisc=Bogus is not one of its choices: FIFO, RED" in record.reason
 
 
 @needs("system")
@@ -298,7 +298,7 @@ def test_on_ns3_37_batch_mode_refuses_and_the_sweep_runs_one_process_per_run(tmp
     campaign = loads_campaign(f'program = "{PROGRAM}"\npoints_per_process = 4\n'
                               'metrics = ["total_goodput_mbps"]\n'
                               "[fixed]\nsimTime = 3\nwarmup = 1\n"
-                              '[factors]\nqueueDisc = ["DropTail", "Red"]\n')
+                              '[factors]\nqueueDisc = ["FIFO", "RED"]\n')
     console = wide()
     result = sweep(campaign, binary("system"), tmp_path / "db.sqlite", jobs=1, console=console)
     assert result.ok == 2

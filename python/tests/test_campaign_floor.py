@@ -24,11 +24,11 @@ seeds = [3, 4]
 simTime = 60
 [[grid]]
 name = "a"
-fixed = { queueDisc = "Rio" }
+fixed = { queueDisc = "RIO" }
 factors = { x = [1, 2], y = [5, 6] }
 [[grid]]
 name = "b"
-fixed = { queueDisc = "Red" }
+fixed = { queueDisc = "RED" }
 factors = { x = [7, 8] }
 seeds = [9]
 [floor]
@@ -43,7 +43,7 @@ def _param(name: str, kind: str, default) -> dict:
 
 SCHEMA = json.dumps({
     "schema": "qdisc-lab.params/1", "program": "fake-program",
-    "params": [_param("queueDisc", "string", "Rio"), _param("x", "int", 1), _param("y", "int", 5),
+    "params": [_param("queueDisc", "string", "RIO"), _param("x", "int", 1), _param("y", "int", 5),
                _param("simTime", "double", 100), _param("RngRun", "uint", 1)],
     "metrics": [],
 })
@@ -51,14 +51,14 @@ SCHEMA = json.dumps({
 
 def test_the_point_is_the_grids_first_combination_with_its_params_and_first_seed():
     point, fifo = loads_campaign(CAMPAIGN).floor_runs()
-    assert point.params == {"simTime": 20, "queueDisc": "Red", "x": 7}
+    assert point.params == {"simTime": 20, "queueDisc": "RED", "x": 7}
     assert point.seed == 9 and point.grid == "b"
     assert fifo.params == {"simTime": 20, "queueDisc": "FIFO", "x": 7} and fifo.seed == 9
     assert point.key != fifo.key
-    assert point.args() == ["--simTime=20", "--queueDisc=Red", "--x=7", "--RngRun=9"]
+    assert point.args() == ["--simTime=20", "--queueDisc=RED", "--x=7", "--RngRun=9"]
     # Without `grid`: the first sub-grid, with the campaign's first seed.
     first, _ = loads_campaign(CAMPAIGN.replace('grid = "b"\n', "")).floor_runs()
-    assert first.params == {"simTime": 20, "queueDisc": "Rio", "x": 1, "y": 5}
+    assert first.params == {"simTime": 20, "queueDisc": "RIO", "x": 1, "y": 5}
     assert first.seed == 3
 
 
@@ -144,7 +144,7 @@ def test_the_point_and_its_floor_are_compared_per_packet_hop(tmp_path, fake_call
     assert len(lines) == 4 and any("one floor: 0.004 G instructions, 900 packet-hops, 4,444 a hop"
                                    in line for line in lines)
     row = result.row("optimized", "abc")
-    assert row["point"] == "simTime=20 queueDisc=Red x=7 RngRun=9"
+    assert row["point"] == "simTime=20 queueDisc=RED x=7 RngRun=9"
     assert row["floor"] == "queueDisc=FIFO" and row["ratio"] == 1.125
     assert row["ns3_version"] == "3.37" and row["ns3_flavor"] == "optimized"
     path = floor.write_csv([row, results[1].row("optimized", "abc")],
@@ -161,7 +161,7 @@ def test_the_point_and_its_floor_are_compared_per_packet_hop(tmp_path, fake_call
 def test_a_report_without_packet_hops_or_a_failed_run_is_named(tmp_path, fake_callgrind):
     campaign = loads_campaign(CAMPAIGN)
     point, _ = campaign.floor_runs()
-    with pytest.raises(CampaignError, match=r"fake-program simTime=20 queueDisc=Red x=7 RngRun=9:"
+    with pytest.raises(CampaignError, match=r"fake-program simTime=20 queueDisc=RED x=7 RngRun=9:"
                                             r" its report has no run_measurements.packet_hops"):
         floor.measure(point, fake_program(tmp_path, hops="None"))
     failing = tmp_path / "failing"

@@ -59,10 +59,10 @@ def test_sub_grids_are_crossed_with_top_level_axes_and_unioned():
         window = [1, 2]
         [[grid]]
         name = "droptail"
-        fixed = { queueDisc = "DropTail" }
+        fixed = { queueDisc = "FIFO" }
         [[grid]]
         name = "red"
-        fixed = { queueDisc = "Red", simTime = 20 }
+        fixed = { queueDisc = "RED", simTime = 20 }
         factors = { wait = [true, false] }
         zip = [{ minTh = [0.1, 0.2], maxTh = [0.3, 0.4] }]
         """
@@ -239,9 +239,9 @@ def test_red_vs_droptail_campaign():
     assert full.seeds == (1, 2, 3, 4, 5, 6)
     assert {(r.params["nTcp"], r.params["udpOn"], r.params["udpOff"], r.params["accessRate"])
             for r in full.runs()} == {(8, 3, 1, "100Mbps")}
-    red = [r for r in full.runs() if r.params["queueDisc"] == "Red" and r.seed == full.seeds[0]]
+    red = [r for r in full.runs() if r.params["queueDisc"] == "RED" and r.seed == full.seeds[0]]
     assert len({(r.params["minTh"], r.params["maxTh"]) for r in red}) == 10
-    droptail = [r for r in full.runs() if r.params["queueDisc"] == "DropTail"]
+    droptail = [r for r in full.runs() if r.params["queueDisc"] == "FIFO"]
     assert not any("minTh" in r.params or "wait" in r.params for r in droptail)
     links = {(r.params["bottleneckRate"], r.params["bottleneckDelay"]) for r in full.runs()}
     assert links == {("1Mbps", "20ms"), ("1Mbps", "10ms"), ("1Mbps", "30ms"), ("0.5Mbps", "20ms")}

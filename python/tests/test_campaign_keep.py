@@ -514,7 +514,7 @@ timeout = 300
 simTime = 2
 warmup = 1
 [factors]
-queueDisc = ["DropTail", "Red"]
+queueDisc = ["FIFO", "RED"]
 """
 
 

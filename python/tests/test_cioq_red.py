@@ -53,10 +53,10 @@ D = 1 / 64
 
 
 def output(queue: str, speedup: float, nu: float) -> float:
-    if queue == "DropTail":
+    if queue == "FIFO":
         return 10.0
     red = 8.0
-    if queue == "Red" or nu == 0:
+    if queue == "RED" or nu == 0:
         return red
     return red - 12.0 * (4 * nu) / (1 + 4 * nu) / speedup**4
 
@@ -67,8 +67,8 @@ def synthetic_metrics(params: dict, seed: int, seeds: list[int]) -> dict:
     k = OFFSET[seed] - sum(OFFSET[s] for s in seeds) / len(seeds)
     s, queue, nu = p["speedup"], p["queueDisc"], p["nu"]
     load = p["sessions"] / cr.PAPER_SESSIONS[p["ports"]]
-    loss = 0.02 * load + (0.003 if queue == "CioqRed" else 0.0) + 0.01 * nu
-    util = 0.9 + 0.05 * load - (0.01 if queue == "CioqRed" else 0.0) - 0.01 * nu
+    loss = 0.02 * load + (0.003 if queue == "CIOQ-RED" else 0.0) + 0.01 * nu
+    util = 0.9 + 0.05 * load - (0.01 if queue == "CIOQ-RED" else 0.0) - 0.01 * nu
     return {cr.INPUT: 30.0 / s**4 + k * D, cr.OUTPUT: output(queue, s, nu) + k * D,
             cr.LOSS: loss + k * D / 16, cr.UTIL: util + k * D / 16,
             "goodput_utilization": util - 0.1}
@@ -112,10 +112,10 @@ def test_registry_and_campaign():
 def test_resolved_reads_the_report():
     """A run's coordinates as the example reports them; ν is 0 for RED and DropTail; sessions
     = 0 (what ns-2.35's program reports) is ``load`` times the paper's."""
-    p = cr.resolved(program_params(PROGRAM, ports=16, queueDisc="CioqRed", load=0.5,
+    p = cr.resolved(program_params(PROGRAM, ports=16, queueDisc="CIOQ-RED", load=0.5,
                                    sessions=3200, speedup=1.4, nu=0.125))
     assert (p["speedup"], p["sessions"], p["nu"], p["fabric"]) == (1.4, 3200, 0.125, "Paper")
-    p = cr.resolved(program_params(PROGRAM, ports=4, queueDisc="Red", speedup=2.1,
+    p = cr.resolved(program_params(PROGRAM, ports=4, queueDisc="RED", speedup=2.1,
                                    fabric="Islip"))
     assert (p["speedup"], p["sessions"], p["nu"], p["fabric"]) == (2.1, 800, 0.0, "Islip")
     with pytest.raises(KeyError, match="fabric"):
@@ -161,7 +161,7 @@ def test_load_csv(figures):
     assert loads == ([400, 800] if quick else list(range(80, 801, 80)))
     for row in rows:
         assert float(row["speedup"]) == 1.1
-        extra = 0.003 if row["queueDisc"] == "CioqRed" else 0.0
+        extra = 0.003 if row["queueDisc"] == "CIOQ-RED" else 0.0
         assert float(row["loss_rate_mean"]) == pytest.approx(
             0.02 * int(row["sessions"]) / 800 + extra + 0.01 * float(row["nu"]))
 
@@ -215,7 +215,7 @@ def test_claims_detect_a_disagreement(tmp_path):
             for key, output, metrics in rows:
                 import json
                 p, m = json.loads(output)["params"], json.loads(metrics)
-                if cr.resolved(p)["queueDisc"] == "CioqRed":
+                if cr.resolved(p)["queueDisc"] == "CIOQ-RED":
                     m[cr.OUTPUT] = 8.5
                     store.conn.execute("UPDATE runs SET metrics = ? WHERE run_key = ?",
                                        (json.dumps(m), key))
@@ -237,7 +237,7 @@ def test_loss_claim_is_judged_on_the_papers_loss_rate(tmp_path, switch_gap, sent
             for key, output, metrics, seed in rows:
                 import json
                 p, m = json.loads(output)["params"], json.loads(metrics)
-                cioq = cr.resolved(p)["queueDisc"] == "CioqRed"
+                cioq = cr.resolved(p)["queueDisc"] == "CIOQ-RED"
                 noise = OFFSET[seed] * D / 16
                 m[cr.LOSS] = 0.03 + noise + (switch_gap if cioq else 0.0)
                 m[cr.PAPER_LOSS] = 0.06 + noise + (sent_gap if cioq else 0.0)

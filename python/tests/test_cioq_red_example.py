@@ -22,7 +22,7 @@ def run(tmp_path, *args: str) -> dict:
 
 
 def test_quick_run_accounts_for_every_packet(tmp_path):
-    doc = run(tmp_path, "--queueDisc=DropTail")
+    doc = run(tmp_path, "--queueDisc=FIFO")
     params, m = doc["params"], doc["metrics"]
     assert (params["ports"], params["sessions"], params["speedup"]) == (4, 80, 1.1)
     assert (params["simTime"], params["durationMax"], params["voqLimit"]) == (20, 13, "20p")
@@ -38,7 +38,7 @@ def test_quick_run_accounts_for_every_packet(tmp_path):
 
 def test_default_window_runs(tmp_path):
     """The paper's 20-segment window (the default), which crashed ns-3.37 before the guard."""
-    for queue in ("DropTail", "CioqRed"):
+    for queue in ("FIFO", "CIOQ-RED"):
         doc = run_example(BINARY, tmp_path, "--quick", f"--queueDisc={queue}")
         params, m = doc["params"], doc["metrics"]
         assert params["maxWindow"] == 20
@@ -48,10 +48,10 @@ def test_default_window_runs(tmp_path):
 
 def test_cioq_red_with_nu_zero_is_red(tmp_path):
     """nu = 0 drops exactly the packets RED drops: the same run, metric for metric."""
-    red = run(tmp_path, "--queueDisc=Red")["metrics"]
-    zero = run(tmp_path, "--queueDisc=CioqRed", "--nu=0")["metrics"]
+    red = run(tmp_path, "--queueDisc=RED")["metrics"]
+    zero = run(tmp_path, "--queueDisc=CIOQ-RED", "--nu=0")["metrics"]
     assert red == zero
-    paper = run(tmp_path, "--queueDisc=CioqRed")
+    paper = run(tmp_path, "--queueDisc=CIOQ-RED")
     assert paper["params"]["nu"] == 0.5
     assert paper["metrics"]["early_drops"] > red["early_drops"]
 
@@ -67,8 +67,8 @@ def test_islip_and_sixteen_ports(tmp_path):
 def test_sink_ports_change_nothing_but_speed(tmp_path):
     """--sinkPorts spreads the sessions over the sinks' ports: the same packets, so the same
     metrics to the last digit (FIFO queues only look at sizes)."""
-    one = run(tmp_path, "--sinkPorts=1", "--queueDisc=CioqRed")
-    many = run(tmp_path, "--sinkPorts=7", "--queueDisc=CioqRed")
+    one = run(tmp_path, "--sinkPorts=1", "--queueDisc=CIOQ-RED")
+    many = run(tmp_path, "--sinkPorts=7", "--queueDisc=CIOQ-RED")
     assert (one["params"]["sinkPorts"], many["params"]["sinkPorts"]) == (1, 7)
     assert one["metrics"] == many["metrics"]
     assert one["metrics"]["sessions_connected"] > 0

@@ -37,27 +37,27 @@ def variant_metrics(params: dict, seed: int, fail_s18: set) -> dict:
     s, queue, nu = p["speedup"], p["queueDisc"], p["nu"]
     k = OFFSET[seed] / 64
     e = 6 if setting in fail_s18 else 4
-    output = {"DropTail": 10.0, "Red": 8.0,
-              "CioqRed": 4.0 if setting[:2] == ("0p", "5p") else 2.0}[queue]
+    output = {"FIFO": 10.0, "RED": 8.0,
+              "CIOQ-RED": 4.0 if setting[:2] == ("0p", "5p") else 2.0}[queue]
     load = p["sessions"] / 800
     loss = 0.02 * load + k / 16
-    if queue == "CioqRed":
+    if queue == "CIOQ-RED":
         loss += EXTRA[setting[:2]] + (0.004 if nu == 0.25 else 0.0)
     return {cr.INPUT: 30.0 / s**e + k, cr.OUTPUT: output + k, cr.LOSS: loss,
-            cr.UTIL: 0.9, "end_to_end_loss_rate": loss + 0.05 + (0.004 if queue == "CioqRed"
+            cr.UTIL: 0.9, "end_to_end_loss_rate": loss + 0.05 + (0.004 if queue == "CIOQ-RED"
                                                                  else 0.0)}
 
 
 def final_metrics(params: dict, seed: int) -> dict:
     metrics = synthetic_metrics(params, seed, [1, 2, 3])
     p = cr.resolved(params)
-    if p["ports"] == 4 and p["queueDisc"] == "CioqRed":
+    if p["ports"] == 4 and p["queueDisc"] == "CIOQ-RED":
         # CIOQ-RED 0.015 above RED (C7 partly); its end-to-end loss 0.004 above.
         metrics[cr.LOSS] = 0.02 * p["sessions"] / 800 + 0.015 + OFFSET[seed] / 1024
     elif p["ports"] == 4:
         metrics[cr.LOSS] = 0.02 * p["sessions"] / 800 + OFFSET[seed] / 1024
     metrics["end_to_end_loss_rate"] = metrics[cr.LOSS] + 0.05 - (
-        0.011 if p["queueDisc"] == "CioqRed" else 0.0)
+        0.011 if p["queueDisc"] == "CIOQ-RED" else 0.0)
     return metrics
 
 
@@ -165,10 +165,10 @@ def test_tied_points_are_counted_apart(tmp_path):
     study = cr.Study([])
     for seed, noise in ((1, 0.03), (2, -0.03), (3, 0.0)):
         for sessions in (400, 800):
-            for queue in ("Red", "CioqRed"):
-                key = ("Paper", 4, queue, 1.1, sessions, 0.5 if queue == "CioqRed" else 0.0)
+            for queue in ("RED", "CIOQ-RED"):
+                key = ("Paper", 4, queue, 1.1, sessions, 0.5 if queue == "CIOQ-RED" else 0.0)
                 extra = 0.015 + (noise if sessions == 400 else 0.0)
-                study.cells[key][seed] = {cr.LOSS: 0.02 + (extra if queue == "CioqRed" else 0)}
+                study.cells[key][seed] = {cr.LOSS: 0.02 + (extra if queue == "CIOQ-RED" else 0)}
     kinds = {sessions: kind for sessions, kind, _ in cr.loss_differences(study, 4)}
     assert kinds == {400: "tied", 800: "A ahead"}
     assert cr.claims._count(list(kinds.values())) == "1 ahead, 1 tied"

@@ -44,7 +44,7 @@ def program_resolve(params: dict) -> dict:
     out = {}
     if not params["maxSize"]:
         out["maxSize"] = "25000B" if params["scenario"] == "fairness" else (
-            "200000B" if params["queueDisc"] == "Drr" else "400p")
+            "200000B" if params["queueDisc"] == "DRR" else "400p")
     if params["scenario"] == "factorial":
         out["bgIntervalMin"] = params["bgIntervalMin"] or params["intervalMin"]
         out["bgIntervalMax"] = params["bgIntervalMax"] or params["intervalMax"]
@@ -70,9 +70,9 @@ def factorial_values(p: int, b: float, config: tuple[str, str, str]) -> tuple[fl
     delay = drr.PAPER_TABLE2[(p, b, queue)]
     ratio = drr.PAPER_TABLE4[(p, b, queue)]
     if config == drr.VARIANTS["drr-tail"][1]:
-        delay = drr.PAPER_TABLE2[(p, b, "DropTail")] + 1 / 16
+        delay = drr.PAPER_TABLE2[(p, b, "FIFO")] + 1 / 16
     if config == drr.VARIANTS["equal-buffers"][0]:
-        delay = drr.PAPER_TABLE2[(p, b, "Drr")] + 1 / 32
+        delay = drr.PAPER_TABLE2[(p, b, "DRR")] + 1 / 32
     return delay, ratio
 
 
@@ -133,7 +133,7 @@ def test_campaign_runs_exactly_the_designs(quick):
     for run in campaign.runs():
         p = drr.resolved(params_of(run))
         if p["scenario"] != "factorial":
-            assert p["queueDisc"] == "Drr" and parse_bytes(p["maxSize"])
+            assert p["queueDisc"] == "DRR" and parse_bytes(p["maxSize"])
             continue
         config = (p["queueDisc"], p["maxSize"], p["dropFrom"])
         assert config in configs
@@ -153,7 +153,7 @@ def test_parsers():
     assert parse_mbps("1.5Mbps") == 1.5 and parse_mbps("500kbps") == 0.5
     # A factorial DropTail run as the example reports it: its scenario's defaults, no DRR
     # settings, no source rate.
-    report = {k: v for k, v in program_params(PROGRAM, scenario="factorial", queueDisc="DropTail",
+    report = {k: v for k, v in program_params(PROGRAM, scenario="factorial", queueDisc="FIFO",
                                               maxSize="400p").items()
               if k not in ("buckets", "quantum", "dropFrom", "flowMapping", "onRate")}
     p = drr.resolved(report)
@@ -252,9 +252,9 @@ def test_table2_and_table4_are_exact(quick_figures):
                 assert int(row[f"{variant}_n"]) == 3
     rows = {(int(r["packet_size"]), float(r["bottleneck_mbps"]), r["queueDisc"]): r
             for r in read_csv(directory / "table2.csv")}
-    assert float(rows[(1000, 1.0, "Drr")]["drr_tail_mean"]) == pytest.approx(3.232 + 1 / 16)
-    assert float(rows[(1000, 1.0, "DropTail")]["drr_tail_mean"]) == pytest.approx(3.232)
-    assert float(rows[(1000, 1.0, "DropTail")]["equal_buffers_mean"]) == pytest.approx(
+    assert float(rows[(1000, 1.0, "DRR")]["drr_tail_mean"]) == pytest.approx(3.232 + 1 / 16)
+    assert float(rows[(1000, 1.0, "FIFO")]["drr_tail_mean"]) == pytest.approx(3.232)
+    assert float(rows[(1000, 1.0, "FIFO")]["equal_buffers_mean"]) == pytest.approx(
         1.6192 + 1 / 32)
     table2 = next(a for a in figures.artifacts if a.id == "table2").table
     assert table2.columns == ["B (Mb/s)", "", "500 B, DropTail", "500 B, DRR",
@@ -362,7 +362,7 @@ def test_missing_cells_are_reported(tmp_path):
     not drawn and its claims are not evaluated."""
     db = tmp_path / "campaign-quick.sqlite"
     make_db(db, skip=lambda run: run.grid in ("fig3", "factorial-drr-tail")
-            or (run.grid == "factorial" and run.seed == 3 and run.params["queueDisc"] == "Drr"
+            or (run.grid == "factorial" and run.seed == 3 and run.params["queueDisc"] == "DRR"
                 and run.params["packetSizeMin"] == 1000))
     figures = get_reproduction("drr-evaluation").make_figures(db, tmp_path / "out")
     assert [a.id for a in figures.artifacts] == ["table2", "table4", "table3", "table5"]

@@ -20,7 +20,7 @@ def test_fairness_quick_run(tmp_path):
     """Ten on/off flows, 8 buckets: flows 0 and 8, 1 and 9 share a bucket (ns-2 mapping)."""
     doc = run(tmp_path, "--quick", "--buckets=8", "--maxSize=15000B", "--RngRun=2")
     params, metrics = doc["params"], doc["metrics"]
-    assert params["scenario"] == "fairness" and params["queueDisc"] == "Drr"
+    assert params["scenario"] == "fairness" and params["queueDisc"] == "DRR"
     assert params["buckets"] == 8 and params["maxSize"] == "15000B"
     assert params["flowMapping"] == "sequential" and params["quantum"] == 250
     assert (params["simTime"], params["warmup"], params["RngRun"]) == (60, 10, 2)
@@ -50,7 +50,7 @@ def test_fairness_quick_run(tmp_path):
 
 def test_factorial_quick_run(tmp_path):
     """P = 1000 B, B = 1 Mb/s, DropTail of 400 packets: full queue, delay 400 x 1002 x 8 / 1e6."""
-    doc = run(tmp_path, "--scenario=factorial", "--queueDisc=DropTail", "--packetSizeMin=1000",
+    doc = run(tmp_path, "--scenario=factorial", "--queueDisc=FIFO", "--packetSizeMin=1000",
               "--packetSizeMax=1000", "--simTime=40", "--warmup=20")
     params, metrics = doc["params"], doc["metrics"]
     assert params["maxSize"] == "400p" and params["nFlows"] == 2
@@ -66,7 +66,7 @@ def test_factorial_drr_is_fair_between_the_two_flows(tmp_path):
     doc = run(tmp_path, "--scenario=factorial", "--simTime=40", "--warmup=20",
               "--bottleneckRate=1.5Mbps")
     params, metrics = doc["params"], doc["metrics"]
-    assert params["queueDisc"] == "Drr" and params["maxSize"] == "200000B"
+    assert params["queueDisc"] == "DRR" and params["maxSize"] == "200000B"
     assert params["dropFrom"] == "Head" and params["buckets"] == 10
     assert metrics["colliding_flows"] == 0 and metrics["buckets_used"] == 2
     assert metrics["flow0_kbps"] == pytest.approx(metrics["flow1_kbps"], rel=0.01)
@@ -74,7 +74,7 @@ def test_factorial_drr_is_fair_between_the_two_flows(tmp_path):
 
 
 def test_bad_arguments_stop_the_program():
-    for args in (["--scenario=other"], ["--queueDisc=Red"], ["--maxSize=1000B"],
+    for args in (["--scenario=other"], ["--queueDisc=RED"], ["--maxSize=1000B"],
                  ["--warmup=400"], ["--flowMapping=random"]):
         result = subprocess.run([str(BINARY), *args], capture_output=True, text=True,
                                 timeout=60)
@@ -83,7 +83,7 @@ def test_bad_arguments_stop_the_program():
 
 def test_background_flags_default_to_the_measured_flows_traffic(tmp_path):
     """--bgPacketSize=0 and --bgInterval*=0 are the measured flow's values: the same run."""
-    base = ["--scenario=factorial", "--queueDisc=DropTail", "--simTime=30", "--warmup=20"]
+    base = ["--scenario=factorial", "--queueDisc=FIFO", "--simTime=30", "--warmup=20"]
     plain = run(tmp_path, *base)
     explicit = run(tmp_path, *base, "--bgPacketSize=0", "--bgIntervalMin=0", "--bgIntervalMax=0")
     assert explicit["metrics"] == plain["metrics"]
@@ -95,7 +95,7 @@ def test_background_flags_default_to_the_measured_flows_traffic(tmp_path):
 def test_background_flags_set_the_background_traffic(tmp_path):
     """A 2000-byte background (links' MTU raised) every 20-60 ms: 400 kb/s. With the measured
     flow's 800 kb/s that is 1.2 Mb/s on 1.5 Mb/s, so nothing is lost and the queue stays short."""
-    doc = run(tmp_path, "--scenario=factorial", "--queueDisc=DropTail", "--simTime=60",
+    doc = run(tmp_path, "--scenario=factorial", "--queueDisc=FIFO", "--simTime=60",
               "--warmup=20", "--bottleneckRate=1.5Mbps", "--bgPacketSize=2000",
               "--bgIntervalMin=20", "--bgIntervalMax=60")
     params, metrics = doc["params"], doc["metrics"]

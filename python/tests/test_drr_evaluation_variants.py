@@ -277,10 +277,10 @@ def test_one_bucket_variant_judges_c11_against_the_main_droptail_runs(figures):
         out.parent.parent / "drr-evaluation-variants" / "campaign.sqlite")[1])
     assert sorted(variants.one_bucket) == [(500, 1.0), (500, 1.5), (1000, 1.0), (1000, 1.5)]
     assert all(sorted(s) == [1, 2, 3, 4, 5] for s in variants.one_bucket.values())
-    head = variants.backgrounds[drr.BACKGROUND][(500, 1.0, ("Drr", "650000B", "Head"))]
+    head = variants.backgrounds[drr.BACKGROUND][(500, 1.0, ("DRR", "650000B", "Head"))]
     assert {round(m["arrival_ratio"], 3) for m in head.values()} <= {0.599, 0.6, 0.601}
     text, verdicts = one_bucket_cause(main, variants)
-    gap = max(abs(ratio - main.estimate((p, b, "DropTail"), drr.RATIO).mean)
+    gap = max(abs(ratio - main.estimate((p, b, "FIFO"), drr.RATIO).mean)
               for (p, b), ratio in (((500, 1.0), 0.7), ((500, 1.5), 0.7), ((1000, 1.0), 0.45),
                                     ((1000, 1.5), 0.45)))
     assert "arrival ratio 500 B, 1 Mb/s: 0.700 ± " in text

@@ -12,7 +12,7 @@ BINARY = example("dumbbell-fifo-vs-red")
 
 
 @needs_build(BINARY)
-@pytest.mark.parametrize("queue_disc", ["Fifo", "Red"])
+@pytest.mark.parametrize("queue_disc", ["FIFO", "RED"])
 def test_example_writes_valid_metrics(tmp_path, queue_disc):
     output = tmp_path / "metrics.json"
     trace = tmp_path / "queue.csv"

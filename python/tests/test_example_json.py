@@ -25,28 +25,28 @@ DATA = Path(__file__).parent / "data" / "example-json"
 CASES = [
     ("dscp-marking", "quick", "--quick"),
     ("dumbbell-fifo-vs-red", "quick", "--quick"),
-    ("dumbbell-fifo-vs-red", "red", "--quick --queueDisc=Red"),
+    ("dumbbell-fifo-vs-red", "red", "--quick --queueDisc=RED"),
     # The scenario of the time the first two were recorded (the defaults are now the calibrated
     # scenario: the third).
     ("red-vs-droptail", "quick", "--quick --nTcp=2 --udpOn=1 --accessRate=10Mbps"),
-    ("red-vs-droptail", "red", "--quick --queueDisc=Red --RngRun=3 --nTcp=2 --udpOn=1 "
+    ("red-vs-droptail", "red", "--quick --queueDisc=RED --RngRun=3 --nTcp=2 --udpOn=1 "
      "--accessRate=10Mbps"),
     ("red-vs-droptail", "calibrated", "--quick"),
     ("drr-evaluation", "quick", "--quick"),
     ("drr-evaluation", "hash", "--quick --flowMapping=hash --simTime=20"),
     ("drr-evaluation", "factorial", "--quick --scenario=factorial"),
     ("drr-evaluation", "factdt",
-     "--quick --scenario=factorial --queueDisc=DropTail --bgPacketSize=1000"),
+     "--quick --scenario=factorial --queueDisc=FIFO --bgPacketSize=1000"),
     ("rio-assured-service", "quick", "--quick"),
-    ("rio-assured-service", "riplus", "--quick --queueDisc=RiPlusO"),
-    ("rio-assured-service", "red", "--quick --queueDisc=Red --minRto=200ms"),
+    ("rio-assured-service", "riplus", "--quick --queueDisc=RI+O"),
+    ("rio-assured-service", "red", "--quick --queueDisc=RED --minRto=200ms"),
     ("vertical-dimensioning-evaluation", "quick", "--quick"),
     ("vertical-dimensioning-evaluation", "srr", "--quick --queueDisc=SRR"),
     ("vertical-dimensioning-evaluation", "tcp", "--quick --reference=tcp --queueDisc=DRR"),
     ("cioq-red-evaluation", "quick", "--quick"),
-    ("cioq-red-evaluation", "red", "--quick --queueDisc=Red --fabric=Islip"),
+    ("cioq-red-evaluation", "red", "--quick --queueDisc=RED --fabric=Islip"),
     ("cioq-red-evaluation", "dt",
-     "--quick --queueDisc=DropTail --ports=16 --sessions=50 --simTime=5"),
+     "--quick --queueDisc=FIFO --ports=16 --sessions=50 --simTime=5"),
     ("cioq-switch-load", "quick", "--quick"),
     ("ns2-validation", "quick", "--quick --queue=DRR --flows=3 --rates=500,500,800"),
 ]

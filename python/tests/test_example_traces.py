@@ -66,8 +66,8 @@ def test_traces_do_not_change_the_results(tmp_path):
     plain, traced = tmp_path / "plain", tmp_path / "traced"
     plain.mkdir()
     traced.mkdir()
-    run("red-vs-droptail", plain, "--quick", "--queueDisc=Red")
-    run("red-vs-droptail", traced, "--quick", "--queueDisc=Red", "--pcap=t",
+    run("red-vs-droptail", plain, "--quick", "--queueDisc=RED")
+    run("red-vs-droptail", traced, "--quick", "--queueDisc=RED", "--pcap=t",
         "--flowMonitor=f.xml")
     assert (plain / "report.json").read_text() == (traced / "report.json").read_text()
 
@@ -96,8 +96,8 @@ def test_an_override_of_an_attribute_the_program_leaves_alone_is_ns3s(tmp_path):
     default, weighted = tmp_path / "default", tmp_path / "weighted"
     default.mkdir()
     weighted.mkdir()
-    run("red-vs-droptail", default, "--quick", "--queueDisc=Red")
-    run("red-vs-droptail", weighted, "--quick", "--queueDisc=Red", "--ns3::RedQueueDisc::QW=0.5")
+    run("red-vs-droptail", default, "--quick", "--queueDisc=RED")
+    run("red-vs-droptail", weighted, "--quick", "--queueDisc=RED", "--ns3::RedQueueDisc::QW=0.5")
     assert report(default)["params"] == report(weighted)["params"]
     assert report(default)["metrics"] != report(weighted)["metrics"]
 

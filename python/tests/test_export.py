@@ -33,27 +33,27 @@ simTime = 10
 rate = [1, 2.5]
 [[grid]]
 name = "fifo"
-fixed = { queue = "Fifo" }
+fixed = { queue = "FIFO" }
 factors = { limit = [100, 200, 300] }
 [[grid]]
 name = "red"
-fixed = { queue = "Red" }
+fixed = { queue = "RED" }
 factors = { gentle = [true, false] }
 zip = [{ minTh = [5, 10], maxTh = [15, 30] }]
 seeds = [1, 2, 3]
 [[grid]]
 name = "fifo-200"
-fixed = { queue = "Fifo", limit = 200 }
+fixed = { queue = "FIFO", limit = 200 }
 """
 
-FAILED = {"simTime": 10, "rate": 2.5, "queue": "Red", "gentle": False, "minTh": 10, "maxTh": 30}
-MISSING = {"simTime": 10, "rate": 2.5, "queue": "Fifo", "limit": 300}
-LEFTOVER = {"simTime": 10, "rate": 1, "queue": "Fifo", "limit": 400}
+FAILED = {"simTime": 10, "rate": 2.5, "queue": "RED", "gentle": False, "minTh": 10, "maxTh": 30}
+MISSING = {"simTime": 10, "rate": 2.5, "queue": "FIFO", "limit": 300}
+LEFTOVER = {"simTime": 10, "rate": 1, "queue": "FIFO", "limit": 400}
 
 
 def goodput(params: dict, seed: int) -> float:
     """Exact in binary: sums of multiples of 1/16."""
-    if params["queue"] == "Fifo":
+    if params["queue"] == "FIFO":
         return params["rate"] * params["limit"] / 100 + seed / 8
     return params["rate"] * (params["maxTh"] - params["minTh"]) / 8 + seed / 16
 
@@ -155,7 +155,7 @@ def test_parquet_round_trip_keeps_types_and_values(db, tmp_path):
     assert list(stored.values()) == [MISSING]  # the one run never made
     leftover = frame[frame["limit"] == 400]
     assert len(leftover) == 1 and leftover["rate"].iloc[0] == 1.0
-    red = frame[frame["queue"] == "Red"]
+    red = frame[frame["queue"] == "RED"]
     assert red["limit"].isna().all() and red["gentle"].notna().all()
     assert set(red["seed"]) == {1, 2, 3} and len(red) == 24
 
@@ -177,14 +177,14 @@ def test_netcdf_has_one_dataset_per_sub_grid_over_its_factors(db, tmp_path):
     assert fifo["rate"].dtype == np.float64 and list(fifo["rate"].values) == [1.0, 2.5]
     assert fifo["limit"].dtype == np.int64 and list(fifo["limit"].values) == [100, 200, 300]
     assert fifo["seed"].dtype == np.int64 and list(fifo["seed"].values) == [1, 2]
-    assert fifo["queue"].item() == "Fifo" and fifo["simTime"].item() == 10
+    assert fifo["queue"].item() == "FIFO" and fifo["simTime"].item() == 10
     assert set(fifo.data_vars) == {"goodput", "drops", "metric.limit", "status", "wall_time_s"}
     assert fifo["goodput"].dtype == np.float64 and fifo["drops"].dtype == np.float64
     for rate in (1, 2.5):
         for limit in (100, 200, 300):
             for seed in (1, 2):
                 point = fifo.sel(rate=rate, limit=limit, seed=seed)
-                params = {"simTime": 10, "rate": rate, "queue": "Fifo", "limit": limit}
+                params = {"simTime": 10, "rate": rate, "queue": "FIFO", "limit": limit}
                 if params == MISSING and seed == 2:
                     assert point["status"].item() == NOT_RUN
                     assert math.isnan(point["goodput"].item())
@@ -204,7 +204,7 @@ def test_netcdf_has_one_dataset_per_sub_grid_over_its_factors(db, tmp_path):
     assert failed["status"].item() == "failed" and math.isnan(failed["goodput"].item())
     assert failed["wall_time_s"].item() == 3.5
     ok = red.isel(rate=1, gentle=0, **{"minTh+maxTh": 1}).sel(seed=3)
-    assert ok["goodput"].item() == goodput({"queue": "Red", "rate": 2.5, "minTh": 10,
+    assert ok["goodput"].item() == goodput({"queue": "RED", "rate": 2.5, "minTh": 10,
                                              "maxTh": 30}, 3)
     assert ok["drops"].item() == 31
     assert int((red["status"] == "ok").sum()) == 23

@@ -28,11 +28,11 @@ SYNTHETIC_CSV = DATA / "synthetic-2x2x3.csv"
 # 1.5 Mbps -> +1; Q queue type DropTail -> -1, DRR -> +1.
 P_LEVEL = {500: -1, 1000: 1}
 B_LEVEL = {1.0: -1, 1.5: 1}
-Q_LEVEL = {"DropTail": -1, "DRR": 1}
+Q_LEVEL = {"FIFO": -1, "DRR": 1}
 
 # Tables 2 and 4 as printed: one line per bandwidth; columns 500 B DropTail, 500 B DRR,
 # 1000 B DropTail, 1000 B DRR.
-COLUMNS = [(500, "DropTail"), (500, "DRR"), (1000, "DropTail"), (1000, "DRR")]
+COLUMNS = [(500, "FIFO"), (500, "DRR"), (1000, "FIFO"), (1000, "DRR")]
 TABLE_2_DELAY = {
     1.0: [1.52971, 1.56103, 3.23200, 1.61920],
     1.5: [0.89872, 0.91565, 2.06929, 1.05314],
@@ -173,7 +173,7 @@ def test_the_fixture_is_the_papers_tables():
     assert len(rows) == 8
     for row in rows:
         levels = (int(row["P"]), int(row["B"]), int(row["Q"]))
-        assert row["queue"] == ("DRR" if levels[2] == 1 else "DropTail")
+        assert row["queue"] == ("DRR" if levels[2] == 1 else "DropTail")  # the paper's names
         [delay] = [r["delay"] for r in paper_rows(TABLE_2_DELAY, "delay")
                    if (r["P"], r["B"], r["Q"]) == levels]
         [ratio] = [r["arrival"] for r in paper_rows(TABLE_4_ARRIVAL, "arrival")

@@ -13,6 +13,7 @@ them from growing copies again:
 """
 
 import importlib
+import inspect
 import pkgutil
 import re
 
@@ -142,3 +143,41 @@ def test_a_value_the_figures_declare_is_the_programs_default(name, what, value, 
 
 def test_every_reproduction_is_checked():
     assert {d[0] for d in DECLARED} == set(REPRODUCTIONS)
+
+
+def figure_queue_discs(name: str) -> dict[str, set[str]]:
+    """The queue disc names reproduction ``name``'s figures hold, by where: the module-level
+    tuples and dict keys named for queue discs (QDISCS, SCHEMES, LABELS, COLORS, ...) and every
+    literal the figures compare a run's ``queueDisc`` with."""
+    found: dict[str, set[str]] = {}
+    compared = re.compile(r"""\[["']queueDisc["']\]\s*[!=]=\s*["']([^"']+)["']""")
+    for module in package_modules(name):
+        for attr, value in vars(module).items():
+            if re.fullmatch(r"(OQ_)?QDISCS|Q_LEVELS|Q_LABELS|SCHEMES|SCHEME_LABELS|LABELS|COLORS"
+                            r"|SCHEDULER_STYLES|PAPER_COMPARATORS", attr):
+                found[f"{module.__name__}.{attr}"] = set(value)
+        source = inspect.getsource(module)
+        if names := set(compared.findall(source)):
+            found[f"{module.__name__}: run.params['queueDisc'] == ..."] = names
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(REPRODUCTIONS))
+def test_the_figures_name_queue_discs_as_the_program_does(name):
+    """One spelling per queue disc: every name the figures hold is one the program's
+    --queueDisc takes (its schema's choices: catalog names), so a figure cannot select runs
+    by a name no run has."""
+    choices = set(schema_of(name).choices("queueDisc"))
+    assert choices, f"{program_of(name)}'s --queueDisc lists no choices"
+    held = figure_queue_discs(name)
+    assert held, f"{name}: the scan found no queue disc names"
+    for where, names in held.items():
+        assert names <= choices, f"{where}: {sorted(names - choices)} is not a --queueDisc choice"
+
+
+def test_the_queue_disc_scan_finds_another_spelling(monkeypatch):
+    from qdisclab.figures.cioq_red import paper
+
+    monkeypatch.setattr(paper, "QDISCS", ("FIFO", "Red"))
+    assert figure_queue_discs("cioq-red")["qdisclab.figures.cioq_red.paper.QDISCS"] == {
+        "FIFO", "Red"}

@@ -45,7 +45,7 @@ def schema():
 def full_load():
     """DropTail and RED on the same sessions (RngRun 1)."""
     _need_ns2()
-    return {queue: metrics(*SHORT, f"--queueDisc={queue}") for queue in ("DropTail", "Red")}
+    return {queue: metrics(*SHORT, f"--queueDisc={queue}") for queue in ("FIFO", "RED")}
 
 
 @pytest.mark.skipif(not EXAMPLE.is_file(), reason=f"{EXAMPLE} not built (qdisc-lab build)")
@@ -63,15 +63,15 @@ def test_shared_parameters_have_the_example_names_types_defaults_and_ranges(sche
         for bound, inside in (("min", lambda a, b: a >= b), ("max", lambda a, b: a <= b)):
             if bound in example_param:  # a range within the example's (delAckCount: 1 or 2)
                 assert inside(mine[bound], example_param[bound]), (name, bound)
-    assert theirs["queueDisc"]["default"] == "CioqRed" and ours["queueDisc"]["default"] == "Red"
+    assert theirs["queueDisc"]["default"] == "CIOQ-RED" and ours["queueDisc"]["default"] == "RED"
     assert not set(SWITCH_ONLY) & set(ours)
     example_metrics = {m["name"] for m in read_schema(EXAMPLE).metrics}
     assert {m["name"] for m in schema.metrics} <= example_metrics
 
 
 def test_the_switch_is_refused_in_one_line(schema):
-    _PROGRAM.assert_refused("--queueDisc=CioqRed",
-                            message="--queueDisc=CioqRed: ns-2.35 has no CIOQ switch")
+    _PROGRAM.assert_refused("--queueDisc=CIOQ-RED",
+                            message="--queueDisc=CIOQ-RED: ns-2.35 has no CIOQ switch")
     for name in SWITCH_ONLY:
         _PROGRAM.assert_refused(f"--{name}=2", message=f"unknown parameter --{name}")
     # the paper's sessions are for 4 and 16 ports only
@@ -80,24 +80,24 @@ def test_the_switch_is_refused_in_one_line(schema):
 
 def test_a_run_reports_every_metric_its_schema_declares(schema, tmp_path):
     out = tmp_path / "m.json"
-    done = run("--ports=4", "--simTime=10", "--sessions=80", "--queueDisc=DropTail",
+    done = run("--ports=4", "--simTime=10", "--sessions=80", "--queueDisc=FIFO",
                f"--output={out}")
     assert done.returncode == 0, done.stderr
     doc = load_metrics(out, schema)
     assert doc["simulator"] == "ns-2.35" and doc["program"] == "cioq-red-evaluation"
-    assert doc["params"]["queueDisc"] == "DropTail" and doc["params"]["sessions"] == 80
+    assert doc["params"]["queueDisc"] == "FIFO" and doc["params"]["sessions"] == 80
     always = [m["name"] for m in schema.metrics if m["recorded"] == "always"]
     assert all(doc["metrics"][name] is not None for name in always)
 
 
 def test_droptail_holds_a_longer_output_queue_than_red_at_full_load(full_load):
-    droptail, red = full_load["DropTail"], full_load["Red"]
+    droptail, red = full_load["FIFO"], full_load["RED"]
     assert droptail["mean_output_queue_packets"] > red["mean_output_queue_packets"] > 0
     assert droptail["mean_output_queue_packets"] <= 20  # the output buffer
 
 
 def test_red_drops_early_and_droptail_only_when_full(full_load):
-    droptail, red = full_load["DropTail"], full_load["Red"]
+    droptail, red = full_load["FIFO"], full_load["RED"]
     assert red["early_drops"] > 0 and red["forced_drops"] >= 0
     assert red["early_drops"] + red["forced_drops"] == red["output_drops"]
     assert droptail["early_drops"] == droptail["forced_drops"] == 0
@@ -120,19 +120,19 @@ def test_packets_are_conserved_and_utilisation_is_at_most_one(full_load):
 
 
 def test_both_queue_discs_carry_the_same_sessions_and_rngrun_replicates(full_load):
-    droptail, red = full_load["DropTail"], full_load["Red"]
+    droptail, red = full_load["FIFO"], full_load["RED"]
     assert droptail["sessions_run"] == red["sessions_run"] == 240
     assert droptail["mean_concurrent_sessions"] == red["mean_concurrent_sessions"]
-    short = ("--ports=4", "--simTime=10", "--sessions=80", "--queueDisc=Red")
+    short = ("--ports=4", "--simTime=10", "--sessions=80", "--queueDisc=RED")
     assert metrics(*short, "--RngRun=2") == metrics(*short, "--RngRun=2")
     assert metrics(*short, "--RngRun=3") != metrics(*short, "--RngRun=2")
 
 
 def test_a_smaller_output_buffer_holds_less_and_drops_more(full_load):
-    small = metrics(*SHORT, "--queueDisc=DropTail", "--outputBuffer=5")
+    small = metrics(*SHORT, "--queueDisc=FIFO", "--outputBuffer=5")
     assert small["mean_output_queue_packets"] <= 5
-    assert small["mean_output_queue_packets"] < full_load["DropTail"]["mean_output_queue_packets"]
-    assert small["loss_rate"] > full_load["DropTail"]["loss_rate"]
+    assert small["mean_output_queue_packets"] < full_load["FIFO"]["mean_output_queue_packets"]
+    assert small["loss_rate"] > full_load["FIFO"]["loss_rate"]
 
 
 # ------------------------------------------------------------------ the figures' reading
@@ -164,10 +164,10 @@ def test_ns2_runs_are_the_output_queued_limit_and_judge_only_droptail_longest(
     from qdisclab.figures.cioq_red.claims import CLAIM_IDS, output_queued_claims
 
     runs = [_record(q, value + 0.1 * seed, seed)
-            for q, value in (("DropTail", droptail), ("Red", red)) for seed in (1, 2, 3)]
+            for q, value in (("FIFO", droptail), ("RED", red)) for seed in (1, 2, 3)]
     study = Study(runs)
-    assert {key[:4] for key in study.cells} == {(OUTPUT_QUEUED, 4, "DropTail", 4.0),
-                                                (OUTPUT_QUEUED, 4, "Red", 4.0)}
+    assert {key[:4] for key in study.cells} == {(OUTPUT_QUEUED, 4, "FIFO", 4.0),
+                                                (OUTPUT_QUEUED, 4, "RED", 4.0)}
     claims = {claim.id: claim for claim in output_queued_claims(study, 4)}
     assert set(claims) == set(CLAIM_IDS[4].values())
     assert claims["C3"].verdict == verdict and "s = N = 4" in claims["C3"].ours
@@ -175,5 +175,5 @@ def test_ns2_runs_are_the_output_queued_limit_and_judge_only_droptail_longest(
     assert {claim.verdict for claim in others} == {"not evaluated"}
     assert all("ns-2.35 has no CIOQ switch" in claim.ours for claim in others)
     # The module's runs of the same parameters stay at the paper's fabric and speedup.
-    module = Study([_record("Red", red, 1, version="3.44")])
-    assert [key[:4] for key in module.cells] == [("Paper", 4, "Red", 1.1)]
+    module = Study([_record("RED", red, 1, version="3.44")])
+    assert [key[:4] for key in module.cells] == [("Paper", 4, "RED", 1.1)]

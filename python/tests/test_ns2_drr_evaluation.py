@@ -58,7 +58,7 @@ def test_the_shared_parameters_are_the_ns3_examples():
 
 def test_a_report_passes_the_schema_and_records_the_resolved_defaults(tmp_path):
     out = tmp_path / "m.json"
-    done = run(*FACTORIAL, "--queueDisc=DropTail", f"--output={out}")
+    done = run(*FACTORIAL, "--queueDisc=FIFO", f"--output={out}")
     assert done.returncode == 0, done.stderr
     schema = parse_schema(run("--schema").stdout)
     doc = load_metrics(out, schema)
@@ -77,8 +77,8 @@ def test_a_report_passes_the_schema_and_records_the_resolved_defaults(tmp_path):
 def test_droptail_shares_the_link_in_proportion_and_drr_equally():
     # 1000-byte packets: the measured flow offers 1.6 Mb/s, the background 0.8 Mb/s, the link
     # carries 1 Mb/s (ns-2 adds no header to a UDP packet).
-    droptail = metrics(*FACTORIAL, "--queueDisc=DropTail", "--maxSize=50p")
-    drr = metrics(*FACTORIAL, "--queueDisc=Drr", "--maxSize=50000B")
+    droptail = metrics(*FACTORIAL, "--queueDisc=FIFO", "--maxSize=50p")
+    drr = metrics(*FACTORIAL, "--queueDisc=DRR", "--maxSize=50000B")
     for m in (droptail, drr):
         assert m["total_throughput_kbps"] == pytest.approx(1000, rel=0.002)
         assert m["drops"] > 0
@@ -94,13 +94,13 @@ def test_droptail_shares_the_link_in_proportion_and_drr_equally():
 def test_the_droptail_limit_in_packets_and_in_bytes_hold_the_same_queue():
     # Always full: a limit of N packets of 1000 B holds what N * 1000 bytes hold (the queue
     # disc's and the device's packet); the delay is the same to the last digit.
-    packets = metrics(*FACTORIAL, "--queueDisc=DropTail", "--maxSize=20p")
-    bytes_ = metrics(*FACTORIAL, "--queueDisc=DropTail", "--maxSize=20000B")
+    packets = metrics(*FACTORIAL, "--queueDisc=FIFO", "--maxSize=20p")
+    bytes_ = metrics(*FACTORIAL, "--queueDisc=FIFO", "--maxSize=20000B")
     assert packets["mean_delay_s"] == bytes_["mean_delay_s"]
     assert packets["drops"] == bytes_["drops"]
     # 20 + 1 packets waiting at most, at least 20 while full.
     assert 20000 <= packets["mean_queue_bytes"] <= 21000
-    wider = metrics(*FACTORIAL, "--queueDisc=DropTail", "--maxSize=40p")
+    wider = metrics(*FACTORIAL, "--queueDisc=FIFO", "--maxSize=40p")
     # Twenty more packets of 8 ms each before the measured flow's.
     assert wider["mean_delay_s"] - packets["mean_delay_s"] == pytest.approx(0.160, abs=0.002)
 
@@ -108,8 +108,8 @@ def test_the_droptail_limit_in_packets_and_in_bytes_hold_the_same_queue():
 def test_drr_keeps_its_shared_buffer_full_and_the_delay_follows_it():
     # Both buckets are overloaded, so blimit_ is always nearly full (ns-2 steals while the
     # bytes exceed it) and the delay of the packets it delivers doubles with it.
-    small = metrics(*FACTORIAL, "--queueDisc=Drr", "--maxSize=100000B")
-    large = metrics(*FACTORIAL, "--queueDisc=Drr", "--maxSize=200000B")
+    small = metrics(*FACTORIAL, "--queueDisc=DRR", "--maxSize=100000B")
+    large = metrics(*FACTORIAL, "--queueDisc=DRR", "--maxSize=200000B")
     assert 100000 - 1000 <= small["mean_queue_bytes"] <= 100000
     assert 200000 - 1000 <= large["mean_queue_bytes"] <= 200000
     assert 1.8 < large["mean_delay_s"] / small["mean_delay_s"] < 2.2
@@ -136,7 +136,7 @@ def test_rngrun_selects_an_independent_replication_and_repeats_exactly():
 
 @pytest.mark.parametrize("args, message", [
     (("--scenario=tables",), "--scenario must be fairness or factorial, got 'tables'"),
-    (("--queueDisc=Red",), "--queueDisc must be Drr or DropTail, got 'Red'"),
+    (("--queueDisc=RED",), "--queueDisc must be DRR or FIFO, got 'RED'"),
     (("--maxSize=400p",), "--maxSize=400p: ns-2's DRR blimit_ counts bytes"),
     (("--maxSize=lots",), "--maxSize: expected a queue size such as 25000B or 400p"),
     (("--bgPacketSize=1000",), "apply to --scenario=factorial only"),

@@ -72,7 +72,7 @@ def test_the_shared_parameters_are_the_ns3_examples(ns2):
 def test_the_report_records_the_run_and_the_subscription_the_flows_give(table1):
     assert table1["ns3_version"] == "ns-2.35" and table1["program"] == "rio-assured-service"
     params = table1["params"]
-    assert params["queueDisc"] == "Rio" and params["RngRun"] == 1
+    assert params["queueDisc"] == "RIO" and params["RngRun"] == 1
     assert params["subscription"] == pytest.approx(0.76)  # 4 x 3.8 Mb/s of 20
     assert "socketBuffer" not in params and "startJitter" not in params  # recorded never
 
@@ -136,7 +136,7 @@ def test_subscription_sets_the_number_of_flows_and_rngrun_the_replication(ns2):
 
 
 @pytest.mark.parametrize("arg, message", [
-    ("--queueDisc=RiPlusO", "--queueDisc: ns-2.35 has RIO only (Rio), got 'RiPlusO'"),
+    ("--queueDisc=RI+O", "--queueDisc: ns-2.35 has RIO only, got 'RI+O'"),
     ("--profiles=2,x", "--profiles: 'x' is not a positive rate in Mb/s"),
     ("--subscription=0.33", "--subscription=0.33 needs"),
     ("--inMinTh=390.5", "--inMinTh: dsRED takes a whole number of packets"),

@@ -136,7 +136,7 @@ def test_the_campaign_is_the_module_campaign_on_ns324():
     module_quick = load_campaign(str(REPO / "campaigns" / "red-vs-droptail.toml"), quick=True)
     assert {run.key for run in quick.runs()} == {run.key for run in module_quick.runs()}
     # fig1-red is Fig. 1's setting inside "red": 25 cells x 10 pairs x 6 seeds.
-    fig1 = [run for run in ours.runs() if run.params.get("queueDisc") == "Red"
+    fig1 = [run for run in ours.runs() if run.params.get("queueDisc") == "RED"
             and run.params["bottleneckRate"] == "1Mbps" and run.params["bottleneckDelay"] == "20ms"
             and run.params["wait"] and run.params["gentle"]]
     assert len(fig1) == 1500
@@ -161,11 +161,11 @@ def test_the_schema_matches_the_module_example(binary):
 
 
 def test_a_short_run_writes_a_report_its_schema_accepts(binary, tmp_path):
-    doc = report(binary, tmp_path, "--quick", "--queueDisc=Red", "--nTcp=2")
+    doc = report(binary, tmp_path, "--quick", "--queueDisc=RED", "--nTcp=2")
     assert (doc["program"], doc["ns3_version"]) == (PROGRAM, "3.24")
     params, m = doc["params"], doc["metrics"]
     assert (params["queueDisc"], params["nTcp"], params["simTime"], params["warmup"]) == (
-        "Red", 2, 10, 1)
+        "RED", 2, 10, 1)
     assert params["RngRun"] == 1 and "accessRate" not in params  # recorded never
     assert all(value is not None for value in m.values())
 
@@ -174,7 +174,7 @@ def test_a_short_run_writes_a_report_its_schema_accepts(binary, tmp_path):
 def small_buffer(binary, tmp_path_factory):
     """DropTail and RED 0.08/0.16 at an 8000-byte queue, window 32000, 10 s."""
     docs = {}
-    for queue in ("DropTail", "Red"):
+    for queue in ("FIFO", "RED"):
         folder = tmp_path_factory.mktemp(queue)
         docs[queue] = report(binary, folder, "--quick", f"--queueDisc={queue}",
                              "--queueSize=8000", "--minTh=0.08", "--maxTh=0.16")["metrics"]
@@ -182,7 +182,7 @@ def small_buffer(binary, tmp_path_factory):
 
 
 def test_red_drops_early_and_droptail_only_when_full(small_buffer):
-    red, droptail = small_buffer["Red"], small_buffer["DropTail"]
+    red, droptail = small_buffer["RED"], small_buffer["FIFO"]
     assert red["early_drops"] > 0
     assert red["drops"] == red["early_drops"] + red["forced_drops"]
     assert droptail["early_drops"] == 0 and droptail["drops"] == droptail["forced_drops"] > 0
@@ -200,9 +200,9 @@ def test_goodput_is_conserved_and_below_the_bottleneck_rate(small_buffer):
 
 
 def test_replications_differ_and_repeat(binary, tmp_path):
-    one = report(binary, tmp_path, "--quick", "--queueDisc=Red", "--RngRun=1")["metrics"]
-    again = report(binary, tmp_path, "--quick", "--queueDisc=Red", "--RngRun=1")["metrics"]
-    other = report(binary, tmp_path, "--quick", "--queueDisc=Red", "--RngRun=2")["metrics"]
+    one = report(binary, tmp_path, "--quick", "--queueDisc=RED", "--RngRun=1")["metrics"]
+    again = report(binary, tmp_path, "--quick", "--queueDisc=RED", "--RngRun=1")["metrics"]
+    other = report(binary, tmp_path, "--quick", "--queueDisc=RED", "--RngRun=2")["metrics"]
     assert one == again and one != other
 
 
@@ -212,7 +212,7 @@ def test_replications_differ_and_repeat(binary, tmp_path):
     ("--bottleneckRate=fast", "--bottleneckRate=fast is not a rate"),
     ("--bottleneckDelay=xx", "--bottleneckDelay=xx is not a time"),
     ("--wait=maybe", "--wait=maybe is not a boolean"),
-    ("--queueDisc=Foo", "--queueDisc=Foo is not a known queue disc"),
+    ("--queueDisc=Foo", "--queueDisc=Foo is not one of its choices: FIFO, RED"),
     ("--sack=true", "--sack: no such parameter"),
     ("--warmup=40", "--warmup must be in [0, simTime)"),
 ])
@@ -224,5 +224,5 @@ def test_a_bad_value_is_one_line_naming_the_parameter_and_exit_2(binary, arg, me
 
 
 def test_red_thresholds_are_checked_for_red_only(binary):
-    done = run(binary, "--queueDisc=Red", "--minTh=0.9", "--maxTh=0.5", check=False)
+    done = run(binary, "--queueDisc=RED", "--minTh=0.9", "--maxTh=0.5", check=False)
     assert done.returncode == 2 and "--minTh, --maxTh" in done.stderr

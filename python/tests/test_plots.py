@@ -21,7 +21,7 @@ def write_trace(path, rows):
 
 @pytest.fixture
 def runs(tmp_path, valid_doc):
-    fifo = {**valid_doc, "params": {**valid_doc["params"], "queueDisc": "Fifo"}}
+    fifo = {**valid_doc, "params": {**valid_doc["params"], "queueDisc": "FIFO"}}
     fifo["metrics"] = {**valid_doc["metrics"], "tcp_goodput_mbps": 9.5, "mean_queue_delay_ms": 80.0}
     red = valid_doc
     traces = [
@@ -57,8 +57,8 @@ def test_plot_demo_writes_png_pdf_csv(tmp_path, runs):
             "early_drops",
             "forced_drops",
         ],
-        ["Fifo", "9.5", "0.5", "80.0", "", "14.2", "40", "30", "10"],
-        ["Red", "9.1", "0.5", "12.5", "", "14.2", "40", "30", "10"],
+        ["FIFO", "9.5", "0.5", "80.0", "", "14.2", "40", "30", "10"],
+        ["RED", "9.1", "0.5", "12.5", "", "14.2", "40", "30", "10"],
     ]
 
 

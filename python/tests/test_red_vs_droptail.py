@@ -29,7 +29,7 @@ def record(params: dict, seed: int, total: float, drops: float = 0.0, grid: str 
            early: float = 0.0) -> RunRecord:
     """An ``ok`` run of the example with these parameters and metrics."""
     full = {"bottleneckRate": "1Mbps", "bottleneckDelay": "20ms", **params}
-    if full["queueDisc"] == "Red":
+    if full["queueDisc"] == "RED":
         full = {"wait": True, "gentle": True, **full}
     return RunRecord(
         run_key=f"{sorted(full.items())}-{seed}", campaign="c", program="red-vs-droptail",
@@ -43,12 +43,12 @@ def record(params: dict, seed: int, total: float, drops: float = 0.0, grid: str 
 
 
 def droptail(window, queue, seed, total, **kw):
-    return record({"queueDisc": "DropTail", "window": window, "queueSize": queue}, seed, total,
+    return record({"queueDisc": "FIFO", "window": window, "queueSize": queue}, seed, total,
                   **kw)
 
 
 def red(window, queue, pair, seed, total, **kw):
-    return record({"queueDisc": "Red", "window": window, "queueSize": queue, "minTh": pair[0],
+    return record({"queueDisc": "RED", "window": window, "queueSize": queue, "minTh": pair[0],
                    "maxTh": pair[1]}, seed, total, **kw)
 
 
@@ -132,11 +132,11 @@ def calibration_runs(n_tcp: int, udp: tuple, access: tuple, *, quiet_from: int,
                     ratio = small_ratio if window == 2000 else 0.75
                     total = full if rate == "1Mbps" else full * ratio
                     link = {"bottleneckRate": rate, **scenario}
-                    runs.append(record({"queueDisc": "DropTail", "window": window,
+                    runs.append(record({"queueDisc": "FIFO", "window": window,
                                         "queueSize": queue, **link}, seed, total,
                                        grid="calibration-droptail"))
                     dropping = queue < quiet_from and seed == 2
-                    runs.append(record({"queueDisc": "Red", "window": window, "queueSize": queue,
+                    runs.append(record({"queueDisc": "RED", "window": window, "queueSize": queue,
                                         "minTh": 0.6, "maxTh": 0.85, **link}, seed, total,
                                        drops=3 if dropping else 0, early=2 if dropping else 0,
                                        grid="calibration-red"))
@@ -225,7 +225,7 @@ def variant_metrics(run: Run) -> dict:
     p, seed = run_params(run), run.seed
     scenario = rvd.Scenario.of(p)
     n, window, queue = scenario.n_tcp, int(p["window"]), int(p["queueSize"])
-    red = p["queueDisc"] == "Red"
+    red = p["queueDisc"] == "RED"
     c = 5 * rvd.WINDOWS.index(window) + rvd.QUEUES.index(queue)
     total = 0.5 + c / 256 + n / 64 + OFFSET[seed]
     if window == 2000:

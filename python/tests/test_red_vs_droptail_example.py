@@ -4,7 +4,7 @@
 Before DumbbellScenario guarded its TCP senders (qdisclab::GuardTcpSocketFullWindow in
 model/qdisc-lab-compat.h), Debian's ns-3.37 -- the system build these tests run -- crashed with
 SIGSEGV within the first simulated seconds of the example's default run, of --window=8000 and
-16000, and of --queueDisc=Red (doc/reproductions/red-vs-droptail.rst, "Known problem with
+16000, and of --queueDisc=RED (doc/reproductions/red-vs-droptail.rst, "Known problem with
 ns-3.37"). They must now complete with a full report.
 """
 
@@ -31,7 +31,7 @@ def test_default_run_completes(tmp_path):
     1 s, 100 Mb/s access links), a 32000-byte window, DropTail, 30 s."""
     doc = run(tmp_path)
     params, m = doc["params"], doc["metrics"]
-    assert (params["queueDisc"], params["window"], params["queueSize"]) == ("DropTail", 32000,
+    assert (params["queueDisc"], params["window"], params["queueSize"]) == ("FIFO", 32000,
                                                                             16000)
     assert (params["nTcp"], params["simTime"], params["bottleneckRate"]) == (8, 30, "1Mbps")
     # The 1 Mb/s bottleneck is shared; the UDP source offers 500 kb/s three quarters of the time.
@@ -51,8 +51,8 @@ CRASHED = ("--nTcp=2", "--udpOn=1", "--udpOff=1", "--accessRate=10Mbps")
 @pytest.mark.parametrize("args", [
     ("--window=8000",),
     ("--window=16000",),
-    ("--queueDisc=Red",),
-    ("--queueDisc=Red", "--window=8000"),
+    ("--queueDisc=RED",),
+    ("--queueDisc=RED", "--window=8000"),
 ])
 def test_settings_that_crashed_on_ns3_37_complete(tmp_path, args):
     doc = run(tmp_path, "--quick", *CRASHED, *args)
@@ -60,7 +60,7 @@ def test_settings_that_crashed_on_ns3_37_complete(tmp_path, args):
     assert doc["params"]["simTime"] == 10 and doc["params"]["nTcp"] == 2
     assert m["tcp_goodput_mbps"] > 0 and m["udp_goodput_mbps"] > 0
     assert m["total_goodput_mbps"] <= 1.0
-    if doc["params"]["queueDisc"] == "Red":
+    if doc["params"]["queueDisc"] == "RED":
         # Besides its early and forced drops, RED drops what finds its byte limit full.
         assert m["drops"] >= m["early_drops"] + m["forced_drops"]
     else:

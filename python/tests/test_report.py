@@ -56,10 +56,10 @@ bottleneckRate = ["1Mbps", "1Mbps", "1Mbps", "0.5Mbps"]
 bottleneckDelay = ["20ms", "10ms", "30ms", "20ms"]
 [[grid]]
 name = "droptail"
-fixed = { queueDisc = "DropTail" }
+fixed = { queueDisc = "FIFO" }
 [[grid]]
 name = "red"
-fixed = { queueDisc = "Red" }
+fixed = { queueDisc = "RED" }
 factors = { wait = [true, false], gentle = [true, false] }
 [[grid.zip]]
 minTh = [0.02, 0.04, 0.08, 0.16, 0.24, 0.32, 0.32, 0.4, 0.48, 0.6]
@@ -98,7 +98,7 @@ def synthetic_total(params: dict, seed: int) -> float:
     link = rvd.LINKS.index((params["bottleneckRate"], params["bottleneckDelay"]))
     wi = rvd.WINDOWS.index(params["window"])
     qi = rvd.QUEUES.index(params["queueSize"])
-    if params["queueDisc"] == "DropTail":
+    if params["queueDisc"] == "FIFO":
         mean = droptail_total(link, wi, qi)
     else:
         pair = rvd.PAIRS.index((params["minTh"], params["maxTh"]))

@@ -42,9 +42,9 @@ from synthetic_campaign import (
 CAMPAIGN = Path(__file__).resolve().parents[2] / "campaigns" / "rio-assured-service.toml"
 D = 1 / 256
 RIO_SETTINGS = [(347.0, 694.0), (200.0, 600.0), (100.0, 300.0), (30.0, 90.0), (10.0, 30.0)]
-FIG2_LIMITS = {(0.4, "Rio"): 11, (0.4, "RiPlusO"): 26, (0.5, "Rio"): 2, (0.5, "RiPlusO"): 16}
-FIG3_LIMITS = {(0.5, "Rio"): 0.9, (0.5, "RiPlusO"): 0.9, (1.0, "Rio"): 0.5,
-               (1.0, "RiPlusO"): 0.7, (2.0, "Rio"): None, (2.0, "RiPlusO"): 0.3}
+FIG2_LIMITS = {(0.4, "RIO"): 11, (0.4, "RI+O"): 26, (0.5, "RIO"): 2, (0.5, "RI+O"): 16}
+FIG3_LIMITS = {(0.5, "RIO"): 0.9, (0.5, "RI+O"): 0.9, (1.0, "RIO"): 0.5,
+               (1.0, "RI+O"): 0.7, (2.0, "RIO"): None, (2.0, "RI+O"): 0.3}
 
 
 PROGRAM = "rio-assured-service"
@@ -55,7 +55,7 @@ def offset(grid: str, seed: int) -> float:
 
 
 def table1_means(s: ras.Setup) -> tuple[float, ...]:
-    if s.queue == "RiPlusO":
+    if s.queue == "RI+O":
         return ras.PAPER_TABLE1[s.out]
     index = RIO_SETTINGS.index(s.total[:2]) + 5 * (s.total[2] == 0.1)
     if s.total == (200.0, 600.0, 0.1):
@@ -143,9 +143,9 @@ def test_registry_and_campaign():
 
 
 def test_setup_and_fair_share():
-    record = RunRecord("k", "c", "p", "table1-rio", {"queueDisc": "Rio"}, 1, "ok", None, None,
+    record = RunRecord("k", "c", "p", "table1-rio", {"queueDisc": "RIO"}, 1, "ok", None, None,
                        None, None, None, None, None, None, None, 1, None, None,
-                       reported_params=program_params(PROGRAM, queueDisc="Rio"))
+                       reported_params=program_params(PROGRAM, queueDisc="RIO"))
     s = ras.setup_of(record)
     assert (s.profiles, s.flows_per_profile, s.n_be, s.capacity) == (ras.TABLE1_PROFILES, 4,
                                                                      20, 20.0)
@@ -154,7 +154,7 @@ def test_setup_and_fair_share():
     # The paper's fair shares: profile + (20 - 15.2) / 40.
     shares = [s.fair_share(p) for p in (*ras.TABLE1_PROFILES, 0.0)]
     assert shares == pytest.approx(ras.PAPER_FAIR_SHARE, abs=1e-12)
-    fig3_params = {"queueDisc": "RiPlusO", "profiles": "0.5", "subscription": 0.3, "outMinTh": 10}
+    fig3_params = {"queueDisc": "RI+O", "profiles": "0.5", "subscription": 0.3, "outMinTh": 10}
     fig3 = RunRecord("k", "c", "p", "fig3", fig3_params, 1, "ok", None, None, None, None, None,
                      None, None, None, None, 1, None, None,
                      reported_params=program_params(PROGRAM, **fig3_params))
@@ -267,17 +267,17 @@ def test_table1_claims(full_figures):
 
 def test_paired_and_maxima_with_a_tie():
     """The single best setting and the per-class maxima; a paired comparison that ties."""
-    rows = [ras.Table1Row("Rio", (347.0, 694.0, 0.05), (0.0, 0.0, 0.0),
+    rows = [ras.Table1Row("RIO", (347.0, 694.0, 0.05), (0.0, 0.0, 0.0),
                           [t_interval([v]) for v in values], 1,
                           [{1: v} for v in values])
             for values in ((1.2, 1.0, 0.6, 0.4, 0.3, 0.2), (1.3, 0.9, 0.7, 0.4, 0.3, 0.1))]
     rows[1].total = (10.0, 30.0, 0.05)
-    assert ras.best(rows, "Rio") is rows[1]
-    maxima = ras.per_class_maxima(rows, "Rio")
+    assert ras.best(rows, "RIO") is rows[1]
+    maxima = ras.per_class_maxima(rows, "RIO")
     assert [e.mean for e in maxima.classes] == [1.3, 1.0, 0.7, 0.4, 0.3, 0.2]
     assert [r.short for r in maxima.argmax] == ["10/30/0.05", "347/694/0.05", "10/30/0.05",
                                                "347/694/0.05", "347/694/0.05", "347/694/0.05"]
-    assert ras.per_class_maxima(rows, "RiPlusO") is None
+    assert ras.per_class_maxima(rows, "RI+O") is None
     assert ras.paired({1: 1.0, 2: 1.2, 3: 0.9}, {1: 1.1, 2: 1.0, 3: 1.0})[0] == "tied"
     assert ras.paired({1: 1.0, 2: 1.0}, {1: 1.0, 2: 1.0})[0] == "identical"
     assert ras.paired({1: 1.0}, {2: 1.0})[0] == "no common seed"
@@ -293,12 +293,12 @@ def test_fig2(full_figures):
     rows = read_csv(artifact.csv)
     assert len(rows) == 2 * 2 * 9
     six = half_width(6, [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5])
-    row = [r for r in rows if r["panel"] == "0.4" and r["queueDisc"] == "Rio"
+    row = [r for r in rows if r["panel"] == "0.4" and r["queueDisc"] == "RIO"
            and r["x"] == "11.0"][0]
     assert float(row["as_mbps_mean"]) == pytest.approx(2.1, abs=1e-12)
     assert float(row["as_mbps_ci95"]) == pytest.approx(six, rel=1e-9)
     assert row["meets_profile"] == "true" and row["n"] == "6" and row["status"] == "met"
-    after = [r for r in rows if r["panel"] == "0.4" and r["queueDisc"] == "Rio"
+    after = [r for r in rows if r["panel"] == "0.4" and r["queueDisc"] == "RIO"
              and r["x"] == "16.0"][0]
     assert after["meets_profile"] == "false" and after["status"] == "missed"
     a = claim(figures, "§3, Fig. 2(a)")
@@ -350,7 +350,7 @@ def curve(queue: str, profile: float, values: dict[float, list[float]],
 
 def test_tie_range_and_the_choice_of_criterion():
     """Met / tied / missed by the interval; the first criterion fitting Fig. 3(a) is chosen."""
-    c = curve("Rio", 2.0, {0: [2.2, 2.3, 2.2], 1: [1.9, 2.2, 2.0], 2: [2.1, 1.8, 2.0],
+    c = curve("RIO", 2.0, {0: [2.2, 2.3, 2.2], 1: [1.9, 2.2, 2.0], 2: [2.1, 1.8, 2.0],
                            6: [1.5, 1.6, 1.5]})
     assert [c.status(x) for x in c.xs()] == ["met", "tied", "tied", "missed"]
     # Criterion (a) by the means (2.233, 2.033, 1.967, ...): met up to 1.
@@ -365,7 +365,7 @@ def test_tie_range_and_the_choice_of_criterion():
               for q in ras.SCHEMES}
     criterion, note = ras.choose_criterion(curves)
     assert criterion.key == "c" and note.startswith("criterion (c)")
-    del curves[(0.5, "Rio")].points[1.0]
+    del curves[(0.5, "RIO")].points[1.0]
     criterion, note = ras.choose_criterion(curves)
     assert criterion.key == "a" and note.startswith("not calibrated")
     curves = {(0.5, q): curve(q, 0.5, {x: [0.55, 0.56, 0.57] for x in levels})
@@ -405,7 +405,7 @@ def test_goodput_reading_replaces_every_rate_that_has_a_goodput():
     """The claims judge goodput: each ``<x>_mbps`` with a ``<x>_goodput_mbps`` takes it; the AS
     aggregate and the poorest AS flow come from the first n_as flows' goodput (the BE flows
     after them do not count); the IN-marked rate stays the marker's."""
-    params = {"queueDisc": "Rio", "profiles": "2", "flowsPerProfile": 2, "nBestEffort": 1,
+    params = {"queueDisc": "RIO", "profiles": "2", "flowsPerProfile": 2, "nBestEffort": 1,
               "grid": "fig2"}
     metrics = {"as_mbps": 3.0, "as_min_mbps": 2.5, "as_in_mbps": 1.2, "as0_mbps": 3.0,
                "as0_goodput_mbps": 2.0, "be_mbps": 1.0, "be_goodput_mbps": 0.9,

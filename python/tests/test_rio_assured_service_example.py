@@ -85,7 +85,7 @@ def test_table1_quick_run(tmp_path):
     params, metrics = doc["params"], doc["metrics"]
     declared = [m["name"] for m in read_schema(BINARY).metrics]
     assert all(any(metric_matches(d, name) for name in metrics) for d in declared)
-    assert params["queueDisc"] == "Rio" and params["profiles"] == "2,1,0.5,0.2,0.1"
+    assert params["queueDisc"] == "RIO" and params["profiles"] == "2,1,0.5,0.2,0.1"
     assert (params["nAs"], params["nBestEffort"], params["flowsPerProfile"]) == (20, 20, 4)
     assert params["subscription"] == pytest.approx(0.76, abs=1e-12)
     assert (params["inMinTh"], params["inMaxTh"], params["inMaxP"]) == (390, 694, 0.02)
@@ -157,7 +157,7 @@ def test_trace_flow(tmp_path):
 
 def test_subscription_sets_the_number_of_flows(tmp_path):
     """Fig. 3's 30 % of 20 Mb/s with 1 Mb/s profiles: six AS flows, with RI+O."""
-    doc = run(tmp_path, "--queueDisc=RiPlusO", "--profiles=1", "--subscription=0.3",
+    doc = run(tmp_path, "--queueDisc=RI+O", "--profiles=1", "--subscription=0.3",
               "--nBestEffort=3", "--simTime=20", "--warmup=5", "--queueLimit=200",
               "--inMinTh=60", "--inMaxTh=180", "--totalMinTh=30", "--totalMaxTh=90",
               "--outMinTh=10", "--outMaxTh=30", "--outMaxP=0.1")
@@ -187,8 +187,10 @@ def test_bad_arguments_stop_with_a_message():
     assert "--traceFlow=40 is out of range [-1, 39] (-1: no trace)" in fails("--traceFlow=40")
     assert "--traceFile: cannot write '/nonexistent/trace.csv'" in fails(
         "--traceFlow=1", "--traceFile=/nonexistent/trace.csv", "--simTime=2", "--warmup=1")
-    assert "--queueDisc=Fifo is not a known queue disc; known: Rio, RiPlusO, Red" in fails(
-        "--queueDisc=Fifo")
+    # One spelling per queue disc: the catalog's name, no other case or former alias.
+    for other in ("Rio", "rio", "RiPlusO", "Fifo"):
+        assert (f"--queueDisc={other} is not one of its choices: RIO, RI+O, RED, FIFO"
+                in fails(f"--queueDisc={other}"))
     assert "--profiles: 'x' is not a positive rate" in fails("--profiles=2,x")
     assert "--profiles: '-1' is not a positive rate" in fails("--profiles=-1")
     assert "needs 3.5 flows per profile: not a positive integer" in fails(

@@ -27,8 +27,8 @@ CAMPAIGNS = Path(__file__).resolve().parents[2] / "campaigns"
 def variant_metrics(run) -> dict:
     if run.grid.startswith("sack-fig2"):
         s = ras.setup_of(stored_run(run, grid="fig2"))
-        limit = {(0.4, "Rio"): 11, (0.4, "RiPlusO"): 26, (0.5, "Rio"): 6,
-                 (0.5, "RiPlusO"): 16}[(s.subscription, s.queue)]
+        limit = {(0.4, "RIO"): 11, (0.4, "RI+O"): 26, (0.5, "RIO"): 6,
+                 (0.5, "RI+O"): 16}[(s.subscription, s.queue)]
         mean = s.profiles[0] + (0.1 if s.n_be <= limit else -0.1) + (run.seed - 2) / 256
         return {"as_mbps": mean, "as0_mbps": mean, "as_min_mbps": mean - 0.05,
                 "total_mbps": 19.9, "mean_queue_packets": 100.0}
@@ -137,7 +137,7 @@ def write_sensitivity(path: Path) -> None:
         queue = 400 + p["queueLimit"] / 10 + 100 * p["sack"]
         return {"as0_mbps": 1.0 + p.get("segmentSize", 1000) / 10000 + run.seed / 1000,
                 "be_mbps": 0.2, "mean_queue_packets": queue, "mean_queue_delay_ms": queue / 2.5,
-                "out_queue_drops": 3.0 if p["queueDisc"] == "RiPlusO" else 0.0,
+                "out_queue_drops": 3.0 if p["queueDisc"] == "RI+O" else 0.0,
                 "out_early_drops": 100.0, "out_forced_drops": 10.0,
                 "mean_avg_total_packets": queue, "mean_avg_in_packets": 250.0}
     write_campaign_db(path, CAMPAIGNS / "rio-assured-service-sensitivity.toml", metrics)

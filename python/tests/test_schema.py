@@ -75,7 +75,7 @@ def test_schema_defaults_are_the_recorded_values():
     them after parsing: --quick's times, the paper's values for 0 or empty)."""
     schema = read_schema(built("red-vs-droptail"))
     defaults = {p["name"]: p["default"] for p in schema.params if p["recorded"] == "always"}
-    assert defaults["queueDisc"] == "DropTail" and defaults["window"] == 32000
+    assert defaults["queueDisc"] == "FIFO" and defaults["window"] == 32000
     assert defaults["minTh"] == 0.32 and defaults["sack"] is True
     assert schema.param("accessRate")["recorded"] == "never"
 
@@ -139,7 +139,7 @@ def test_a_program_without_schema_fails_before_the_first_run(tmp_path, monkeypat
 def test_an_unknown_parameter_of_a_real_example_fails_before_the_first_run(tmp_path):
     binary = built("red-vs-droptail")
     path = tmp_path / "typo.toml"
-    path.write_text('program = "red-vs-droptail"\n[fixed]\nqueueDisk = "Red"\nwindow = 8000\n')
+    path.write_text('program = "red-vs-droptail"\n[fixed]\nqueueDisk = "RED"\nwindow = 8000\n')
     with pytest.raises(CampaignError, match=f"{path}: red-vs-droptail has no parameter "
                                             "'queueDisk'"):
         sweep(load_campaign(path), binary, tmp_path / "db.sqlite", jobs=1, console=quiet())

@@ -95,7 +95,7 @@ def test_vd_return_is_reported_for_vd_only(tmp_path):
     (("--vdReturn=later",), "--vdReturn must be fresh or keep, got 'later'"),
     (("--queueDisc=DRR", "--vdReturn=keep"),
      "--vdReturn=keep applies to --queueDisc=VD only, not DRR"),
-    (("--queueDisc=WFQ",), "--queueDisc=WFQ is not a known queue disc; known: DRR, DRR-tail, "
+    (("--queueDisc=WFQ",), "--queueDisc=WFQ is not one of its choices: DRR, DRR-tail, "
                            "Aliquem, SRR, VD"),
     (("--queueDisc=DRR", "--buckets=20"), "more than --buckets=20"),
     (("--weights=1,x",), "--weights: 'x' is not a number > 0"),

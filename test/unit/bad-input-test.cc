@@ -680,8 +680,10 @@ ParseArgs(const std::vector<std::string>& args)
     bool quick = false;
     int64_t n = 0;
     uint32_t quantum = 250;
+    std::string queueDisc = "DRR";
     ExperimentParams params("bad-input-test", __FILE__);
     params.AddSeconds("simTime", "seconds", simTime);
+    params.AddChoice("queueDisc", "a queue disc", queueDisc, {"DRR", "FIFO"});
     params.AddText("delay", "a delay", delay, ExperimentParams::TIME_TEXT);
     params.AddText("size", "a size", size, ExperimentParams::QUEUE_SIZE_TEXT);
     params.Add("quick", "quick", quick, ExperimentParams::NEVER);
@@ -746,6 +748,13 @@ TEST(ExperimentParamsDeathTest, CommandLinesAreReadWholeAndNameTheFlag)
          nullptr,
          "--flowMonitor=/nonexistent/dir/x.xml: no directory"},
         {{"--output=/"}, nullptr, "--output=/ is a directory, not a file"},
+        // One spelling per queue disc: another case, or a name the program does not run.
+        {{"--queueDisc=Drr"}, nullptr, "--queueDisc=Drr is not one of its choices: DRR, FIFO"},
+        {{"--queueDisc=VD"}, nullptr, "--queueDisc=VD is not one of its choices: DRR, FIFO"},
+        // An empty value: ns-3's CommandLine refuses it (3.37), or the choices do.
+        {{"--queueDisc="},
+         nullptr,
+         "Invalid command-line argument: --queueDisc|--queueDisc= is not one of its choices"},
         {{}, "DrrQueueDisc::Bogus=1", "there is no attribute ns3::DrrQueueDisc::Bogus"},
         {{}, "ns3::DrrQueueDisc::Quantum=15x0", "NS_ATTRIBUTE_DEFAULT='ns3::DrrQueueDisc::"},
         {{}, "DrrQueueDisc::Quantum=0", "--quantum=0 is out of range \\[1, 65535\\]"},
@@ -779,4 +788,33 @@ TEST(ExperimentParamsDeathTest, AttributeDefaultWithoutNs3PrefixIsTheParameter)
         testing::ExitedWithCode(0),
         "");
     EXPECT_EQ(ParseArgs({"--simTime=4", "--delay=2ms", "--n=-3", "--quick"}), 250u);
+}
+
+TEST(ExperimentParams, AChoiceParameterListsItsChoicesAndTakesEach)
+{
+    std::string queueDisc = "FIFO";
+    ExperimentParams params("choice-test", __FILE__);
+    params.AddChoice("queueDisc", "a queue disc", queueDisc, {"FIFO", "RED", "RI+O"});
+    EXPECT_NE(params.GetSchema().find("{\"name\": \"queueDisc\", \"type\": \"string\", "
+                                      "\"default\": \"FIFO\", \"choices\": [\"FIFO\", "
+                                      "\"RED\", \"RI+O\"]"),
+              std::string::npos)
+        << params.GetSchema();
+    std::string program = "choice-test";
+    std::string given = "--queueDisc=RI+O";
+    std::vector<char*> argv{&program[0], &given[0]};
+    params.Parse(static_cast<int>(argv.size()), argv.data());
+    EXPECT_EQ(queueDisc, "RI+O");
+    EXPECT_NE(params.NewReport().ToJson().find("\"queueDisc\": \"RI+O\""), std::string::npos);
+}
+
+TEST(ExperimentParamsDeathTest, AChoiceDefaultMustBeAChoice)
+{
+    EXPECT_DEATH(
+        {
+            std::string queueDisc = "Drr";
+            ExperimentParams params("choice-test", __FILE__);
+            params.AddChoice("queueDisc", "a queue disc", queueDisc, {"DRR", "FIFO"});
+        },
+        "choice-test: the default of --queueDisc \\('Drr'\\) is not one of its choices");
 }

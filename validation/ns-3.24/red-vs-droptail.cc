@@ -19,7 +19,7 @@
  *
  * It runs from ns-3.24's scratch/ (the qdisc-lab tool copies it there and builds it):
  *
- *   ./waf --run "red-vs-droptail --queueDisc=Red --window=32000 --queueSize=16000"
+ *   ./waf --run "red-vs-droptail --queueDisc=RED --window=32000 --queueSize=16000"
  *
  * How each parameter maps onto ns-3.24's attributes, and what does not map, is in
  * doc/reproductions/red-vs-droptail.rst, "On the paper's simulator (ns-3.24)".
@@ -496,7 +496,7 @@ class Params
 /// The study's parameters, with the module example's defaults (its calibrated scenario).
 struct Study
 {
-    std::string queueDisc = "DropTail";
+    std::string queueDisc = "FIFO";
     uint64_t window = 32000;
     uint64_t queueSize = 16000;
     std::string bottleneckRate = "1Mbps";
@@ -526,10 +526,10 @@ void
 Declare(Params& params, Study& c)
 {
     const uint64_t u32 = std::numeric_limits<uint32_t>::max();
-    params.Add("queueDisc", "Bottleneck queue disc: DropTail or Red", c.queueDisc);
+    params.Add("queueDisc", "Bottleneck queue disc: FIFO (DropTailQueue) or RED", c.queueDisc);
     params.AddUnsigned("window", "TCP receiver window (receive buffer) in bytes", c.window, 1, u32);
     params.AddUnsigned("queueSize",
-                       "Queue limit in bytes, DropTail and RED alike",
+                       "Queue limit in bytes, FIFO and RED alike",
                        c.queueSize,
                        1,
                        u32);
@@ -596,9 +596,9 @@ Declare(Params& params, Study& c)
 void
 Check(const Study& c)
 {
-    if (c.queueDisc != "DropTail" && c.queueDisc != "Red")
+    if (c.queueDisc != "FIFO" && c.queueDisc != "RED")
     {
-        Fail("--queueDisc=" + c.queueDisc + " is not a known queue disc; known: DropTail, Red");
+        Fail("--queueDisc=" + c.queueDisc + " is not one of its choices: FIFO, RED");
     }
     if (!(c.simTime > 0))
     {
@@ -608,7 +608,7 @@ Check(const Study& c)
     {
         Fail("--warmup must be in [0, simTime)");
     }
-    if (c.queueDisc == "Red" && !(c.minTh > 0 && c.minTh < c.maxTh && c.maxTh <= 1))
+    if (c.queueDisc == "RED" && !(c.minTh > 0 && c.minTh < c.maxTh && c.maxTh <= 1))
     {
         Fail("--minTh, --maxTh: RED thresholds must satisfy 0 < minTh < maxTh <= 1, got minTh=" +
              JsonNumber(c.minTh) + " maxTh=" + JsonNumber(c.maxTh));
@@ -633,7 +633,7 @@ Ptr<Queue>
 MakeBottleneckQueue(const Study& c)
 {
     ObjectFactory factory;
-    if (c.queueDisc == "DropTail")
+    if (c.queueDisc == "FIFO")
     {
         factory.SetTypeId("ns3::DropTailQueue");
         factory.Set("Mode", EnumValue(Queue::QUEUE_MODE_BYTES));

@@ -11,11 +11,11 @@
 # queue is a 50-packet DropTail; acknowledgements use the links' other directions (1000-packet
 # queues), so they never meet data in a queue, as the example's second switch keeps them apart.
 #
-#   validation/ns2/cioq-red-evaluation.tcl --ports=4 --load=0.5 --queueDisc=Red --output=m.json
+#   validation/ns2/cioq-red-evaluation.tcl --ports=4 --load=0.5 --queueDisc=RED --output=m.json
 #
 # Parameters keep the example's names, defaults and meanings (--schema); the example's switch
 # parameters (speedup, fabric, islipIterations, inputBuffer, voqLimit, nu) are not declared:
-# this router is the output-queued limit only. --queueDisc=CioqRed stops with one line.
+# this router is the output-queued limit only. --queueDisc=CIOQ-RED stops with one line.
 # Sessions: source, sink, start and duration drawn as the example draws them, all before the
 # run, so one RngRun gives DropTail and RED the same sessions; each session is an FTP over its
 # own Agent/TCP/Newreno with an Agent/TCPSink (an ACK per segment); packetSize_ is the segment,
@@ -33,8 +33,8 @@ experiment::param sessions uint 0 \
     -max 4294967295
 experiment::param load double 1 "with --sessions=0: this fraction of the paper's sessions\
  (Figs. 3 and 5 vary the load from 0.1 to 1: 80 .. 800 and 640 .. 6400 sessions)"
-experiment::param queueDisc string Red "output queue disc: DropTail or Red (ns-2.35 has no CIOQ\
- switch, so no CioqRed)"
+experiment::param queueDisc string RED "output queue disc: FIFO (Queue/DropTail) or RED\
+ (ns-2.35 has no CIOQ switch, so no CIOQ-RED)"
 experiment::param minTh double 5 "RED min_th, packets" -recorded sometimes
 experiment::param maxTh double 15 "RED max_th, packets" -recorded sometimes
 experiment::param qW double 0.004 "RED w_q" -recorded sometimes
@@ -84,12 +84,12 @@ proc paper_default {what four sixteen} {
 }
 
 switch -- $P(queueDisc) {
-    DropTail - Red {}
-    CioqRed {
-        experiment::fail "--queueDisc=CioqRed: ns-2.35 has no CIOQ switch (no input queues for\
- CIOQ-RED to read); use DropTail or Red"
+    FIFO - RED {}
+    CIOQ-RED {
+        experiment::fail "--queueDisc=CIOQ-RED: ns-2.35 has no CIOQ switch (no input queues for\
+ CIOQ-RED to read); use FIFO or RED"
     }
-    default { experiment::fail "--queueDisc must be DropTail or Red, got '$P(queueDisc)'" }
+    default { experiment::fail "--queueDisc must be FIFO or RED, got '$P(queueDisc)'" }
 }
 array set agentOf {NewReno Agent/TCP/Newreno Reno Agent/TCP/Reno Tahoe Agent/TCP}
 if {![info exists agentOf($P(tcp))]} {
@@ -124,7 +124,7 @@ for {set i 0} {$i < $n} {incr i} {
     set src($i) [$ns node]
     set dst($i) [$ns node]
 }
-set outputQueue [expr {$P(queueDisc) eq "Red" ? "RED" : "DropTail"}]
+set outputQueue [expr {$P(queueDisc) eq "RED" ? "RED" : "DropTail"}]
 if {$outputQueue eq "RED"} {
     # RED in packets (queue_in_bytes_ false), no ECN: the example's RedQueueDisc.
     Queue/RED set thresh_ $P(minTh)
@@ -258,8 +258,8 @@ proc finish {} {
     }
     set seconds [expr {$P(simTime) - $P(warmup)}]
     set capacity [expr {$n * $rate * $seconds}]
-    set forced [expr {$P(queueDisc) eq "Red" ? $c(drops) - $c(early) : 0}]
-    set early [expr {$P(queueDisc) eq "Red" ? $c(early) : 0}]
+    set forced [expr {$P(queueDisc) eq "RED" ? $c(drops) - $c(early) : 0}]
+    set early [expr {$P(queueDisc) eq "RED" ? $c(early) : 0}]
     experiment::report [list \
         mean_input_queue_packets 0 \
         mean_output_queue_packets [expr {$area / $seconds / $n}] \

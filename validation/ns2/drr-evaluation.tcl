@@ -25,7 +25,7 @@
 # packet on the wire); maxSize=MB is the byte mode (queue_in_bytes_, mean_pktsize_ 1) with
 # room for M bytes and the device's packet.
 #
-#   ns validation/ns2/drr-evaluation.tcl --scenario=factorial --queueDisc=Drr \
+#   ns validation/ns2/drr-evaluation.tcl --scenario=factorial --queueDisc=DRR \
 #       --maxSize=650000B --bgPacketSize=1000 --bgIntervalMin=5 --bgIntervalMax=15
 
 source [file join [file dirname [info script]] lib experiment.tcl]
@@ -33,13 +33,13 @@ source [file join [file dirname [info script]] lib experiment.tcl]
 experiment::program drr-evaluation
 experiment::param scenario string fairness "fairness (Fig. 3: on/off sources, DRR's\
  buckets_ x blimit_) or factorial (Tables 2-5: P x B x Q); the other defaults depend on it"
-experiment::param queueDisc string Drr "Bottleneck queue: Drr (Queue/DRR) or DropTail\
+experiment::param queueDisc string DRR "Bottleneck queue: DRR (Queue/DRR) or FIFO\
  (Queue/DropTail)"
 experiment::param nFlows uint 10 "Number of sources (sender/receiver pairs); flow 0 is the\
  measured flow" -min 1 -max 254
 experiment::param maxSize string "" "Queue limit as an ns-3 QueueSize text ('25000B', '400p');\
- Drr: blimit_ in bytes; DropTail: limit_ N + 2 for Np, byte mode for MB. Default: fairness\
- 25000B; factorial Drr 200000B, DropTail 400p"
+ DRR: blimit_ in bytes; FIFO: limit_ N + 2 for Np, byte mode for MB. Default: fairness\
+ 25000B; factorial DRR 200000B, FIFO 400p"
 experiment::param buckets uint 10 "DRR: buckets_" -min 1 -max 16777216 -recorded sometimes
 experiment::param quantum uint 250 "DRR: quantum_ in bytes (ns-2's default 250)" -min 1\
  -max 4294967295 -recorded sometimes
@@ -117,10 +117,10 @@ if {[get quick]} {
     resolve warmup [expr {$fairness ? 10 : 20}]
 }
 set queueDisc [get queueDisc]
-if {$queueDisc ne "Drr" && $queueDisc ne "DropTail"} {
-    experiment::fail "--queueDisc must be Drr or DropTail, got '$queueDisc'"
+if {$queueDisc ne "DRR" && $queueDisc ne "FIFO"} {
+    experiment::fail "--queueDisc must be DRR or FIFO, got '$queueDisc'"
 }
-set drr [expr {$queueDisc eq "Drr"}]
+set drr [expr {$queueDisc eq "DRR"}]
 if {[get maxSize] eq ""} {
     resolve maxSize [expr {$fairness ? "25000B" : ($drr ? "200000B" : "400p")}]
 }

@@ -22,7 +22,7 @@
 source [file join [file dirname [info script]] lib experiment.tcl]
 
 experiment::program rio-assured-service
-experiment::param queueDisc string Rio "Bottleneck queue disc: Rio (ns-2.35's diffserv RIO,\
+experiment::param queueDisc string RIO "Bottleneck queue disc: RIO (ns-2.35's diffserv RIO,\
  RIO-C; RI+O and the RED baseline have no ns-2.35 counterpart)"
 experiment::param profiles string "2,1,0.5,0.2,0.1" "AS profile rates in Mb/s, comma-separated\
  (flowsPerProfile flows of each)"
@@ -81,8 +81,8 @@ if {$P(quick)} {
     set experiment::value(simTime) 30
     set experiment::value(warmup) 5
 }
-if {$P(queueDisc) ne "Rio"} {
-    experiment::fail "--queueDisc: ns-2.35 has RIO only (Rio), got '$P(queueDisc)' (RI+O and\
+if {$P(queueDisc) ne "RIO"} {
+    experiment::fail "--queueDisc: ns-2.35 has RIO only, got '$P(queueDisc)' (RI+O and\
  the RED baseline run on the module's example)"
 }
 set profiles {}

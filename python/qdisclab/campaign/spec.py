@@ -24,12 +24,12 @@ A campaign names one example program and the runs to make of it::
 
     [[grid]]                            # sub-grids: each is crossed with the axes above,
     name = "droptail"                   # and the campaign is the union of its sub-grids
-    fixed = { queueDisc = "DropTail", pcap = "{run}/trace", flowMonitor = "{run}/flowmon.xml" }
+    fixed = { queueDisc = "FIFO", pcap = "{run}/trace", flowMonitor = "{run}/flowmon.xml" }
     seeds = [1, 2, 3, 4, 5, 6]          # optional: this sub-grid's own seeds (or replications)
 
     [[grid]]
     name = "red"
-    fixed = { queueDisc = "Red" }
+    fixed = { queueDisc = "RED" }
     factors = { wait = [true, false] }
     zip = [{ minTh = [0.02, 0.32], maxTh = [0.04, 0.64] }]
 
@@ -45,7 +45,7 @@ A campaign names one example program and the runs to make of it::
     [floor]                             # optional: `qdisc-lab bench --campaigns`
     grid = "red"                        # the sub-grid whose first point it measures (default:
     params = { simTime = 20 }           #   the first), these values over that point's,
-    fifo = { queueDisc = "DropTail" }   # and what turns the point into the scenario's floor
+    fifo = { queueDisc = "FIFO" }   # and what turns the point into the scenario's floor
 
 ``[floor]`` names a representative point of the campaign and its floor: the same topology and
 traffic with a FIFO in place of the studied queue disc and nothing else of the module (which
@@ -868,6 +868,10 @@ def _value_problem(entry: Mapping[str, Any], value: Scalar) -> str | None:
             return "expected a number"
         if not math.isfinite(value):
             return "expected a finite number"
+        return None
+    if choices := entry.get("choices"):
+        if value not in choices:
+            return f"not one of its choices: {', '.join(map(str, choices))}"
         return None
     if kind in ("rate", "time"):
         if isinstance(value, bool) or not isinstance(value, str | int | float):

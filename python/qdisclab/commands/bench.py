@@ -54,7 +54,7 @@ LOADS = ("overload", "underload")
 #: The same limit for every queue disc, so that they are compared holding as many packets.
 MAX_SIZE = "1000p"
 #: Schema tag of ``qdisc-bench --list``'s document.
-CATALOG_SCHEMA = "qdisc-lab.catalog/1"
+CATALOG_SCHEMA = "qdisc-lab.catalog/2"
 
 #: qdisc-bench's exit status for a queue disc type that is not registered.
 EXIT_UNKNOWN_QDISC = 3
@@ -119,8 +119,7 @@ QUICK_SETTINGS = Settings(
 class CatalogEntry:
     """One queue disc of the module's catalog, as ``qdisc-bench --list`` prints it."""
 
-    name: str  #: short name ("DRR")
-    aliases: tuple[str, ...]  #: other spellings the examples accept ("Drr")
+    name: str  #: short name, the queue disc's one spelling ("DRR")
     type_id: str  #: "ns3::DrrQueueDisc"
     origin: str  #: "qdisc-lab" or "ns-3"
     description: str
@@ -130,11 +129,6 @@ class CatalogEntry:
     bench_default: bool  #: in the benchmark's default grid
     bench_reference: bool  #: the benchmark's reference (ratios are against it)
     bench_attributes: tuple[str, ...]  #: "Name=Value" the benchmark adds beyond MaxSize
-
-    @property
-    def spellings(self) -> tuple[str, ...]:
-        """The name, then the aliases."""
-        return (self.name, *self.aliases)
 
 
 class UnknownQdiscError(RuntimeError):
@@ -154,7 +148,6 @@ def parse_catalog(text: str, source: str = "qdisc-bench --list") -> list[Catalog
         return [
             CatalogEntry(
                 name=e["name"],
-                aliases=tuple(e["aliases"]),
                 type_id=e["type_id"],
                 origin=e["origin"],
                 description=e["description"],

@@ -386,3 +386,32 @@ def _replayed(r) -> None:
     else:
         cpu = ""
     CONSOLE.print(f"{r.verdict}  {r.label}{cpu}", markup=False, highlight=False, soft_wrap=True)
+
+
+@click.command("rekey")
+@click.argument("db", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("param")
+@click.argument("renames", nargs=-1, required=True)
+def rekey_cmd(db: Path, param: str, renames: tuple[str, ...]) -> None:
+    """Rename values of a parameter in a campaign database, as if its runs had been recorded
+    with the new ones (RENAMES: OLD=NEW ..., e.g. `rekey DB queueDisc Drr=DRR DropTail=FIFO`).
+
+    For a program that renamed a value: each such run gets the new value in its parameters,
+    metrics report and command line, and the run key that value makes, so the next sweep finds
+    it instead of running it again; the stored campaign text's quoted old values are renamed
+    too. Metrics and times are kept as recorded. One transaction: on an error (a new key that is
+    already stored) the database is left as it was.
+    """
+    from qdisclab.campaign.rekey import parse_renames, rekey
+    from qdisclab.campaign.spec import CampaignError
+
+    try:
+        done = rekey(db, param, parse_renames(renames))
+    except CampaignError as exc:  # StoreError too
+        raise click.ClickException(str(exc)) from exc
+    counts = ", ".join(f"{old}: {count}" for old, count in done.by_value.items())
+    CONSOLE.print(
+        f"Rekeyed {done.runs} runs of {db} ({param} {counts}); kept-file folders moved:"
+        f" {done.kept_folders}; stored campaign text "
+        f"{'renamed' if done.campaign_text else 'unchanged'}.",
+        markup=False, highlight=False, soft_wrap=True)

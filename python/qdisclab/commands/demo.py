@@ -69,7 +69,7 @@ DEMOS = {
     "fifo-vs-red": Demo(
         name="fifo-vs-red",
         program="dumbbell-fifo-vs-red",
-        queue_discs=("Fifo", "Red"),
+        queue_discs=("FIFO", "RED"),
         args=(),
         title="FIFO vs RED: goodput, mean/p99 queueing delay, mean queue, drops",
         columns=(

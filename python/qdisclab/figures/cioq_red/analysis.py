@@ -38,7 +38,7 @@ Key = tuple[str, int, str, float, int, float]  # fabric, ports, queueDisc, speed
 #: speedup N (no input queueing); its cells have speedup = ports.
 OUTPUT_QUEUED = "OutputQueued"
 #: The queue discs ns-2.35 has (it has no CIOQ-RED).
-OQ_QDISCS = ("DropTail", "Red")
+OQ_QDISCS = ("FIFO", "RED")
 
 
 def on_ns2(run: RunRecord) -> bool:
@@ -67,7 +67,7 @@ def resolved(params: Mapping) -> dict:
     sessions = int(params["sessions"])
     if sessions == 0:
         sessions = round(float(params["load"]) * PAPER_SESSIONS.get(ports, 0))
-    nu = float(params["nu"]) if queue == "CioqRed" else 0.0
+    nu = float(params["nu"]) if queue == "CIOQ-RED" else 0.0
     return {"ports": ports, "queueDisc": queue, "fabric": str(params["fabric"]),
             "speedup": round(float(params["speedup"]), 6), "sessions": sessions, "nu": nu}
 
@@ -111,7 +111,7 @@ class Study:
                     sessions: int | None = None, nu: float | None = None) -> Key:
         """A cell at the paper's operating point, with the given coordinates changed."""
         if nu is None:
-            nu = PAPER_NU[ports] if queue == "CioqRed" else 0.0
+            nu = PAPER_NU[ports] if queue == "CIOQ-RED" else 0.0
         if speedup is None:
             speedup = float(ports) if fabric == OUTPUT_QUEUED else PAPER_SPEEDUP[ports]
         return (fabric, ports, queue, round(speedup, 6),
@@ -121,7 +121,7 @@ class Study:
         """Speedups run with all three queue discs at the paper's load."""
         found = [{k[3] for k in self.cells if k[:3] == (fabric, ports, q)
                   and k[4] == PAPER_SESSIONS[ports]
-                  and k[5] == (PAPER_NU[ports] if q == "CioqRed" else 0.0)} for q in QDISCS]
+                  and k[5] == (PAPER_NU[ports] if q == "CIOQ-RED" else 0.0)} for q in QDISCS]
         return sorted(set.intersection(*found)) if found else []
 
     def loads(self, fabric: str, ports: int, queues: tuple[str, ...] = QDISCS) -> list[int]:
@@ -129,24 +129,24 @@ class Study:
         output-queued router)."""
         speedup = self.default_key(fabric, ports, queues[0])[3]
         found = [{k[4] for k in self.cells if k[:4] == (fabric, ports, q, speedup)
-                  and k[5] == (PAPER_NU[ports] if q == "CioqRed" else 0.0)} for q in queues]
+                  and k[5] == (PAPER_NU[ports] if q == "CIOQ-RED" else 0.0)} for q in queues]
         return sorted(set.intersection(*found)) if found else []
 
     def nus(self, fabric: str, ports: int) -> list[float]:
         """CIOQ-RED input weights run at the paper's operating point; 0 when RED was run
         there (CIOQ-RED with ν = 0 is RED, drop for drop)."""
         found = {k[5] for k in self.cells
-                 if k[:5] == self.default_key(fabric, ports, "CioqRed")[:5]}
-        if self.default_key(fabric, ports, "Red") in self.cells:
+                 if k[:5] == self.default_key(fabric, ports, "CIOQ-RED")[:5]}
+        if self.default_key(fabric, ports, "RED") in self.cells:
             found.add(0.0)
         return sorted(found)
 
     def nu_key(self, fabric: str, ports: int, nu: float) -> Key:
         """The cell of CIOQ-RED with input weight ``nu`` at the paper's operating point (RED's
         for ν = 0 unless CIOQ-RED was run with ν = 0)."""
-        key = self.default_key(fabric, ports, "CioqRed", nu=nu)
+        key = self.default_key(fabric, ports, "CIOQ-RED", nu=nu)
         if nu == 0 and key not in self.cells:
-            return self.default_key(fabric, ports, "Red")
+            return self.default_key(fabric, ports, "RED")
         return key
 
     def series(self, fabric: str, ports: int, queue: str, axis: str, xs: list,
@@ -190,10 +190,10 @@ def loss_differences(study: Study, ports: int, fabric: str = "Paper", *,
     red = red or study
     out = []
     for sessions in sorted({k[4] for k in study.cells
-                            if k[:4] == (fabric, ports, "CioqRed", round(PAPER_SPEEDUP[ports], 6))
+                            if k[:4] == (fabric, ports, "CIOQ-RED", round(PAPER_SPEEDUP[ports], 6))
                             and k[5] == (PAPER_NU[ports] if nu is None else nu)}):
-        a = study.default_key(fabric, ports, "CioqRed", sessions=sessions, nu=nu)
-        b = red.default_key(fabric, ports, "Red", sessions=sessions)
+        a = study.default_key(fabric, ports, "CIOQ-RED", sessions=sessions, nu=nu)
+        b = red.default_key(fabric, ports, "RED", sessions=sessions)
         seeds = sorted(set(study.cells.get(a, {})) & set(red.cells.get(b, {})))
         if not seeds:
             continue
@@ -249,10 +249,10 @@ def calibration_rows(studies: dict[Setting, Study]) -> list[list]:
             continue
         ratio = input_ratios(study)
         s14, s18 = ratio[round(S14_SPEEDUP, 6)], ratio[round(S18_SPEEDUP, 6)]
-        red = study.estimate(study.default_key("Paper", 4, "Red"), OUTPUT)
-        cioq = study.estimate(study.default_key("Paper", 4, "CioqRed"), OUTPUT)
-        _, diff = study.compare(study.default_key("Paper", 4, "CioqRed"),
-                                study.default_key("Paper", 4, "Red"), LOSS)
+        red = study.estimate(study.default_key("Paper", 4, "RED"), OUTPUT)
+        cioq = study.estimate(study.default_key("Paper", 4, "CIOQ-RED"), OUTPUT)
+        _, diff = study.compare(study.default_key("Paper", 4, "CIOQ-RED"),
+                                study.default_key("Paper", 4, "RED"), LOSS)
         rows.append([setting[0], setting[1], READING_LABELS.get(setting[:2], "?"), setting[2],
                      s14, s18, s14 <= S14_MAX, s18 >= S18_MIN,
                      cioq.mean / red.mean if red.mean > 0 else math.nan, cioq.mean, red.mean,

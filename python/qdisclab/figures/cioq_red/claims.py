@@ -152,7 +152,7 @@ def speedup_claims(study: Study, ports: int) -> list[Claim]:
             " (1 to 1.5) (S18, a calibration statement)",
             f"input(s = {S18_SPEEDUP:g}) / input(s = {BASE_SPEEDUP:g}) = {_percent(s18)} (target ≥"
             f" {S18_MIN:.0%}); the output queues of RED and CIOQ-RED differ by "
-            + ", ".join(f"{_fmt(est[('Red', OUTPUT)][k].mean - est[('CioqRed', OUTPUT)][k].mean)}"
+            + ", ".join(f"{_fmt(est[('RED', OUTPUT)][k].mean - est[('CIOQ-RED', OUTPUT)][k].mean)}"
                         f" at s = {xs[k]:g}" for k in range(len(xs)) if xs[k] <= 2.1)
             + " packets", calibration_verdict(s18 >= S18_MIN if math.isfinite(s18) else None),
             id=ids["input felt"]))
@@ -164,12 +164,12 @@ def speedup_claims(study: Study, ports: int) -> list[Claim]:
 
     # 3. DropTail has the longest output queue; per speedup, paired over seeds against the
     # longer of the two REDs: ahead, tied (the interval contains 0) or behind, counted apart.
-    longest = sum(est[("DropTail", OUTPUT)][k].mean
+    longest = sum(est[("FIFO", OUTPUT)][k].mean
                   >= max(est[(q, OUTPUT)][k].mean for q in QDISCS) for k in range(len(xs)))
     kinds = []
     for k, sp in enumerate(xs):
-        rival = max(("Red", "CioqRed"), key=lambda q: est[(q, OUTPUT)][k].mean)
-        kinds.append(study.compare(study.default_key(fabric, ports, "DropTail", speedup=sp),
+        rival = max(("RED", "CIOQ-RED"), key=lambda q: est[(q, OUTPUT)][k].mean)
+        kinds.append(study.compare(study.default_key(fabric, ports, "FIFO", speedup=sp),
                                    study.default_key(fabric, ports, rival, speedup=sp),
                                    OUTPUT)[0])
     claims.append(Claim(
@@ -183,7 +183,7 @@ def speedup_claims(study: Study, ports: int) -> list[Claim]:
         id=ids["droptail longest"]))
 
     # 4. At low speedup CIOQ-RED's output queue is significantly below RED's.
-    red0, cioq0 = est[("Red", OUTPUT)][0], est[("CioqRed", OUTPUT)][0]
+    red0, cioq0 = est[("RED", OUTPUT)][0], est[("CIOQ-RED", OUTPUT)][0]
     significant = (math.isfinite(red0.half_width) and math.isfinite(cioq0.half_width)
                    and cioq0.high < red0.low)
     cut = 1 - cioq0.mean / red0.mean if red0.mean > 0 else math.nan
@@ -195,7 +195,7 @@ def speedup_claims(study: Study, ports: int) -> list[Claim]:
         else "disagree", id=ids["low speedup"]))
 
     # 5. The two approach each other for s ≥ 2.
-    gaps = [est[("Red", OUTPUT)][k].mean - est[("CioqRed", OUTPUT)][k].mean
+    gaps = [est[("RED", OUTPUT)][k].mean - est[("CIOQ-RED", OUTPUT)][k].mean
             for k in range(len(xs))]
     if high:
         late = float(np.mean([gaps[k] for k in high]))
@@ -234,8 +234,8 @@ def load_claims(study: Study, ports: int,
         return [Claim(where, "loss rate and utilisation vs load", "no load runs",
                       "not evaluated", id=ids["util"])]
     u = {q: study.series(fabric, ports, q, "load", xs, UTIL) for q in QDISCS}
-    du = [u["CioqRed"][k].mean - u["Red"][k].mean for k in range(len(xs))]
-    dd = [u["CioqRed"][k].mean - u["DropTail"][k].mean for k in range(len(xs))]
+    du = [u["CIOQ-RED"][k].mean - u["RED"][k].mean for k in range(len(xs))]
+    dd = [u["CIOQ-RED"][k].mean - u["FIFO"][k].mean for k in range(len(xs))]
     ku, kd = (int(np.argmax(np.abs(d))) for d in (du, dd))
     # The loss claim is judged on the paper's own loss rate ("the ratio of the number of
     # packets dropped and the number of packets sent": over the packets the sources sent, their
@@ -249,7 +249,7 @@ def load_claims(study: Study, ports: int,
         Claim(where, "RED and CIOQ-RED have almost the same utilisation (the gain in backlog"
               " does not cost utilisation)",
               f"largest |Δ| (CIOQ-RED − RED) {abs(du[ku]):.3f} at {xs[ku]} sessions"
-              f" ({_fmt(u['Red'][ku].mean, 3)} vs {_fmt(u['CioqRed'][ku].mean, 3)}); rule:"
+              f" ({_fmt(u['RED'][ku].mean, 3)} vs {_fmt(u['CIOQ-RED'][ku].mean, 3)}); rule:"
               f" ≤ {SAME_UTIL} agree, ≤ {2 * SAME_UTIL} partly",
               _closeness(abs(du[ku]), SAME_UTIL), id=ids["util"]),
         _with_cause(Claim(where, "RED and CIOQ-RED have almost the same loss rate; CIOQ-RED's"
@@ -259,7 +259,7 @@ def load_claims(study: Study, ports: int,
         Claim(where, "CIOQ-RED does not compromise the utilisation compared with DropTail"
               " (abstract, §VI)",
               f"largest |Δ| (CIOQ-RED − DropTail) {abs(dd[kd]):.3f} at {xs[kd]} sessions"
-              f" ({_fmt(u['DropTail'][kd].mean, 3)} vs {_fmt(u['CioqRed'][kd].mean, 3)});"
+              f" ({_fmt(u['FIFO'][kd].mean, 3)} vs {_fmt(u['CIOQ-RED'][kd].mean, 3)});"
               f" rule: ≤ {SAME_UTIL} agree, ≤ {2 * SAME_UTIL} partly",
               _closeness(abs(dd[kd]), SAME_UTIL), id=ids["util droptail"]),
     ]
@@ -304,13 +304,13 @@ class LossReading:
 
 
 def _loss_reading(study: Study, ports: int, fabric: str, xs: list, metric: str) -> LossReading:
-    lo = {q: study.series(fabric, ports, q, "load", xs, metric) for q in ("Red", "CioqRed")}
+    lo = {q: study.series(fabric, ports, q, "load", xs, metric) for q in ("RED", "CIOQ-RED")}
     keep = [k for k in range(len(xs))
-            if math.isfinite(lo["Red"][k].mean) and math.isfinite(lo["CioqRed"][k].mean)]
+            if math.isfinite(lo["RED"][k].mean) and math.isfinite(lo["CIOQ-RED"][k].mean)]
     paired = loss_differences(study, ports, fabric, metric=metric)
     return LossReading(LOSS_LABELS[metric], tuple(xs[k] for k in keep),
-                       tuple(lo["Red"][k].mean for k in keep),
-                       tuple(lo["CioqRed"][k].mean for k in keep),
+                       tuple(lo["RED"][k].mean for k in keep),
+                       tuple(lo["CIOQ-RED"][k].mean for k in keep),
                        tuple(kind for _, kind, _ in paired),
                        tuple(band_position(diff, SAME_LOSS) for _, _, diff in paired))
 
@@ -373,9 +373,9 @@ def loss_cause(rows: list[list], variants: dict[Setting, Study] | None,
             if name == "loss-buffer":
                 setting = next(r for r in READINGS if READING_LABELS[r] == what)
                 study = variants[setting + (primary_setting[2],)]
-                red = study.estimate(study.default_key("Paper", 4, "Red"), OUTPUT)
-                cioq = study.estimate(study.default_key("Paper", 4, "CioqRed"), OUTPUT)
-                inp = study.estimate(study.default_key("Paper", 4, "CioqRed"), INPUT)
+                red = study.estimate(study.default_key("Paper", 4, "RED"), OUTPUT)
+                cioq = study.estimate(study.default_key("Paper", 4, "CIOQ-RED"), OUTPUT)
+                inp = study.estimate(study.default_key("Paper", 4, "CIOQ-RED"), INPUT)
                 text += (f"; input queue {_fmt(inp.mean)} packets, output RED"
                          f" {_fmt(red.mean)} vs CIOQ-RED {_fmt(cioq.mean)}"
                          f" ({'C4 holds' if cioq.high < red.low and cioq.mean < 0.75 * red.mean else 'C4 fails'})")
@@ -439,19 +439,19 @@ def output_queued_claims(study: Study, ports: int) -> list[Claim]:
         claims.append(Claim(where, paper, f"no DropTail and RED runs at the paper's"
                             f" {PAPER_SESSIONS[ports]} sessions", "not evaluated", id=ids["droptail longest"]))
         return claims
-    kind, diff = study.compare(full["DropTail"], full["Red"], OUTPUT)
-    longest = int(est["DropTail"].mean >= est["Red"].mean)
+    kind, diff = study.compare(full["FIFO"], full["RED"], OUTPUT)
+    longest = int(est["FIFO"].mean >= est["RED"].mean)
     loads = study.loads(OUTPUT_QUEUED, ports, OQ_QDISCS)
-    at_loads = sum(study.estimate(study.default_key(OUTPUT_QUEUED, ports, "DropTail",
+    at_loads = sum(study.estimate(study.default_key(OUTPUT_QUEUED, ports, "FIFO",
                                                     sessions=x), OUTPUT).mean
-                   >= study.estimate(study.default_key(OUTPUT_QUEUED, ports, "Red",
+                   >= study.estimate(study.default_key(OUTPUT_QUEUED, ports, "RED",
                                                        sessions=x), OUTPUT).mean
                    for x in loads)
     claims.append(Claim(
         where, paper,
         f"output-queued router (the CIOQ switch's limit s = N = {ports}, the one speedup"
-        f" ns-2.35 can run; no CIOQ-RED), {full['Red'][4]} sessions: DropTail"
-        f" {est['DropTail'].format(2)}, RED {est['Red'].format(2)} packets; DropTail's is the"
+        f" ns-2.35 can run; no CIOQ-RED), {full['RED'][4]} sessions: DropTail"
+        f" {est['FIFO'].format(2)}, RED {est['RED'].format(2)} packets; DropTail's is the"
         f" longest at {longest} of 1 speedups (paired over seeds: {_count([kind])},"
         f" Δ {diff.mean:+.2f}); at {at_loads} of {len(loads)} loads",
         "agree" if longest else "disagree", id=ids["droptail longest"]))

@@ -12,8 +12,8 @@ NAME = "cioq-red"
 
 # ----------------------------------------------------------------- the paper's setup
 
-QDISCS = ("DropTail", "Red", "CioqRed")
-LABELS = {"DropTail": "DropTail", "Red": "RED", "CioqRed": "CIOQ-RED"}
+QDISCS = ("FIFO", "RED", "CIOQ-RED")
+LABELS = {"FIFO": "DropTail", "RED": "RED", "CIOQ-RED": "CIOQ-RED"}
 SIZES = (4, 16)
 #: Sessions of Figs. 2 / 4 (the full load of Figs. 3 / 5).
 PAPER_SESSIONS = {4: 800, 16: 6400}

@@ -35,7 +35,7 @@ from qdisclab.figures.cioq_red.paper import (
 )
 from qdisclab.figures.common import Estimate, errorbar
 
-COLORS = {"DropTail": "C0", "Red": "C1", "CioqRed": "C2"}
+COLORS = {"FIFO": "C0", "RED": "C1", "CIOQ-RED": "C2"}
 
 
 # ----------------------------------------------------------------- figures
@@ -104,14 +104,14 @@ def nu_figure(study: Study, sizes: list[int]) -> Figure:
         out = [study.estimate(k, OUTPUT) for k in keys]
         axis.errorbar([e.mean for e in loss], [e.mean for e in out],
                       xerr=[_half(e) for e in loss], yerr=[_half(e) for e in out],
-                      color=COLORS["CioqRed"], marker="o", markersize=4, capsize=3, lw=1.2,
+                      color=COLORS["CIOQ-RED"], marker="o", markersize=4, capsize=3, lw=1.2,
                       label="CIOQ-RED over ν")
         for i, (nu, lo, ou) in enumerate(zip(nus, loss, out, strict=True)):
             bold = math.isclose(nu, PAPER_NU[ports])
             axis.annotate(f"ν={nu:g}" + (" (paper)" if bold else ""), (lo.mean, ou.mean),
                           textcoords="offset points", xytext=(5, 4 if i % 2 == 0 else -11),
                           fontsize=7, fontweight="bold" if bold else "normal")
-        for queue in ("DropTail", "Red"):
+        for queue in ("FIFO", "RED"):
             key = study.default_key("Paper", ports, queue)
             lo, ou = study.estimate(key, LOSS), study.estimate(key, OUTPUT)
             if lo.n:
@@ -176,7 +176,7 @@ def load_rows(study: Study, fabric: str, ports: int,
 def nu_rows(study: Study, sizes: list[int]) -> list[list]:
     rows = []
     for ports in sizes:
-        keys = [study.default_key("Paper", ports, q) for q in ("DropTail", "Red")]
+        keys = [study.default_key("Paper", ports, q) for q in ("FIFO", "RED")]
         keys += [study.nu_key("Paper", ports, nu) for nu in study.nus("Paper", ports)
                  if nu > 0]
         for key in keys:

@@ -64,8 +64,8 @@ def reading_of(params: dict) -> str | None:
 
 #: The calibration's anchor cells (plan: S15, S16, S22): one number per buffer and one for
 #: the background; their claims are re-scoped to the other cells.
-DELAY_ANCHORS: tuple[Cell, ...] = ((1000, 1.0, "DropTail"), (1000, 1.0, "Drr"))
-RATIO_ANCHOR: Cell = (500, 1.5, "DropTail")
+DELAY_ANCHORS: tuple[Cell, ...] = ((1000, 1.0, "FIFO"), (1000, 1.0, "DRR"))
+RATIO_ANCHOR: Cell = (500, 1.5, "FIFO")
 
 #: The buffers chosen on the anchor cells (doc: "Calibration result"): DropTail's limit in
 #: packets, DRR's blimit_ with ns-2's head drop and with tail drop (the variant).
@@ -86,9 +86,9 @@ FACTORIAL_BUCKETS = 10
 #: (campaigns/drr-evaluation.toml runs exactly these).
 QueueConfig = tuple[str, str, str]
 VARIANTS: dict[str, tuple[QueueConfig, QueueConfig]] = {
-    "main": (("DropTail", DROPTAIL_LIMIT, ""), ("Drr", DRR_BLIMIT_HEAD, "Head")),
-    "drr-tail": (("DropTail", DROPTAIL_LIMIT, ""), ("Drr", DRR_BLIMIT_TAIL, "Tail")),
-    "equal-buffers": (("DropTail", DRR_BLIMIT_HEAD, ""), ("Drr", DRR_BLIMIT_HEAD, "Head")),
+    "main": (("FIFO", DROPTAIL_LIMIT, ""), ("DRR", DRR_BLIMIT_HEAD, "Head")),
+    "drr-tail": (("FIFO", DROPTAIL_LIMIT, ""), ("DRR", DRR_BLIMIT_TAIL, "Tail")),
+    "equal-buffers": (("FIFO", DRR_BLIMIT_HEAD, ""), ("DRR", DRR_BLIMIT_HEAD, "Head")),
 }
 VARIANT_LABELS = {
     "main": "ours",
@@ -124,7 +124,7 @@ def resolved(params: Mapping) -> dict:
     (None in the other scenario: the example reports each scenario's own)."""
     scenario = str(params["scenario"])
     queue = str(params["queueDisc"])
-    drr = queue == "Drr"
+    drr = queue == "DRR"
     fairness = scenario == "fairness"
     return {
         "scenario": scenario,
@@ -180,7 +180,7 @@ class Fairness:
         for run in runs:
             params = run_params(run)
             p = resolved(params)
-            if p["scenario"] != "fairness" or p["queueDisc"] != "Drr" or not run.metrics:
+            if p["scenario"] != "fairness" or p["queueDisc"] != "DRR" or not run.metrics:
                 continue
             if p["nFlows"] != flows or reading_of(p) != reading:
                 continue
@@ -430,14 +430,14 @@ class Variants:
     def anchor_backgrounds(self) -> dict[Background, Estimate]:
         """S22: arrival ratio at the anchor cell (DropTail 400 p, 500 B, 1.5 Mb/s) per
         background."""
-        key = (RATIO_ANCHOR[0], RATIO_ANCHOR[1], ("DropTail", "400p", ""))
+        key = (RATIO_ANCHOR[0], RATIO_ANCHOR[1], ("FIFO", "400p", ""))
         out = {b: t_interval(metric_value(m, RATIO) for m in cells[key].values())
                for b, cells in self.backgrounds.items() if key in cells}
         return dict(sorted(out.items(), key=lambda kv: background_preference(kv[0])))
 
     def anchor_delays(self) -> dict[Background, Estimate]:
         """The anchor cell's delay per background (the cause of C12's gap)."""
-        key = (RATIO_ANCHOR[0], RATIO_ANCHOR[1], ("DropTail", "400p", ""))
+        key = (RATIO_ANCHOR[0], RATIO_ANCHOR[1], ("FIFO", "400p", ""))
         out = {b: t_interval(metric_value(m, DELAY) for m in cells[key].values())
                for b, cells in self.backgrounds.items() if key in cells}
         return dict(sorted(out.items(), key=lambda kv: background_preference(kv[0])))
@@ -446,14 +446,14 @@ class Variants:
         """The factorial with the chosen background per (DropTail limit, DRR blimit_) of the
         buffers grids, DRR dropping from ``drop_from``: every design the grids complete."""
         cells = self.backgrounds.get(BACKGROUND, {})
-        limits = {config[1] for (_, _, config) in cells if config[0] == "DropTail"}
+        limits = {config[1] for (_, _, config) in cells if config[0] == "FIFO"}
         blimits = {config[1] for (_, _, config) in cells
-                   if config[0] == "Drr" and config[2] == drop_from}
+                   if config[0] == "DRR" and config[2] == drop_from}
         out = {}
         for limit in sorted(limits, key=buffer_value):
             for blimit in sorted(blimits, key=buffer_value):
                 design = build_design(f"buffers {limit}/{blimit}", cells,
-                                      (("DropTail", limit, ""), ("Drr", blimit, drop_from)))
+                                      (("FIFO", limit, ""), ("DRR", blimit, drop_from)))
                 if design is not None and design.results:
                     out[(limit, blimit)] = design
         return out

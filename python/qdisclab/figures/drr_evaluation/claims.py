@@ -349,8 +349,8 @@ def delay_claims(design: Design, label: str = "") -> list[Claim]:
     # DRR lowers the delay of large packets: paired (same seed) DRR − DropTail at P = 1000.
     diffs = []
     for bw in B_LEVELS:
-        dt = design.values((1000, bw, "DropTail"), DELAY)
-        drr = design.values((1000, bw, "Drr"), DELAY)
+        dt = design.values((1000, bw, "FIFO"), DELAY)
+        drr = design.values((1000, bw, "DRR"), DELAY)
         diffs.append((bw, t_interval(drr[s] - dt[s] for s in sorted(dt.keys() & drr.keys()))))
     lower = [d for _, d in diffs if d.n and d.mean < 0]
     significant = [d for d in lower if d.excludes_zero() or not math.isfinite(d.half_width)]
@@ -382,8 +382,8 @@ def ratio_claims(design: Design) -> list[Claim]:
         f"ours: {_percents(ratio, ranking)}; error {percent_text(ratio.percent_error)} %",
         "agree" if ranking[:2] == ["B", "P"] and qp < 1 else
         "partly" if qp < 1 and set(ranking[:2]) == {"B", "P"} else "disagree"))
-    gaps = [abs(design.estimate((p, bw, "Drr"), RATIO).mean
-                - design.estimate((p, bw, "DropTail"), RATIO).mean)
+    gaps = [abs(design.estimate((p, bw, "DRR"), RATIO).mean
+                - design.estimate((p, bw, "FIFO"), RATIO).mean)
             for p in P_LEVELS for bw in B_LEVELS]
     claims.append(Claim(
         "§4, Table 4",
@@ -435,8 +435,8 @@ def one_bucket_cause(main: Design, variants: Variants) -> tuple[str, list[str]] 
     parts, gaps = [], []
     for (p, bw), by_seed in sorted(variants.one_bucket.items()):
         ratio = t_interval(metric_value(m, RATIO) for m in by_seed.values())
-        droptail = main.estimate((p, bw, "DropTail"), RATIO)
-        drr = main.estimate((p, bw, "Drr"), RATIO)
+        droptail = main.estimate((p, bw, "FIFO"), RATIO)
+        drr = main.estimate((p, bw, "DRR"), RATIO)
         gaps.append(abs(ratio.mean - droptail.mean))
         parts.append(f"{p} B, {bw:g} Mb/s: {ratio.format(3)} (DropTail {droptail.mean:.3f},"
                      f" DRR {drr.mean:.3f})")
@@ -493,17 +493,17 @@ def calibration_claims(designs: dict[str, Design], variants: Variants | None) ->
     claims = []
     anchor = (1000, 1.0)
     for cid, queue, buffer_text in (
-        ("C16", "DropTail", f"DropTail limit {DROPTAIL_LIMIT}"),
-        ("C17", "Drr", f"DRR blimit_ {DRR_BLIMIT_HEAD} (head drop)"),
+        ("C16", "FIFO", f"DropTail limit {DROPTAIL_LIMIT}"),
+        ("C17", "DRR", f"DRR blimit_ {DRR_BLIMIT_HEAD} (head drop)"),
     ):
         cell = (*anchor, queue)
         ours = main.estimate(cell, DELAY).format(3) if main and main.results else "–"
         text = f"{ours} s with the chosen {buffer_text}"
-        if queue == "Drr" and tail is not None and tail.results:
+        if queue == "DRR" and tail is not None and tail.results:
             text += (f"; tail drop: {tail.estimate(cell, DELAY).format(3)} s with"
                      f" {DRR_BLIMIT_TAIL}")
         if variants is not None:
-            for drop in (("",) if queue == "DropTail" else ("Head", "Tail")):
+            for drop in (("",) if queue == "FIFO" else ("Head", "Tail")):
                 series = variants.buffers(queue, drop, anchor)
                 if series:
                     chosen, inside = choose_buffer(series, PAPER_TABLE2[cell])
@@ -519,7 +519,7 @@ def calibration_claims(designs: dict[str, Design], variants: Variants | None) ->
         claims.append(Claim(
             "Table 2 (anchor)",
             f"{_cell_label(cell)}: delay {PAPER_TABLE2[cell]:.4f} s (used to choose the"
-            f" {'DropTail limit' if queue == 'DropTail' else 'DRR blimit_'})",
+            f" {'DropTail limit' if queue == 'FIFO' else 'DRR blimit_'})",
             text, calibration_verdict(met), id=cid))
     ours = main.estimate(RATIO_ANCHOR, RATIO).format(3) if main and main.results else "–"
     text = f"{ours} with the chosen background {background_label(BACKGROUND)}"

@@ -38,25 +38,25 @@ READINGS: dict[str, tuple[str, float, float, str]] = {
 FACTORS = ("P", "B", "Q")
 P_LEVELS = (500, 1000)  # bytes
 B_LEVELS = (1.0, 1.5)  # Mb/s
-Q_LEVELS = ("DropTail", "Drr")
-Q_LABELS = {"DropTail": "DropTail", "Drr": "DRR"}
+Q_LEVELS = ("FIFO", "DRR")
+Q_LABELS = {"FIFO": "DropTail", "DRR": "DRR"}
 EFFECTS = ("P", "B", "Q", "PB", "PQ", "BQ", "PBQ")
 
 Cell = tuple[int, float, str]  # (P bytes, B Mb/s, queueDisc)
 
 #: Table 2: mean delay (s) of the measured flow.
 PAPER_TABLE2: dict[Cell, float] = {
-    (500, 1.0, "DropTail"): 1.52971, (500, 1.0, "Drr"): 1.56103,
-    (1000, 1.0, "DropTail"): 3.23200, (1000, 1.0, "Drr"): 1.61920,
-    (500, 1.5, "DropTail"): 0.89872, (500, 1.5, "Drr"): 0.91565,
-    (1000, 1.5, "DropTail"): 2.06929, (1000, 1.5, "Drr"): 1.05314,
+    (500, 1.0, "FIFO"): 1.52971, (500, 1.0, "DRR"): 1.56103,
+    (1000, 1.0, "FIFO"): 3.23200, (1000, 1.0, "DRR"): 1.61920,
+    (500, 1.5, "FIFO"): 0.89872, (500, 1.5, "DRR"): 0.91565,
+    (1000, 1.5, "FIFO"): 2.06929, (1000, 1.5, "DRR"): 1.05314,
 }
 #: Table 4: packet arrival ratio of the measured flow.
 PAPER_TABLE4: dict[Cell, float] = {
-    (500, 1.0, "DropTail"): 0.646, (500, 1.0, "Drr"): 0.646,
-    (1000, 1.0, "DropTail"): 0.535, (1000, 1.0, "Drr"): 0.524,
-    (500, 1.5, "DropTail"): 0.949, (500, 1.5, "Drr"): 0.949,
-    (1000, 1.5, "DropTail"): 0.779, (1000, 1.5, "Drr"): 0.767,
+    (500, 1.0, "FIFO"): 0.646, (500, 1.0, "DRR"): 0.646,
+    (1000, 1.0, "FIFO"): 0.535, (1000, 1.0, "DRR"): 0.524,
+    (500, 1.5, "FIFO"): 0.949, (500, 1.5, "DRR"): 0.949,
+    (1000, 1.5, "FIFO"): 0.779, (1000, 1.5, "DRR"): 0.767,
 }
 #: Table 3 / Table 5: percentage of variation explained.
 PAPER_TABLE3 = {"P": 28.37, "B": 27.21, "Q": 20.07, "PB": 0.62, "PQ": 21.59, "BQ": 1.02,

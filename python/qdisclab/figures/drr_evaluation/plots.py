@@ -397,9 +397,9 @@ def hash_figure(series: dict[int, dict[str, Estimate]]) -> Figure:
 
 def buffers_figure(variants: Variants) -> Figure:
     """S15 / S16 and the held-out delays against the buffers."""
-    panels = (("DropTail", "", "DropTail limit (packets)"),
-              ("Drr", "Head", "DRR blimit_, head drop (kB)"),
-              ("Drr", "Tail", "DRR blimit_, tail drop (kB)"))
+    panels = (("FIFO", "", "DropTail limit (packets)"),
+              ("DRR", "Head", "DRR blimit_, head drop (kB)"),
+              ("DRR", "Tail", "DRR blimit_, tail drop (kB)"))
     fig = Figure(figsize=(13.0, 4.0), layout="constrained")
     axes = fig.subplots(1, 3)
     for axis, (queue, drop, label) in zip(axes, panels, strict=True):
@@ -407,7 +407,7 @@ def buffers_figure(variants: Variants) -> Figure:
             series = variants.buffers(queue, drop, (p, b))
             if not series:
                 continue
-            scale = 1 if queue == "DropTail" else 1e-3
+            scale = 1 if queue == "FIFO" else 1e-3
             xs = [buffer_value(k) * scale for k in series]
             errorbar(axis, xs, list(series.values()), color=f"C{i}", label=f"{p} B, {b:g} Mb/s")
             axis.axhline(PAPER_TABLE2[(p, b, queue)], color=f"C{i}", lw=0.8, ls="--")
@@ -427,7 +427,7 @@ BUFFERS_HEADER = ("queueDisc", "dropFrom", "maxSize", "packet_size", "bottleneck
 
 def buffers_rows(variants: Variants) -> list[list]:
     rows = []
-    for queue, drop in (("DropTail", ""), ("Drr", "Head"), ("Drr", "Tail")):
+    for queue, drop in (("FIFO", ""), ("DRR", "Head"), ("DRR", "Tail")):
         for p in P_LEVELS:
             for b in B_LEVELS:
                 for size, e in variants.buffers(queue, drop, (p, b)).items():
@@ -475,7 +475,10 @@ def background_rows(variants: Variants) -> list[list]:
     rows = []
     for background, cells in sorted(variants.backgrounds.items(),
                                     key=lambda kv: background_preference(kv[0])):
-        for (p, b, config), by_seed in sorted(cells.items(), key=str):
+        # Cells in their key's text order, the queue disc by its place in Q_LEVELS (FIFO first).
+        for (p, b, config), by_seed in sorted(
+                cells.items(), key=lambda kv: str((*kv[0][:2], (Q_LEVELS.index(kv[0][2][0]),
+                                                                *kv[0][2][1:])))):
             ratio = t_interval(metric_value(m, RATIO) for m in by_seed.values())
             delay = t_interval(metric_value(m, DELAY) for m in by_seed.values())
             rows.append([*background, p, b, config[0], ratio.mean, ratio.half_width,

@@ -259,7 +259,7 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
         fig, wg_rows = wait_gentle_figure(study, BASE_LINK, window)
         per_wg = defaultdict(list)
         for row in wg_rows:
-            if row[0] == "Red" and math.isfinite(row[4]):
+            if row[0] == "RED" and math.isfinite(row[4]):
                 per_wg[(row[1], row[2])].append(row[4])
         means = [sum(v) / len(v) for v in per_wg.values() if v]
         wg_spread = max(means) - min(means) if len(means) > 1 else None

@@ -171,9 +171,9 @@ class Study:
                 continue
             link = (str(p.get("bottleneckRate")), str(p.get("bottleneckDelay")))
             window, queue = int(p["window"]), int(p["queueSize"])
-            if p["queueDisc"] == "DropTail":
+            if p["queueDisc"] == "FIFO":
                 self.droptail[(link, window, queue)][run.seed] = run.metrics
-            elif p["queueDisc"] == "Red":
+            elif p["queueDisc"] == "RED":
                 pair = (float(p["minTh"]), float(p["maxTh"]))
                 wg = (bool(p["wait"]), bool(p["gentle"]))
                 self.red[(link, window, queue, wg, pair)][run.seed] = run.metrics
@@ -442,11 +442,11 @@ def calibration_rows(runs: Iterable[RunRecord]) -> list[CalibrationRow]:
         drops: dict[int, list[float]] = defaultdict(list)
         for run in group:
             p = run.params
-            if (p["queueDisc"] == "Red" and int(p["window"]) == 2000
+            if (p["queueDisc"] == "RED" and int(p["window"]) == 2000
                     and (p["bottleneckRate"], p["bottleneckDelay"]) == BASE_LINK
                     and (float(p["minTh"]), float(p["maxTh"])) == CALIBRATION_PAIR):
                 drops[int(p["queueSize"])].append(_red_drops(run))
-        ratios = halving_ratios(Study(r for r in group if r.params["queueDisc"] == "DropTail"))
+        ratios = halving_ratios(Study(r for r in group if r.params["queueDisc"] == "FIFO"))
         small, large = (ratios.get(w, math.nan) for w in (2000, 64000))
         if math.isnan(small) or math.isnan(large) or not all(
                 drops.get(q) for q in (S16_DROPS, *S16_QUIET)):

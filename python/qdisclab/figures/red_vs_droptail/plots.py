@@ -172,7 +172,7 @@ def wait_gentle_figure(study: Study, link: Link, window: int) -> tuple[Figure, l
         best = [study.best_pair(link, window, q, wg) for q in study.queues]
         _errorbar(axis, xs, [b[1] for b in best], color=f"C{i}", ls="--", label=wg_label(wg))
         for q, (pair, estimate) in zip(study.queues, best, strict=True):
-            rows.append(["Red", wg[0], wg[1], q, estimate.mean, estimate.half_width, estimate.n,
+            rows.append(["RED", wg[0], wg[1], q, estimate.mean, estimate.half_width, estimate.n,
                          pair[0] if pair else None, pair[1] if pair else None])
     axis.set_xticks(xs, [kilo(q) for q in study.queues])
     axis.set_xlabel("queue limit (B)")

@@ -84,7 +84,7 @@ def setup_of(run: RunRecord) -> Setup:
         flows = round(float(p["subscription"]) * capacity / sum(profiles))
     total = (float(p["totalMinTh"]), float(p["totalMaxTh"]), float(p["totalMaxP"]))
     out = ((float(p["outMinTh"]), float(p["outMaxTh"]), float(p["outMaxP"]))
-           if p["queueDisc"] == "RiPlusO" else (0.0, 0.0, 0.0))
+           if p["queueDisc"] == "RI+O" else (0.0, 0.0, 0.0))
     return Setup(run.grid or "", str(p["queueDisc"]), profiles, flows, int(p["nBestEffort"]),
                  capacity, total, out)
 
@@ -179,7 +179,7 @@ class Table1Row:
     @property
     def label(self) -> str:
         """The row's name: the scheme and its IN+OUT (RIO) or OUT (RI+O) setting."""
-        if self.queue == "Rio":
+        if self.queue == "RIO":
             return f"RIO, IN+OUT {setting_label(self.total)}"
         if self.total != TABLE1_TOTAL:
             return f"RI+O, IN+OUT {setting_label(self.total)}, OUT {setting_label(self.out)}"
@@ -188,7 +188,7 @@ class Table1Row:
     @property
     def short(self) -> str:
         """The setting alone: IN+OUT for RIO, OUT (and IN+OUT if not S4's) for RI+O."""
-        if self.queue == "Rio":
+        if self.queue == "RIO":
             return setting_label(self.total)
         if self.total != TABLE1_TOTAL:
             return f"{setting_label(self.total)} + {setting_label(self.out)}"
@@ -222,7 +222,7 @@ def searched(rows: Iterable[Table1Row], queue: str, all_totals: bool = False) ->
     """The settings searched for a scheme's best: every RIO row; RI+O's rows with S4's
     IN+OUT 347/694/0.05 (the paper's Table 1 rows), or every RI+O row if ``all_totals``."""
     return [r for r in rows if r.queue == queue
-            and (queue == "Rio" or all_totals or r.total == TABLE1_TOTAL)]
+            and (queue == "RIO" or all_totals or r.total == TABLE1_TOTAL)]
 
 
 def best(rows: Iterable[Table1Row], queue: str, all_totals: bool = False) -> Table1Row | None:
@@ -270,7 +270,7 @@ def per_class_maxima(rows: Iterable[Table1Row], queue: str,
 
 def paper_row(row: Table1Row) -> tuple[float, ...] | None:
     """The paper's numbers for a RI+O row of Table 1 (IN+OUT 347/694/0.05), if it has them."""
-    if row.queue != "RiPlusO" or row.total != TABLE1_TOTAL:
+    if row.queue != "RI+O" or row.total != TABLE1_TOTAL:
         return None
     return PAPER_TABLE1.get(row.out)
 
@@ -290,10 +290,10 @@ class Table1View:
     @classmethod
     def of(cls, rows: list[Table1Row], riplus_all_totals: bool = False) -> Table1View:
         """The view of ``rows`` (RI+O's best over every IN+OUT run if ``riplus_all_totals``)."""
-        rio_paper = next((r for r in rows if r.queue == "Rio" and r.total == TABLE1_TOTAL), None)
-        return cls(rows, rio_paper, per_class_maxima(rows, "Rio"), best(rows, "Rio"),
-                   per_class_maxima(rows, "RiPlusO", riplus_all_totals),
-                   best(rows, "RiPlusO", riplus_all_totals))
+        rio_paper = next((r for r in rows if r.queue == "RIO" and r.total == TABLE1_TOTAL), None)
+        return cls(rows, rio_paper, per_class_maxima(rows, "RIO"), best(rows, "RIO"),
+                   per_class_maxima(rows, "RI+O", riplus_all_totals),
+                   best(rows, "RI+O", riplus_all_totals))
 
     def shown(self) -> list[tuple[str, list[Estimate], tuple[float, ...] | None]]:
         """(label, per-class estimates, the paper's numbers or None), in the table's order."""
@@ -307,7 +307,7 @@ class Table1View:
             shown.append((f"RIO, single best setting: IN+OUT {self.rio_best.short}",
                           self.rio_best.classes, None))
         for row in self.rows:
-            if row.queue == "RiPlusO" and row.total == TABLE1_TOTAL:
+            if row.queue == "RI+O" and row.total == TABLE1_TOTAL:
                 shown.append((row.label, row.classes, paper_row(row)))
         if self.riplus_max:
             shown.append((f"Best RI+O: {self.riplus_max.label}", self.riplus_max.classes, None))
@@ -318,7 +318,7 @@ class Table1View:
 
 
 def table1_fair_share() -> tuple[float, ...]:
-    setup = Setup("", "Rio", TABLE1_PROFILES, 4, 20, 20.0, TABLE1_TOTAL, (0.0, 0.0, 0.0))
+    setup = Setup("", "RIO", TABLE1_PROFILES, 4, 20, 20.0, TABLE1_TOTAL, (0.0, 0.0, 0.0))
     return tuple(setup.fair_share(p) for p in (*TABLE1_PROFILES, 0.0))
 
 
@@ -349,8 +349,8 @@ UNKNOWNS = (
     ("min-rto", "minRto", "1s", str),
 )
 #: The three Table 1 settings of the sensitivity grid, by (queueDisc, outMinTh).
-SETTINGS = {("Rio", 10): "RIO 347/694/0.05", ("RiPlusO", 200): "RI+O OUT 200/600/0.01",
-            ("RiPlusO", 100): "RI+O OUT 100/300/0.01"}
+SETTINGS = {("RIO", 10): "RIO 347/694/0.05", ("RI+O", 200): "RI+O OUT 200/600/0.01",
+            ("RI+O", 100): "RI+O OUT 100/300/0.01"}
 
 
 def sensitivity_db(db_path: Path) -> Path | None:
@@ -608,8 +608,8 @@ class Curve:
 def fig3a_curves(curves3: dict[tuple[float, str], Curve]) -> list[Curve]:
     """Fig. 3(a)'s curves the calibration reads: both schemes', or RIO's alone when no run has
     RI+O (a simulator without it, ns-2.35); none when a scheme's curve is missing otherwise."""
-    if not any(q == "RiPlusO" for _, q in curves3):
-        schemes = ("Rio",)
+    if not any(q == "RI+O" for _, q in curves3):
+        schemes = ("RIO",)
     else:
         schemes = SCHEMES
     curves = [curves3.get((0.5, q)) for q in schemes]

@@ -103,7 +103,7 @@ def table1_claims(view: Table1View) -> list[Claim]:
     where = "§3, Table 1"
     paper = ("smaller OUT thresholds give the large profiles more and BE less: 2 Mb/s 1.633 →"
              " 1.788, BE 0.253 → 0.179 from OUT 200/600 to 5/15")
-    riplus = searched(view.rows, "RiPlusO")
+    riplus = searched(view.rows, "RI+O")
     ordered = sorted((r for r in riplus if r.out in PAPER_TABLE1), key=lambda r: -r.out[0])
     if len(ordered) < 2:
         claims.append(Claim(where, paper, "needs two OUT settings of the table", "not evaluated",
@@ -179,7 +179,7 @@ def _out_skew_claim(view: Table1View) -> Claim:
     where = "§3, RIO"
     paper = ("however the IN+OUT parameters are set, RIO cannot control the OUT packets'"
              " throughput of the different profiles (the large profiles get less excess)")
-    rows = [r for r in searched(view.rows, "Rio")
+    rows = [r for r in searched(view.rows, "RIO")
             if r.estimate("as0_in_mbps").n and r.estimate("as4_in_mbps").n]
     if not rows:
         return Claim(where, paper, "needs RIO runs with as<k>_in_mbps", "not evaluated",
@@ -212,18 +212,18 @@ def _limit_claim(where: str, paper_text: str, curves: dict[tuple[float, str], Cu
                  criterion: Criterion, claim_id: str) -> Claim:
     """Where each scheme stops meeting the profile, ours vs the paper's, with ties: agree when
     the paper's limit lies between "met up to X" and "tied up to Y" for both schemes."""
-    rio, riplus = curves.get((panel, "Rio")), curves.get((panel, "RiPlusO"))
-    if rio is not None and not any(q == "RiPlusO" for _, q in curves):
-        return _rio_limit_claim(where, paper_text, rio, paper[(panel, "Rio")], fmt, criterion,
+    rio, riplus = curves.get((panel, "RIO")), curves.get((panel, "RI+O"))
+    if rio is not None and not any(q == "RI+O" for _, q in curves):
+        return _rio_limit_claim(where, paper_text, rio, paper[(panel, "RIO")], fmt, criterion,
                                 claim_id)
     if rio is None or riplus is None:
         return Claim(where, paper_text, "needs RIO and RI+O runs", "not evaluated", id=claim_id)
-    pairs = (("Rio", rio), ("RiPlusO", riplus))
+    pairs = (("RIO", rio), ("RI+O", riplus))
     ours = {q: c.last_met(criterion) for q, c in pairs}
     ranges = {q: c.tie_range(criterion) for q, c in pairs}
     theirs = {q: paper[(panel, q)] for q in SCHEMES}
     covered = all(theirs[q] is None or theirs[q] in c.points for q, c in pairs)
-    text = (f"{_meets('RIO', ours['Rio'], fmt)}, {_meets('RI+O', ours['RiPlusO'], fmt)}"
+    text = (f"{_meets('RIO', ours['RIO'], fmt)}, {_meets('RI+O', ours['RI+O'], fmt)}"
             f" (criterion {criterion.key}); beyond the 95 % CIs: " + "; ".join(
                 f"{SCHEME_LABELS[q]} met up to {fmt(ranges[q][0])}, tied up to"
                 f" {fmt(ranges[q][1])}" for q in SCHEMES)
@@ -238,9 +238,9 @@ def _limit_claim(where: str, paper_text: str, curves: dict[tuple[float, str], Cu
                  for q in SCHEMES)
     if ours == theirs or inside:
         verdict = "agree"
-    elif _rank(ours["RiPlusO"]) > _rank(ours["Rio"]) or (
-            _rank(ours["RiPlusO"]) == _rank(ours["Rio"]) == _rank(theirs["RiPlusO"])
-            == _rank(theirs["Rio"])):
+    elif _rank(ours["RI+O"]) > _rank(ours["RIO"]) or (
+            _rank(ours["RI+O"]) == _rank(ours["RIO"]) == _rank(theirs["RI+O"])
+            == _rank(theirs["RIO"])):
         verdict = "partly"
     else:
         verdict = "disagree"
@@ -290,7 +290,7 @@ def _gain_claim(where: str, curves: dict[tuple[float, str], Curve], panels: list
     paper = f"RI+O gives the AS flows more throughput than RIO ({what})"
     counts = {outcome: 0 for outcome in COMPARISONS}
     for panel in panels:
-        rio, riplus = curves.get((panel, "Rio")), curves.get((panel, "RiPlusO"))
+        rio, riplus = curves.get((panel, "RIO")), curves.get((panel, "RI+O"))
         if rio is None or riplus is None:
             continue
         for x in sorted(set(rio.points) & set(riplus.points)):
@@ -322,14 +322,14 @@ def figure_claims(curves2: dict[tuple[float, str], Curve], curves3: dict[tuple[f
     claims = []
     for panel, letter, claim_id in ((0.4, "a", "C5"), (0.5, "b", "C6")):
         paper_text = (f"{100 * panel:.0f} % subscription: the AS flows keep their profile up"
-                      f" to {PAPER_FIG2[(panel, 'Rio')]} BE flows with RIO and"
-                      f" {PAPER_FIG2[(panel, 'RiPlusO')]} with RI+O")
+                      f" to {PAPER_FIG2[(panel, 'RIO')]} BE flows with RIO and"
+                      f" {PAPER_FIG2[(panel, 'RI+O')]} with RI+O")
         claims.append(_limit_claim(f"§3, Fig. 2({letter})", paper_text, curves2, panel,
                                    PAPER_FIG2, _be_flows, criterion, claim_id))
     claims.append(_gain_claim("§3, Fig. 2", curves2, list(FIG2_PROFILES),
                               "it overcomes the impact of BE flows", "C7"))
     for panel, letter, claim_id in ((0.5, "a", "C8"), (1.0, "b", "C9"), (2.0, "c", "C10")):
-        rio, riplus = PAPER_FIG3[(panel, "Rio")], PAPER_FIG3[(panel, "RiPlusO")]
+        rio, riplus = PAPER_FIG3[(panel, "RIO")], PAPER_FIG3[(panel, "RI+O")]
         paper_text = (f"profile {panel:g} Mb/s, by subscription level:"
                       f" {_meets('RIO', rio, level_label)},"
                       f" {_meets('RI+O', riplus, level_label)}")

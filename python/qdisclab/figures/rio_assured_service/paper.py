@@ -11,8 +11,8 @@ from __future__ import annotations
 
 # ----------------------------------------------------------------- schemes
 
-SCHEMES = ("Rio", "RiPlusO")
-SCHEME_LABELS = {"Rio": "RIO", "RiPlusO": "RI+O"}
+SCHEMES = ("RIO", "RI+O")
+SCHEME_LABELS = {"RIO": "RIO", "RI+O": "RI+O"}
 
 
 # ----------------------------------------------------------------- Table 1
@@ -44,14 +44,14 @@ FIG2_PROFILES = {0.4: 2.0, 0.5: 2.5}
 FIG2_BE = (0, 1, 2, 6, 11, 16, 26, 46, 96)
 #: Fig. 2: the largest number of BE flows at which the AS flows still meet their profile.
 PAPER_FIG2: dict[tuple[float, str], int] = {
-    (0.4, "Rio"): 11, (0.4, "RiPlusO"): 26, (0.5, "Rio"): 6, (0.5, "RiPlusO"): 16,
+    (0.4, "RIO"): 11, (0.4, "RI+O"): 26, (0.5, "RIO"): 6, (0.5, "RI+O"): 16,
 }
 #: Fig. 3: the highest subscription level up to which the profile is met (None: never).
 FIG3_PROFILES = (0.5, 1.0, 2.0)
 FIG3_LEVELS = tuple(round(0.1 * k, 1) for k in range(1, 11))
 PAPER_FIG3: dict[tuple[float, str], float | None] = {
-    (0.5, "Rio"): 0.9, (0.5, "RiPlusO"): 0.9, (1.0, "Rio"): 0.5, (1.0, "RiPlusO"): 0.7,
-    (2.0, "Rio"): None, (2.0, "RiPlusO"): 0.5,
+    (0.5, "RIO"): 0.9, (0.5, "RI+O"): 0.9, (1.0, "RIO"): 0.5, (1.0, "RI+O"): 0.7,
+    (2.0, "RIO"): None, (2.0, "RI+O"): 0.5,
 }
 
 NAME = "rio-assured-service"

@@ -72,13 +72,13 @@ def table1_csv_rows(view: Table1View) -> list[list]:
         profile = TABLE1_PROFILES[k] if k < len(TABLE1_PROFILES) else 0.0
         e = row.classes[k]
         out.append([role, row.queue, setting_label(row.total),
-                     setting_label(row.out) if row.queue == "RiPlusO" else "",
+                     setting_label(row.out) if row.queue == "RI+O" else "",
                      TABLE1_COLUMNS[k], profile, e.mean, e.half_width, e.n,
                      paper[k] if paper else None, fair[k]])
 
     for row in view.rows:
         for k in range(len(CLASS_METRICS)):
-            add("RIO setting" if row.queue == "Rio" else "RI+O setting", row, k, paper_row(row))
+            add("RIO setting" if row.queue == "RIO" else "RI+O setting", row, k, paper_row(row))
     for maxima, paper in ((view.rio_max, PAPER_BEST_RIO), (view.riplus_max, None)):
         if maxima:
             for k, row in enumerate(maxima.argmax):
