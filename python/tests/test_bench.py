@@ -199,7 +199,25 @@ def test_attr_option_parsing():
     assert "QDISC:NAME=VALUE" in result.output
     parsed = bench._attribute_list(None, None, ("VerticalDimensioning:BucketCounters=false",
                                                  "VerticalDimensioning:Rounds=0"))
-    assert parsed == {"ns3::VerticalDimensioningQueueDisc": ("BucketCounters=false", "Rounds=0")}
+    assert parsed == {"VerticalDimensioning": ("BucketCounters=false", "Rounds=0")}
+
+
+def test_qdiscs_are_named_as_the_catalog_names_them_or_by_type():
+    catalog = bench.parse_catalog(CATALOG_FIXTURE)
+    assert bench.type_of("RED", catalog) == "ns3::RedQueueDisc"
+    assert bench.type_of("VD", catalog) == "ns3::VerticalDimensioningQueueDisc"
+    assert bench.type_of("Red", catalog) == "ns3::RedQueueDisc"  # a TypeId, not a catalog name
+    types, named = bench.resolve_qdiscs(["FIFO", "DRR-tail", "ns3::FqCoDelQueueDisc"], catalog)
+    assert types == ["ns3::FifoQueueDisc", "ns3::DrrQueueDisc", "ns3::FqCoDelQueueDisc"]
+    # DRR-tail: DRR's bench attributes (its TypeId's), then its own.
+    assert named == {"ns3::DrrQueueDisc": ("Buckets=131072", "Quantum=1500", "DropFrom=Tail",
+                                           "Buckets=7")}
+    assert bench.resolve_qdiscs(["DRR", "RED"], catalog) == (
+        ["ns3::DrrQueueDisc", "ns3::RedQueueDisc"],
+        {"ns3::DrrQueueDisc": ("Buckets=131072", "Quantum=1500")})
+    with pytest.raises(bench.BenchError, match="--qdisc DRR and DRR-tail are both"
+                                               " ns3::DrrQueueDisc"):
+        bench.resolve_qdiscs(["DRR", "DRR-tail"], catalog)
 
 
 def test_qdisc_names():

@@ -199,6 +199,42 @@ def qdisc_type_name(name: str) -> str:
     return f"ns3::{name}" if name.endswith("QueueDisc") else f"ns3::{name}QueueDisc"
 
 
+def resolve_qdiscs(names: Sequence[str], catalog: Sequence[CatalogEntry]
+                   ) -> tuple[list[str], dict[str, tuple[str, ...]]]:
+    """The queue disc types ``--qdisc`` names, and the attributes the catalog names among them
+    set: a catalog name (``RED``, ``RI+O``, ``DRR-tail``) is its entry's TypeId with the entry's
+    attributes (``DRR-tail``: ``DropFrom=Tail``) and bench attributes, after its TypeId's benched
+    ones when the entry is not in the default grid itself; any other name is a TypeId (``ns3::RedQueueDisc``, or just ``Red``).
+    :class:`BenchError` when two names are one TypeId (``DRR`` and ``DRR-tail``): the rows are
+    per TypeId, so bench them one at a time."""
+    by_name = {entry.name: entry for entry in catalog}
+    defaults = bench_attributes(catalog)
+    types: list[str] = []
+    named: dict[str, tuple[str, ...]] = {}
+    given: dict[str, str] = {}
+    for name in names:
+        entry = by_name.get(name)
+        type_id = type_of(name, catalog)
+        if type_id in given:
+            raise BenchError(f"--qdisc {given[type_id]} and {name} are both {type_id}: its rows"
+                             " are one TypeId's, so bench them one at a time")
+        given[type_id] = name
+        types.append(type_id)
+        if entry is not None:
+            # An entry outside the default grid starts from its TypeId's benched settings.
+            base = () if entry.bench_default else defaults.get(type_id, ())
+            if settings := (*base, *entry.attributes, *entry.bench_attributes):
+                named[type_id] = settings
+    return types, named
+
+
+def type_of(name: str, catalog: Sequence[CatalogEntry]) -> str:
+    """The TypeId of a queue disc named as ``--qdisc`` and ``--attr`` take it: a catalog name's
+    entry's, else the TypeId it spells (``Red`` -> ``ns3::RedQueueDisc``)."""
+    entry = next((e for e in catalog if e.name == name), None)
+    return entry.type_id if entry else qdisc_type_name(name)
+
+
 def short_name(qdisc: str) -> str:
     """``ns3::FqCoDelQueueDisc`` -> ``FqCoDel``."""
     name = qdisc.rsplit("::", 1)[-1]
@@ -558,8 +594,9 @@ def _attribute_list(ctx, param, values: tuple[str, ...]) -> dict[str, tuple[str,
         name, equals, setting = assignment.partition("=")
         if not (colon and qdisc and equals and name and setting):
             raise click.BadParameter(f"expected QDISC:NAME=VALUE, got {value!r}")
-        key = qdisc_type_name(qdisc)
-        attributes[key] = (*attributes.get(key, ()), f"{name}={setting}")
+        # By the name as given: a catalog name or a TypeId, resolved once the catalog is read
+        # (type_of).
+        attributes[qdisc] = (*attributes.get(qdisc, ()), f"{name}={setting}")
     return attributes
 
 
@@ -713,8 +750,9 @@ def describe(
     "qdiscs",
     multiple=True,
     metavar="NAME",
-    help="Queue disc TypeId (ns3::RedQueueDisc, or just Red); repeat for several. "
-    "Default: the catalog's (qdisc-bench --list): FIFO, RED, FqCoDel and this module's.",
+    help="Queue disc: a catalog name (RED, RI+O, DRR-tail: qdisc-bench --list) or a TypeId "
+    "(ns3::RedQueueDisc, or just Red); repeat for several. Default: the catalog's benched "
+    "ones: FIFO, RED, FqCoDel and this module's.",
 )
 @click.option(
     "--flows",
@@ -748,8 +786,8 @@ def describe(
     multiple=True,
     metavar="QDISC:NAME=VALUE",
     callback=_attribute_list,
-    help="One more attribute for one queue disc type, e.g. "
-    "VerticalDimensioning:BucketCounters=false; repeatable. Rows carry their attributes.",
+    help="One more attribute for one queue disc (a catalog name or a TypeId, as --qdisc), e.g. "
+    "VD:BucketCounters=false; repeatable. Rows carry their attributes.",
 )
 @click.option("--no-callgrind", is_flag=True, help="Time only; no instruction counts.")
 @click.option(
@@ -827,9 +865,17 @@ def bench_cmd(
         catalog = read_catalog(binary, env)
     except (BenchError, UnknownQdiscError) as exc:
         raise click.ClickException(str(exc)) from exc
-    names = [qdisc_type_name(name) for name in qdiscs] or default_qdiscs(catalog)
+    try:
+        names, named = resolve_qdiscs(qdiscs, catalog) if qdiscs else (default_qdiscs(catalog),
+                                                                        {})
+    except BenchError as exc:
+        raise click.UsageError(str(exc)) from exc
     max_size = max_size or None
-    attributes = merge_attributes(bench_attributes(catalog), extra_attributes)
+    extra: dict[str, tuple[str, ...]] = {}
+    for name, values in extra_attributes.items():
+        key = type_of(name, catalog)
+        extra[key] = (*extra.get(key, ()), *values)
+    attributes = merge_attributes({**bench_attributes(catalog), **named}, extra)
 
     try:
         rows = run_bench(
