@@ -250,7 +250,10 @@ RioAssuredServiceConfig::Declare(ExperimentParams& params)
                "bottleneckRate / sum(profiles)) flows instead of flowsPerProfile (recorded: "
                "the level the flows give)",
                subscription);
-    params.Add("bucketKbit", "Token bucket depth of every AS marker, kbit (1000 bits)", bucketKbit);
+    params.Add("bucketKbit",
+               "Token bucket depth of every AS marker, kbit (1000 bits)",
+               bucketKbit,
+               SOMETIMES);
     params.Add("inMinTh", "RIO IN min_in, packets", inMinTh, SOMETIMES);
     params.Add("inMaxTh", "RIO IN max_in, packets", inMaxTh, SOMETIMES);
     params.Add("inMaxP", "RIO IN P_max_in", inMaxP, SOMETIMES);
@@ -452,7 +455,9 @@ RioAssuredServiceConfig::Resolve(ExperimentParams& params)
     }
     if (queueDisc == "FIFO")
     {
-        for (const char* name : {"totalMinTh", "totalMaxTh", "totalMaxP", "queueWeight"})
+        // The floor has no RED test and no markers.
+        for (const char* name :
+             {"totalMinTh", "totalMaxTh", "totalMaxP", "queueWeight", "bucketKbit"})
         {
             params.Omit(name);
         }

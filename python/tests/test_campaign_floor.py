@@ -203,8 +203,8 @@ def test_each_floor_is_valid_for_its_program_and_changes_only_the_queue_disc(nam
 
 
 def test_rios_floor_is_a_fifo_without_markers(tmp_path):
-    """--queueDisc=FIFO: ns-3's FifoQueueDisc, no packet marked IN, the RED thresholds left out
-    of the report, and the packet-hops reported like every program's."""
+    """--queueDisc=FIFO: ns-3's FifoQueueDisc, no packet marked IN, the RED thresholds and the
+    markers' bucket left out of the report, and the packet-hops reported like every program's."""
     binary = example("rio-assured-service")
     if not binary.is_file():
         pytest.skip(f"{binary} not built (qdisc-lab build)")
@@ -213,7 +213,8 @@ def test_rios_floor_is_a_fifo_without_markers(tmp_path):
                     f"--output={out}"], check=True, timeout=300, capture_output=True)
     doc = json.loads(out.read_text())
     assert doc["params"]["queueDisc"] == "FIFO"
-    assert not {"inMinTh", "totalMinTh", "totalMaxP", "queueWeight", "outMinTh"} & set(doc["params"])
+    assert not {"inMinTh", "totalMinTh", "totalMaxP", "queueWeight", "outMinTh",
+                "bucketKbit"} & set(doc["params"])
     assert doc["metrics"]["as_in_mbps"] == 0 and doc["metrics"]["as_mbps"] > 0
     assert "in_packets" not in doc["metrics"]  # RIO's precedence counters: no RIO
     assert doc["run_measurements"]["packet_hops"] > 10_000
