@@ -155,6 +155,14 @@ def test_ratio_lines():
     assert "6.00× instructions" in many[0]
     assert "1000 more classes: 5120 B each" in many[0]
     assert not any(line.startswith("Fifo vs Fifo") for line in lines)
+    # Named as the catalog names them: the console speaks the queue discs' one spelling.
+    names = bench.catalog_labels(bench.parse_catalog(CATALOG_FIXTURE))
+    assert names["ns3::FifoQueueDisc"] == "FIFO" and names["ns3::DrrQueueDisc"] == "DRR"
+    assert "ns3::FqCoDelQueueDisc" not in names  # not in the fixture: its TypeId's short form
+    named = bench.ratio_lines(rows, "ns3::FifoQueueDisc", names)
+    assert "FqCoDel vs FIFO, 10 flows, overload: 3.00× instructions, 2.00× time" in named
+    tail = bench.catalog_labels(bench.parse_catalog(CATALOG_FIXTURE), ["DRR-tail", "Red"])
+    assert tail["ns3::DrrQueueDisc"] == "DRR-tail" and tail["ns3::RedQueueDisc"] == "RED"
 
 
 def test_flow_state_lines():
@@ -169,6 +177,9 @@ def test_flow_state_lines():
     ]
     assert bench.flow_state_lines(rows) == [
         "Drr state: 10 flows: 38 B per active flow (peak 10), 8,192 KiB per-bucket"
+    ]
+    assert bench.flow_state_lines(rows, {"ns3::DrrQueueDisc": "DRR"}) == [
+        "DRR state: 10 flows: 38 B per active flow (peak 10), 8,192 KiB per-bucket"
     ]
 
 

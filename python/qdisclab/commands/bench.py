@@ -469,9 +469,28 @@ def _ratio(numerator: Mapping, denominator: Mapping) -> str | None:
     return ", ".join(parts) or None
 
 
-def ratio_lines(rows: Sequence[Mapping], reference: str) -> list[str]:
+def label(qdisc: str, names: Mapping[str, str] | None = None) -> str:
+    """How a row's queue disc type is named in the console: its name in ``names`` (the catalog
+    name it was benched as, ``RI+O``), else the TypeId's short form (``RiPlusO``)."""
+    return (names or {}).get(qdisc) or short_name(qdisc)
+
+
+def catalog_labels(catalog: Sequence[CatalogEntry], given: Sequence[str] = ()) -> dict[str, str]:
+    """The console names of the types benched: each ``--qdisc`` value that is a catalog name,
+    for its TypeId (``DRR-tail``), and otherwise the first catalog entry of each TypeId."""
+    labels = {}
+    for entry in catalog:
+        labels.setdefault(entry.type_id, entry.name)
+    labels.update({type_of(name, catalog): name for name in given
+                   if any(e.name == name for e in catalog)})
+    return labels
+
+
+def ratio_lines(rows: Sequence[Mapping], reference: str,
+                names: Mapping[str, str] | None = None) -> list[str]:
     """Each queue disc vs the reference at the fewest flows (same load), and each queue disc
-    at the most flows vs the fewest, with the resident memory that grew meanwhile."""
+    at the most flows vs the fewest, with the resident memory that grew meanwhile (queue discs
+    named by ``names``: :func:`label`)."""
     by_key = {(row["qdisc"], int(row["flows"]), row["load"]): row for row in rows}
     qdiscs = list(dict.fromkeys(row["qdisc"] for row in rows))
     loads = list(dict.fromkeys(row["load"] for row in rows))
@@ -487,7 +506,8 @@ def ratio_lines(rows: Sequence[Mapping], reference: str) -> list[str]:
             mine, ref = by_key.get((qdisc, low, load)), by_key.get((reference, low, load))
             if mine and ref and (text := _ratio(mine, ref)):
                 lines.append(
-                    f"{short_name(qdisc)} vs {short_name(reference)}, {low} flows, {load}: {text}"
+                    f"{label(qdisc, names)} vs {label(reference, names)}, {low} flows, {load}:"
+                    f" {text}"
                 )
     if high == low:
         return lines
@@ -498,7 +518,7 @@ def ratio_lines(rows: Sequence[Mapping], reference: str) -> list[str]:
                 continue
             text = _ratio(many, few)
             if text:
-                line = f"{short_name(qdisc)}, {load}: {high} vs {low} flows: {text}"
+                line = f"{label(qdisc, names)}, {load}: {high} vs {low} flows: {text}"
                 state = state_per_flow(many, few)
                 if state is not None:
                     line += f"; {state}"
@@ -506,9 +526,10 @@ def ratio_lines(rows: Sequence[Mapping], reference: str) -> list[str]:
     return lines
 
 
-def flow_state_lines(rows: Sequence[Mapping]) -> list[str]:
+def flow_state_lines(rows: Sequence[Mapping], names: Mapping[str, str] | None = None
+                     ) -> list[str]:
     """For the queue discs that report their per-flow state: bytes per active flow and per-bucket
-    state, at each flow count (the largest of the loads)."""
+    state, at each flow count (the largest of the loads); named by ``names`` (:func:`label`)."""
     lines = []
     for qdisc in dict.fromkeys(row["qdisc"] for row in rows):
         by_flows: dict[int, list[Mapping]] = {}
@@ -524,7 +545,7 @@ def flow_state_lines(rows: Sequence[Mapping]) -> list[str]:
                 f"{float(row['bucket_state_bytes']) / 1024:,.0f} KiB per-bucket"
             )
         if parts:
-            lines.append(f"{short_name(qdisc)} state: " + "; ".join(parts))
+            lines.append(f"{label(qdisc, names)} state: " + "; ".join(parts))
     return lines
 
 
@@ -544,8 +565,9 @@ def state_per_flow(many: Mapping, few: Mapping) -> str | None:
     return text
 
 
-def results_table(rows: Sequence[Mapping], title: str) -> Table:
-    """One line per combination."""
+def results_table(rows: Sequence[Mapping], title: str,
+                  names: Mapping[str, str] | None = None) -> Table:
+    """One line per combination, queue discs named by ``names`` (:func:`label`)."""
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for header in ("Queue disc", "Flows", "Load", "Instr/pkt", "ns/pkt", "Drops", "Classes"):
         table.add_column(header, justify="left" if header in ("Queue disc", "Load") else "right",
@@ -557,7 +579,7 @@ def results_table(rows: Sequence[Mapping], title: str) -> Table:
 
     for row in rows:
         table.add_row(
-            short_name(row["qdisc"]),
+            label(row["qdisc"], names),
             str(row["flows"]),
             row["load"],
             fmt(row.get("instructions_per_packet"), ",.0f"),
@@ -895,8 +917,10 @@ def bench_cmd(
         raise click.ClickException(str(exc)) from exc
 
     title = f"Queue disc cost per packet (ns-3 {rows[0]['ns3_version']}, {flavor})"
-    CONSOLE.print(results_table(rows, title))
+    names = catalog_labels(catalog, qdiscs)
+    CONSOLE.print(results_table(rows, title, names))
     CONSOLE.print(describe(settings, max_size, use_callgrind, attributes), style="dim")
-    for line in [*ratio_lines(rows, reference_qdisc(catalog)), *flow_state_lines(rows)]:
+    for line in [*ratio_lines(rows, reference_qdisc(catalog), names),
+                 *flow_state_lines(rows, names)]:
         CONSOLE.print(line)
     CONSOLE.print(str(BENCH_DIR / CSV_NAME), markup=False, soft_wrap=True)
