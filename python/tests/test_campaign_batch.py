@@ -256,7 +256,7 @@ name = "good"
 factors = {{ queueDisc = ["FIFO", "RED"], window = [2000, 32000] }}
 [[grid]]
 name = "bad"
-fixed = {{ queueDisc = "Bogus", window = 8000 }}
+fixed = {{ queueDisc = "RED", minTh = 0.8, maxTh = 0.4, window = 8000 }}
 [[grid]]
 name = "more"
 fixed = {{ queueDisc = "RED" }}
@@ -284,7 +284,15 @@ def test_a_batched_sweep_on_the_wheel_stores_the_reports_of_solo_runs(tmp_path):
     assert [r.seed for r in sorted(bogus, key=lambda r: r.seed)] == [1, 2]
     for record in bogus:
         assert record.reason.startswith("killed by SIGABRT: aborted. cond=")
-        assert "--queueDisc=Bogus is not one of its choices: FIFO, RED" in record.reason
+        assert "RED thresholds must satisfy 0 < minTh < maxTh <= 1, got minTh=0.8 maxTh=0.4" \
+            in record.reason
+    # A queue disc the program does not run is refused before the first run: its --schema lists
+    # the choices.
+    with pytest.raises(CampaignError, match=r"queueDisc = 'Bogus': not one of its choices: FIFO,"
+                                            r" RED"):
+        sweep(loads_campaign(WHEEL_CAMPAIGN.replace('queueDisc = "RED", minTh = 0.8, maxTh = 0.4',
+                                                    'queueDisc = "Bogus"')),
+              binary("wheel"), tmp_path / "bogus.sqlite", jobs=1, env=env, console=quiet())
 
 
 @needs("system")
