@@ -751,10 +751,12 @@ TEST(ExperimentParamsDeathTest, CommandLinesAreReadWholeAndNameTheFlag)
         // One spelling per queue disc: another case, or a name the program does not run.
         {{"--queueDisc=Drr"}, nullptr, "--queueDisc=Drr is not one of its choices: DRR, FIFO"},
         {{"--queueDisc=VD"}, nullptr, "--queueDisc=VD is not one of its choices: DRR, FIFO"},
-        // An empty value: ns-3's CommandLine refuses it (3.37), or the choices do.
+        // An empty value: ns-3's CommandLine refuses it (3.37; 3.35 in its own words), or the
+        // choices do.
         {{"--queueDisc="},
          nullptr,
-         "Invalid command-line argument: --queueDisc|--queueDisc= is not one of its choices"},
+         "Invalid command-line argument: --queueDisc|Invalid argument value: queueDisc=|"
+         "--queueDisc= is not one of its choices"},
         {{}, "DrrQueueDisc::Bogus=1", "there is no attribute ns3::DrrQueueDisc::Bogus"},
         {{}, "ns3::DrrQueueDisc::Quantum=15x0", "NS_ATTRIBUTE_DEFAULT='ns3::DrrQueueDisc::"},
         {{}, "DrrQueueDisc::Quantum=0", "--quantum=0 is out of range \\[1, 65535\\]"},
