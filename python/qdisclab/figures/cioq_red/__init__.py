@@ -122,7 +122,7 @@ def make_figures(db_path: Path, out_dir: Path) -> FigureSet:
             result.notes.append(
                 f"Wall time of a {ports}×{ports} run with {sessions} sessions ({fabric}):"
                 f" mean {np.mean(walls):.1f} s, max {np.max(walls):.1f} s over {len(walls)}"
-                " runs (shared machine).")
+                " runs.")
     output_queued = [p for p in SIZES if study.loads(OUTPUT_QUEUED, p, OQ_QDISCS)]
     if output_queued:
         result.notes.append(
