@@ -60,11 +60,13 @@ class CioqRedQueueDisc : public QueueDisc
     /// \return whether an input backlog is supplied (the queue disc is a CIOQ switch's output)
     bool HasInputBacklog() const;
 
-    // Reasons for dropping and marking, the same strings as RedQueueDisc's.
-    static constexpr const char* UNFORCED_DROP = "Unforced drop"; //!< early (random) drop
-    static constexpr const char* FORCED_DROP = "Forced drop";     //!< Q_avg above max_th
-    static constexpr const char* UNFORCED_MARK = "Unforced mark"; //!< early (random) ECN mark
-    static constexpr const char* FORCED_MARK = "Forced mark";     //!< forced ECN mark
+    // Reasons for dropping and marking, the same strings as RedQueueDisc's (32-byte aligned: see
+    // PerFlowQueueDisc::OVERLIMIT_DROP).
+    alignas(32) static constexpr char UNFORCED_DROP[] = "Unforced drop"; //!< early (random) drop
+    alignas(32) static constexpr char FORCED_DROP[] = "Forced drop";     //!< Q_avg above max_th
+    alignas(32) static constexpr char UNFORCED_MARK[] =
+        "Unforced mark";                                             //!< early (random) ECN mark
+    alignas(32) static constexpr char FORCED_MARK[] = "Forced mark"; //!< forced ECN mark
 
   protected:
     void DoDispose() override;

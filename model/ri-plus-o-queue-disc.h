@@ -49,14 +49,15 @@ class RiPlusOQueueDisc : public RioQueueDisc
     /// \return the OUT test's RED count
     uint64_t GetOutCount() const;
 
-    /// Drop and mark reasons of the OUT test (on avg_out).
-    static constexpr const char* OUT_UNFORCED_DROP =
+    /// Drop and mark reasons of the OUT test (on avg_out; 32-byte aligned: see
+    /// PerFlowQueueDisc::OVERLIMIT_DROP).
+    alignas(32) static constexpr char OUT_UNFORCED_DROP[] =
         "Unforced drop (avg_out)"; //!< early, random drop on avg_out
-    static constexpr const char* OUT_FORCED_DROP =
+    alignas(32) static constexpr char OUT_FORCED_DROP[] =
         "Forced drop (avg_out)"; //!< avg_out above OutMaxTh (twice it with Gentle)
-    static constexpr const char* OUT_UNFORCED_MARK =
+    alignas(32) static constexpr char OUT_UNFORCED_MARK[] =
         "Unforced mark (avg_out)"; //!< early, random ECN mark on avg_out
-    static constexpr const char* OUT_FORCED_MARK =
+    alignas(32) static constexpr char OUT_FORCED_MARK[] =
         "Forced mark (avg_out)"; //!< ECN mark, avg_out above OutMaxTh
 
   protected:

@@ -135,11 +135,13 @@ class RioQueueDisc : public QueueDisc
      */
     uint64_t GetCount(uint32_t precedence) const;
 
-    /// Drop and mark reasons: the same as RedQueueDisc's, for every precedence.
-    static constexpr const char* UNFORCED_DROP = "Unforced drop"; //!< early, random drop
-    static constexpr const char* FORCED_DROP = "Forced drop";     //!< above the maximum threshold
-    static constexpr const char* UNFORCED_MARK = "Unforced mark"; //!< early, random ECN mark
-    static constexpr const char* FORCED_MARK = "Forced mark";     //!< ECN mark above the maximum
+    /// Drop and mark reasons: the same as RedQueueDisc's, for every precedence (32-byte
+    /// aligned: see PerFlowQueueDisc::OVERLIMIT_DROP).
+    alignas(32) static constexpr char UNFORCED_DROP[] = "Unforced drop"; //!< early, random drop
+    alignas(32) static constexpr char FORCED_DROP[] =
+        "Forced drop"; //!< above the maximum threshold
+    alignas(32) static constexpr char UNFORCED_MARK[] = "Unforced mark"; //!< early, random ECN mark
+    alignas(32) static constexpr char FORCED_MARK[] = "Forced mark"; //!< ECN mark above the maximum
 
   protected:
     /// What became of an arriving packet after a test.

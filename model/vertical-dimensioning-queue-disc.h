@@ -101,10 +101,10 @@ class VerticalDimensioningQueueDisc
     /// \return L_M in bytes, in use
     uint32_t GetMaxPacketSize() const;
 
-    /// Drop reasons
-    static constexpr const char* OVERFLOW_DROP =
+    /// Drop reasons (32-byte aligned: see PerFlowQueueDisc::OVERLIMIT_DROP)
+    alignas(32) static constexpr char OVERFLOW_DROP[] =
         "Overflow drop"; //!< buffer over B: the tail packet of the last non-empty round
-    static constexpr const char* BEYOND_LAST_ROUND_DROP =
+    alignas(32) static constexpr char BEYOND_LAST_ROUND_DROP[] =
         "Beyond the last round"; //!< needs a round M or more rounds ahead (a weight below the one
                                  //!< Rounds was sized for; in packets, a packet over L_M)
 
