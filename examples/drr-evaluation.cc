@@ -79,9 +79,11 @@ static const std::vector<std::string> QUEUE_DISCS{"DRR", "FIFO"};
  * DrrQueueDisc asks its packet filters first and uses the class modulo Buckets;
  * packets of other sources are left to its own hash (PF_NO_MATCH). It takes IPv4
  * packets by their protocol number (IsIpv4), without Ipv4PacketFilter's DynamicCast:
- * it classifies every arrival at the bottleneck.
+ * it classifies every arrival at the bottleneck. Its class depends on the source
+ * address alone (FlowKeyClassifier), so that DrrQueueDisc classifies the flow key it
+ * has read, without reading the header again.
  */
-class SourceIndexFilter : public PacketFilter
+class SourceIndexFilter : public PacketFilter, public FlowKeyClassifier
 {
   public:
     /**
@@ -95,6 +97,13 @@ class SourceIndexFilter : public PacketFilter
      * \param index the class (bucket before the modulo) of its packets
      */
     void AddSource(Ipv4Address source, int32_t index);
+
+    /**
+     * \param key a packet's flow key
+     * \return its source's class; PF_NO_MATCH for another source or a packet other
+     *         than IPv4 (as CheckProtocol and DoClassify)
+     */
+    int32_t ClassifyKey(const FlowKey& key) const override;
 
   private:
     bool CheckProtocol(Ptr<QueueDiscItem> item) const override;
@@ -144,6 +153,19 @@ SourceIndexFilter::DoClassify(Ptr<QueueDiscItem> item) const
     // PacketFilter::Classify asks CheckProtocol first.
     const auto& ipv4 = static_cast<const Ipv4QueueDiscItem&>(*item);
     auto it = m_index.find(ipv4.GetHeader().GetSource());
+    return it == m_index.end() ? PacketFilter::PF_NO_MATCH : it->second;
+}
+
+int32_t
+SourceIndexFilter::ClassifyKey(const FlowKey& key) const
+{
+    // An IPv4 key is an Ipv4QueueDiscItem's (FlowIdentifier::Extract), the only item of
+    // protocol number Ipv4L3Protocol::PROT_NUMBER.
+    if (!key.isIp || key.isIpv6)
+    {
+        return PacketFilter::PF_NO_MATCH;
+    }
+    auto it = m_index.find(Ipv4Address::Deserialize(key.src.data()));
     return it == m_index.end() ? PacketFilter::PF_NO_MATCH : it->second;
 }
 

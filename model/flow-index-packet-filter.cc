@@ -65,7 +65,12 @@ FlowIndexPacketFilter::CheckProtocol(Ptr<QueueDiscItem> item) const
 int32_t
 FlowIndexPacketFilter::DoClassify(Ptr<QueueDiscItem> item) const
 {
-    const FlowKey key = FlowIdentifier::Extract(item);
+    return ClassifyKey(FlowIdentifier::Extract(item));
+}
+
+int32_t
+FlowIndexPacketFilter::ClassifyKey(const FlowKey& key) const
+{
     if (!key.isIp)
     {
         return PacketFilter::PF_NO_MATCH;

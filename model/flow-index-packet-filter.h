@@ -6,6 +6,7 @@
 #define FLOW_INDEX_PACKET_FILTER_H
 
 #include "flow-identifier.h"
+#include "flow-key-classifier.h"
 
 #include "ns3/packet-filter.h"
 
@@ -28,8 +29,11 @@ namespace ns3
  * A flow is what FlowIdentifier's Mask selects (the five-tuple by default). Non-IP packets get
  * no class (PacketFilter::PF_NO_MATCH): the queue disc's own rule applies to them. The table
  * of flows only grows; GetFlowCount() says how many the filter has seen.
+ *
+ * Its class depends on the flow key alone (FlowKeyClassifier): as a per-flow queue disc's only
+ * filter, it classifies the key the queue disc has read, and the headers are read once.
  */
-class FlowIndexPacketFilter : public PacketFilter
+class FlowIndexPacketFilter : public PacketFilter, public FlowKeyClassifier
 {
   public:
     /**
@@ -43,6 +47,13 @@ class FlowIndexPacketFilter : public PacketFilter
 
     /// \return the number of distinct flows classified so far
     uint32_t GetFlowCount() const;
+
+    /**
+     * \param key a packet's flow key
+     * \return its flow's class (a new flow gets the next one), or PacketFilter::PF_NO_MATCH for
+     *         a non-IP packet
+     */
+    int32_t ClassifyKey(const FlowKey& key) const override;
 
   private:
     bool CheckProtocol(Ptr<QueueDiscItem> item) const override;

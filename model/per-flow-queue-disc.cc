@@ -175,6 +175,16 @@ PerFlowQueueDisc::GetFlowsInSharedBuckets() const
 }
 
 void
+PerFlowQueueDisc::FindKeyClassifier()
+{
+    m_keyClassifier = dynamic_cast<const FlowKeyClassifier*>(PeekPointer(GetPacketFilter(0)));
+    m_keyClassifierFound = true;
+    NS_LOG_LOGIC("packet filter 0 "
+                 << (m_keyClassifier != nullptr ? "classifies" : "does not classify")
+                 << " by flow key");
+}
+
+void
 PerFlowQueueDisc::NoteOtherFlow(uint32_t bucket, uint32_t flow, const FlowKey& key)
 {
     BucketOwner& owner = m_owners[bucket];

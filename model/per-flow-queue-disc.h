@@ -6,6 +6,7 @@
 #define PER_FLOW_QUEUE_DISC_H
 
 #include "flow-identifier.h"
+#include "flow-key-classifier.h"
 #include "flow-queues.h"
 #include "flow-weight-rules.h"
 #include "slot-queue.h"
@@ -221,8 +222,7 @@ class PerFlowQueueDisc : public QueueDisc
     uint32_t Classify(const Ptr<QueueDiscItem>& item, const FlowKey& key)
     {
         // Inline, as FlowIdentifier::Bucket: every packet comes here.
-        const int32_t filterClass =
-            GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
+        const int32_t filterClass = ClassifyByFilters(item, key);
         return FlowIdentifier::Bucket(key, filterClass, m_buckets, m_mask, m_perturbation);
     }
 
@@ -236,8 +236,7 @@ class PerFlowQueueDisc : public QueueDisc
     {
         // Inline: every packet comes here. A flow is what was taken modulo Buckets: the filter's
         // class, else the hash of the fields the Mask selects.
-        const int32_t filterClass =
-            GetNPacketFilters() > 0 ? QueueDisc::Classify(item) : PacketFilter::PF_NO_MATCH;
+        const int32_t filterClass = ClassifyByFilters(item, key);
         if (filterClass == PacketFilter::PF_NO_MATCH && !key.isIp)
         {
             return m_buckets; // the bucket of non-IP packets
@@ -259,6 +258,35 @@ class PerFlowQueueDisc : public QueueDisc
             }
         }
         return bucket;
+    }
+
+    /**
+     * \param item a packet
+     * \param key its flow key
+     * \return its class from the installed packet filters: PacketFilter::PF_NO_MATCH without
+     *         any; the filter's ClassifyKey when the only one is a FlowKeyClassifier (the key
+     *         read once); else QueueDisc::Classify's
+     */
+    int32_t ClassifyByFilters(const Ptr<QueueDiscItem>& item, const FlowKey& key)
+    {
+        const std::size_t filters = GetNPacketFilters();
+        if (filters == 0)
+        {
+            return PacketFilter::PF_NO_MATCH;
+        }
+        if (filters == 1)
+        {
+            // QueueDisc only appends filters: while there is one, it is the one found here.
+            if (!m_keyClassifierFound)
+            {
+                FindKeyClassifier();
+            }
+            if (m_keyClassifier != nullptr)
+            {
+                return m_keyClassifier->ClassifyKey(key);
+            }
+        }
+        return QueueDisc::Classify(item);
     }
 
     /// \return the subclass's name, for its messages
@@ -383,6 +411,12 @@ class PerFlowQueueDisc : public QueueDisc
     PairSet m_sharers;                 //!< (bucket, flow) of every flow in a shared bucket
     uint32_t m_sharedBuckets = 0;      //!< buckets that have held two flows or more
     bool m_warnedWeights = false;      //!< whether the weights warning was printed
+
+    /// Note whether the only packet filter is a FlowKeyClassifier (ClassifyByFilters).
+    void FindKeyClassifier();
+
+    const FlowKeyClassifier* m_keyClassifier = nullptr; //!< the only filter, as one; or null
+    bool m_keyClassifierFound = false; //!< whether FindKeyClassifier looked at the filter
     TracedCallback<uint32_t, uint32_t> m_sharedBucketTrace; //!< bucket, its distinct flows
 
     QueueSize m_limitSize; //!< MaxSize when m_limit was decoded

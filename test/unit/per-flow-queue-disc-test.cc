@@ -4,7 +4,8 @@
 
 // PerFlowQueueDisc's per-packet steps, written once for the family: the family's checks
 // (per-flow-family-tests.h) for DRR, SRR, Aliquem and VD; DropFrom = Last, Vertical
-// Dimensioning's drop() as a policy of the family, gives DrrQueueDisc VD's drops.
+// Dimensioning's drop() as a policy of the family, gives DrrQueueDisc VD's drops; a
+// FlowKeyClassifier as the only packet filter is asked by key, with the same results.
 
 #include "per-flow-family-tests.h"
 
@@ -17,8 +18,11 @@
 #include "ns3/vd-rounds.h"
 #include "ns3/vertical-dimensioning-queue-disc.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <gtest/gtest.h>
+#include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <tuple>
@@ -336,4 +340,172 @@ TEST(PerFlowQueueDisc, DropFromLastBreaksTiesByActiveListOrderNotArrival)
     EXPECT_EQ(v.dropped, std::vector<uint64_t>{vdUids[3]}) << "A2";
     drr->Dispose();
     vd->Dispose();
+}
+
+namespace
+{
+
+/**
+ * A FlowKeyClassifier: IP packets in class (destination port mod 5), others unmatched; it
+ * counts which path asked it, the key (ClassifyKey) or the packet (Classify).
+ */
+class PortClassFilter : public PacketFilter, public FlowKeyClassifier
+{
+  public:
+    int32_t ClassifyKey(const FlowKey& key) const override
+    {
+        ++byKey;
+        return ClassOf(key);
+    }
+
+    mutable uint64_t byKey = 0;    //!< ClassifyKey calls
+    mutable uint64_t byPacket = 0; //!< DoClassify calls
+
+  private:
+    /// \param key a flow key \return its class
+    static int32_t ClassOf(const FlowKey& key)
+    {
+        return key.isIp ? key.dstPort % 5 : PacketFilter::PF_NO_MATCH;
+    }
+
+    bool CheckProtocol(Ptr<QueueDiscItem>) const override
+    {
+        return true;
+    }
+
+    int32_t DoClassify(Ptr<QueueDiscItem> item) const override
+    {
+        ++byPacket;
+        return ClassOf(FlowIdentifier::Extract(item));
+    }
+};
+
+/// A packet filter that matches nothing.
+class NoMatchFilter : public PacketFilter
+{
+  private:
+    bool CheckProtocol(Ptr<QueueDiscItem>) const override
+    {
+        return true;
+    }
+
+    int32_t DoClassify(Ptr<QueueDiscItem>) const override
+    {
+        return PacketFilter::PF_NO_MATCH;
+    }
+};
+
+/// What a queue disc did with random traffic, by arrival index.
+struct RandomRun
+{
+    std::vector<bool> queued;        //!< per arrival: whether Enqueue returned true
+    std::vector<std::size_t> sent;   //!< arrivals, in the order sent
+    std::vector<std::size_t> stolen; //!< arrivals, in the order dropped
+    uint64_t arrivals = 0;           //!< packets offered
+};
+
+/**
+ * Offer the same random traffic (IPv4 from six hosts to twelve ports, IPv6, non-IP; 64-1500 B;
+ * two arrivals per departure) to a queue disc.
+ * \param qd the queue disc, initialized
+ * \return what it did
+ */
+template <typename QD>
+RandomRun
+OfferRandomTraffic(Ptr<QD> qd)
+{
+    RandomRun run;
+    std::map<uint64_t, std::size_t> arrivalOf; // packet UID -> arrival index
+    std::vector<uint64_t> droppedUids;
+    qd->TraceConnectWithoutContext("Drop", MakeBoundCallback(&RecordDrop, &droppedUids));
+    std::mt19937 rng(20261204);
+    std::uniform_int_distribution<uint32_t> size(64, 1500);
+    std::uniform_int_distribution<uint32_t> pick(0, 99);
+    for (int step = 0; step < 3000; ++step)
+    {
+        if (pick(rng) < 33)
+        {
+            if (Ptr<QueueDiscItem> item = qd->Dequeue())
+            {
+                run.sent.push_back(arrivalOf.at(qdisclab::test::Uid(item)));
+            }
+            continue;
+        }
+        const uint32_t kind = pick(rng);
+        const uint32_t bytes = size(rng);
+        Ptr<QueueDiscItem> item;
+        if (kind < 80)
+        {
+            const std::string src = "10.0.0." + std::to_string(1 + kind % 6);
+            item = qdisclab::test::Ipv4UdpPacket(src.c_str(),
+                                                 "10.9.0.1",
+                                                 1000,
+                                                 static_cast<uint16_t>(1 + pick(rng) % 12),
+                                                 std::max(bytes, qdisclab::test::IPV4_UDP));
+        }
+        else if (kind < 95)
+        {
+            item = qdisclab::test::Ipv6UdpPacket("2001:db8::1",
+                                                 "2001:db8::2",
+                                                 7,
+                                                 static_cast<uint16_t>(1 + pick(rng) % 12),
+                                                 std::max(bytes, qdisclab::test::IPV6_UDP));
+        }
+        else
+        {
+            item = Create<qdisclab::test::NonIpItem>(bytes);
+        }
+        arrivalOf[qdisclab::test::Uid(item)] = run.arrivals++;
+        run.queued.push_back(qd->Enqueue(item));
+    }
+    while (Ptr<QueueDiscItem> item = qd->Dequeue())
+    {
+        run.sent.push_back(arrivalOf.at(qdisclab::test::Uid(item)));
+    }
+    for (const uint64_t uid : droppedUids)
+    {
+        run.stolen.push_back(arrivalOf.at(uid));
+    }
+    return run;
+}
+
+/**
+ * A FlowKeyClassifier as a per-flow queue disc's only filter is asked by key, once per
+ * arrival, and never by packet; with a second filter behind it, QueueDisc::Classify asks it by
+ * packet; both give the same queued/dropped decisions, order of service and drops.
+ * \param attributes the queue disc's attributes
+ */
+template <typename QD>
+void
+CheckKeyClassifierPath(const Attributes& attributes)
+{
+    auto byKey = CreateObject<PortClassFilter>();
+    auto alone = MakeQueueDisc<QD>(attributes, byKey);
+    const RandomRun a = OfferRandomTraffic(alone);
+    EXPECT_EQ(byKey->byKey, a.arrivals);
+    EXPECT_EQ(byKey->byPacket, 0U);
+
+    auto byPacket = CreateObject<PortClassFilter>();
+    auto both = MakeQueueDisc<QD>(attributes, byPacket);
+    both->AddPacketFilter(CreateObject<NoMatchFilter>());
+    const RandomRun b = OfferRandomTraffic(both);
+    EXPECT_EQ(byPacket->byKey, 0U);
+    EXPECT_EQ(byPacket->byPacket, b.arrivals);
+
+    ASSERT_EQ(a.arrivals, b.arrivals);
+    EXPECT_GT(a.stolen.size(), 100U) << "the buffer is full often enough to test drops";
+    EXPECT_EQ(a.queued, b.queued);
+    EXPECT_EQ(a.sent, b.sent);
+    EXPECT_EQ(a.stolen, b.stolen);
+    alone->Dispose();
+    both->Dispose();
+}
+
+} // namespace
+
+TEST(PerFlowQueueDisc, KeyClassifierAsTheOnlyFilterIsAskedByKeyWithTheSameResults)
+{
+    CheckKeyClassifierPath<DrrQueueDisc>({{"MaxSize", "20000B"}, {"Buckets", "8"}});
+    CheckKeyClassifierPath<VerticalDimensioningQueueDisc>(
+        {{"MaxSize", "20000B"}, {"Buckets", "8"}, {"MaxPacketSize", "1500"}});
 }
