@@ -59,7 +59,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -170,41 +169,6 @@ SourceIndexFilter::ClassifyKey(const FlowKey& key) const
 }
 
 /**
- * \ingroup qdisc-lab
- * Which DRR bucket each flow's packets went to (DrrQueueDisc's FlowEnqueue
- * trace).
- */
-struct BucketObserver
-{
-    std::map<Ipv4Address, uint32_t> flowOf;           //!< flow index of each source address
-    std::map<uint32_t, std::set<uint32_t>> bucketsOf; //!< buckets each flow used
-    std::vector<int64_t> lastBucket; //!< each flow's bucket of its last packet (-1: none yet)
-};
-
-/**
- * DrrQueueDisc FlowEnqueue trace sink.
- * \param observer the observer
- * \param bucket the packet's bucket
- * \param item the packet
- */
-static void
-OnFlowEnqueue(BucketObserver* observer, uint32_t bucket, Ptr<const QueueDiscItem> item)
-{
-    if (!IsIpv4(*item))
-    {
-        return;
-    }
-    const auto& ipv4 = static_cast<const Ipv4QueueDiscItem&>(*item);
-    auto it = observer->flowOf.find(ipv4.GetHeader().GetSource());
-    // A flow's packets keep their bucket: a set insert only when it changes.
-    if (it != observer->flowOf.end() && observer->lastBucket[it->second] != bucket)
-    {
-        observer->lastBucket[it->second] = bucket;
-        observer->bucketsOf[it->second].insert(bucket);
-    }
-}
-
-/**
  * \param argc argument count
  * \param argv arguments
  * \return the value of --scenario=X (or --scenario X) among the arguments;
@@ -302,7 +266,7 @@ struct DrrEvaluation : DrrEvaluationConfig
 {
     using DrrEvaluationConfig::DrrEvaluationConfig;
 
-    /// The dumbbell with the queue disc under study, and the DRR bucket observer.
+    /// The dumbbell with the queue disc under study.
     void BuildTopology();
     /// The sources and their meters, and the queue statistics read when the
     /// sources stop.
@@ -315,7 +279,6 @@ struct DrrEvaluation : DrrEvaluationConfig
 
     DumbbellScenario dumbbell;                    //!< the topology
     Ptr<QueueDisc> bottleneck;                    //!< the queue disc under study
-    BucketObserver observer;                      //!< buckets each flow used (DRR)
     std::vector<UdpFlowMeter> meters;             //!< each flow's sink
     std::vector<Ptr<RandomPacketSource>> sources; //!< each flow's source
     std::optional<BottleneckMonitor> monitor;     //!< queue statistics
@@ -606,24 +569,14 @@ DrrEvaluation::BuildTopology()
     dumbbell.Build();
     bottleneck = dumbbell.GetBottleneckQueueDisc();
 
-    for (uint32_t i = 0; i < nFlows; ++i)
+    if (drr && flowMapping == "sequential")
     {
-        observer.flowOf[dumbbell.GetLeftAddress(i)] = i;
-    }
-    observer.lastBucket.assign(nFlows, -1);
-    if (drr)
-    {
-        if (flowMapping == "sequential")
+        auto filter = CreateObject<SourceIndexFilter>();
+        for (uint32_t i = 0; i < nFlows; ++i)
         {
-            auto filter = CreateObject<SourceIndexFilter>();
-            for (uint32_t i = 0; i < nFlows; ++i)
-            {
-                filter->AddSource(dumbbell.GetLeftAddress(i), static_cast<int32_t>(i));
-            }
-            bottleneck->AddPacketFilter(filter);
+            filter->AddSource(dumbbell.GetLeftAddress(i), static_cast<int32_t>(i));
         }
-        bottleneck->TraceConnectWithoutContext("FlowEnqueue",
-                                               MakeBoundCallback(&OnFlowEnqueue, &observer));
+        bottleneck->AddPacketFilter(filter);
     }
 }
 
@@ -735,25 +688,12 @@ DrrEvaluation::Collect(MetricsReport& report)
     report.SetMetric("drops", drops);
     if (drr)
     {
-        // Flows that share a bucket with another flow (hash collisions, or Buckets
-        // < nFlows).
-        std::map<uint32_t, uint32_t> flowsInBucket;
-        for (const auto& [flow, used] : observer.bucketsOf)
-        {
-            for (uint32_t bucket : used)
-            {
-                flowsInBucket[bucket]++;
-            }
-        }
-        uint32_t colliding = 0;
-        for (const auto& [flow, used] : observer.bucketsOf)
-        {
-            colliding += std::any_of(used.begin(), used.end(), [&](uint32_t b) {
-                return flowsInBucket[b] > 1;
-            });
-        }
-        report.SetMetric("buckets_used", static_cast<double>(flowsInBucket.size()));
-        report.SetMetric("colliding_flows", colliding);
+        // The buckets the flows' packets went to, and the flows that share a bucket
+        // with another flow (hash collisions, or Buckets < nFlows), as DrrQueueDisc
+        // counts them on arrival: each sender is one UDP flow, one five-tuple.
+        const auto& perFlow = static_cast<const PerFlowQueueDisc&>(*bottleneck);
+        report.SetMetric("buckets_used", static_cast<double>(perFlow.GetUsedBuckets()));
+        report.SetMetric("colliding_flows", perFlow.GetFlowsInSharedBuckets());
     }
     for (uint32_t i = 0; i < nFlows; ++i)
     {

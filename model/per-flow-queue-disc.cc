@@ -15,6 +15,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -166,6 +167,15 @@ uint32_t
 PerFlowQueueDisc::GetSharedBuckets() const
 {
     return m_sharedBuckets;
+}
+
+uint32_t
+PerFlowQueueDisc::GetUsedBuckets() const
+{
+    // A bucket's owner has a weight (> 0) from its first packet on.
+    return static_cast<uint32_t>(std::count_if(m_owners.begin(),
+                                               m_owners.end(),
+                                               [](const BucketOwner& o) { return o.weight != 0; }));
 }
 
 uint32_t

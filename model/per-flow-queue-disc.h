@@ -137,6 +137,13 @@ class PerFlowQueueDisc : public QueueDisc
     uint32_t GetSharedBuckets() const;
 
     /**
+     * \return the number of buckets that have held a packet since the simulation started (the
+     *         non-IP bucket not counted); with GetFlowsInSharedBuckets, how the flows fell into
+     *         buckets, counted as packets arrive (every arrival, queued or dropped)
+     */
+    uint32_t GetUsedBuckets() const;
+
+    /**
      * \return the number of distinct flows that have shared a bucket with another flow since the
      *         simulation started: each such flow is one scheduler flow with the others of its
      *         bucket, and they split one share among them

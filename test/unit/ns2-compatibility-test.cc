@@ -23,6 +23,7 @@ using namespace ns3;
 using ns3::qdisclab::test::FromHost;
 using ns3::qdisclab::test::Ipv4UdpPacket;
 using ns3::qdisclab::test::MakeQueueDisc;
+using ns3::qdisclab::test::NonIpItem;
 
 namespace
 {
@@ -85,6 +86,7 @@ TEST(Ns2SourceHashPacketFilter, DrrBucketsAreNs2sWithItsCollisions)
     EXPECT_EQ(qd->GetBucket(Ipv4UdpPacket("10.0.0.7", "10.5.5.5", 9, 99, 100)), 7U);
     EXPECT_EQ(qd->GetSharedBuckets(), 2U);
     EXPECT_EQ(qd->GetFlowsInSharedBuckets(), 4U);
+    EXPECT_EQ(qd->GetUsedBuckets(), 10U) << "buckets 1-9, 0, 1 and 2";
     // An unlisted source counts as its own value: 10.0.0.200 = 167772360.
     EXPECT_EQ(qd->GetBucket(FromHost(200, 100)),
               static_cast<uint32_t>(Ns2SourceHashPacketFilter::Ns2Hash(167772360, false)) % 10);
@@ -111,7 +113,8 @@ TEST(Ns2SourceHashPacketFilterDeathTest, BadNodeAddressesAreNamed)
 }
 
 // Distinct flows in one bucket are counted once each; a bucket of one flow is not shared; flows
-// of different weights in one bucket print one warning, naming the bucket and the weights.
+// of different weights in one bucket print one warning, naming the bucket and the weights; the
+// buckets used are those that held a flow's packet.
 TEST(PerFlowSharedBuckets, CountsDistinctFlowsAndWarnsOnceOnMixedWeights)
 {
     auto qd = MakeQueueDisc<DrrQueueDisc>(
@@ -150,6 +153,9 @@ TEST(PerFlowSharedBuckets, CountsDistinctFlowsAndWarnsOnceOnMixedWeights)
     }
     EXPECT_EQ(apart->GetSharedBuckets(), 0U);
     EXPECT_EQ(apart->GetFlowsInSharedBuckets(), 0U);
+    EXPECT_EQ(apart->GetUsedBuckets(), 3U);
+    apart->Enqueue(Create<NonIpItem>(100));
+    EXPECT_EQ(apart->GetUsedBuckets(), 3U) << "the non-IP bucket is not counted";
     apart->Dispose();
 }
 
