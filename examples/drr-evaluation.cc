@@ -108,7 +108,8 @@ class SourceIndexFilter : public PacketFilter, public FlowKeyClassifier
     bool CheckProtocol(Ptr<QueueDiscItem> item) const override;
     int32_t DoClassify(Ptr<QueueDiscItem> item) const override;
 
-    std::map<Ipv4Address, int32_t> m_index; //!< class of each source address
+    /// class of each source address (Ipv4Address::Get, host order)
+    std::map<uint32_t, int32_t> m_index;
 };
 
 /**
@@ -137,7 +138,7 @@ SourceIndexFilter::GetTypeId()
 void
 SourceIndexFilter::AddSource(Ipv4Address source, int32_t index)
 {
-    m_index[source] = index;
+    m_index[source.Get()] = index;
 }
 
 bool
@@ -151,7 +152,7 @@ SourceIndexFilter::DoClassify(Ptr<QueueDiscItem> item) const
 {
     // PacketFilter::Classify asks CheckProtocol first.
     const auto& ipv4 = static_cast<const Ipv4QueueDiscItem&>(*item);
-    auto it = m_index.find(ipv4.GetHeader().GetSource());
+    auto it = m_index.find(ipv4.GetHeader().GetSource().Get());
     return it == m_index.end() ? PacketFilter::PF_NO_MATCH : it->second;
 }
 
@@ -164,7 +165,10 @@ SourceIndexFilter::ClassifyKey(const FlowKey& key) const
     {
         return PacketFilter::PF_NO_MATCH;
     }
-    auto it = m_index.find(Ipv4Address::Deserialize(key.src.data()));
+    // The key holds the address in network byte order.
+    const uint32_t source = uint32_t{key.src[0]} << 24 | uint32_t{key.src[1]} << 16 |
+                            uint32_t{key.src[2]} << 8 | key.src[3];
+    auto it = m_index.find(source);
     return it == m_index.end() ? PacketFilter::PF_NO_MATCH : it->second;
 }
 
