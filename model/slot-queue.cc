@@ -97,10 +97,11 @@ SlotQueue::Put(uint32_t slot, const Ptr<QueueDiscItem>& item, uint32_t size)
     // reference of its own, which Take hands on.
     item->Ref();
     m_items[slot] = PeekPointer(item);
+    // Prefix increments: TracedValue's postfix ones copy the value with its callback list.
     this->*Get(NBytes{}) += size;
     this->*Get(NTotalReceivedBytes{}) += size;
-    (this->*Get(NPackets{}))++;
-    (this->*Get(NTotalReceivedPackets{}))++;
+    ++(this->*Get(NPackets{}));
+    ++(this->*Get(NTotalReceivedPackets{}));
     (this->*Get(EnqueueTrace{}))(item);
 }
 
@@ -112,7 +113,7 @@ SlotQueue::Take(uint32_t slot, uint32_t size)
     m_items[slot] = nullptr;
     // Queue::DoDequeue's steps after it unlinked the item.
     this->*Get(NBytes{}) -= size;
-    (this->*Get(NPackets{}))--;
+    --(this->*Get(NPackets{}));
     (this->*Get(DequeueTrace{}))(item);
     return item;
 }
