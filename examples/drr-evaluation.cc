@@ -150,10 +150,9 @@ SourceIndexFilter::CheckProtocol(Ptr<QueueDiscItem> item) const
 int32_t
 SourceIndexFilter::DoClassify(Ptr<QueueDiscItem> item) const
 {
-    // PacketFilter::Classify asks CheckProtocol first.
-    const auto& ipv4 = static_cast<const Ipv4QueueDiscItem&>(*item);
-    auto it = m_index.find(ipv4.GetHeader().GetSource().Get());
-    return it == m_index.end() ? PacketFilter::PF_NO_MATCH : it->second;
+    // PacketFilter::Classify asks CheckProtocol first; the class is ClassifyKey's, defined
+    // once.
+    return ClassifyKey(FlowIdentifier::Extract(*item));
 }
 
 int32_t

@@ -11,8 +11,11 @@
 
 #include "ns3/aliquem-queue-disc.h"
 #include "ns3/aliquem-scheduler.h"
+#include "ns3/cioq-red-queue-disc.h"
 #include "ns3/drr-queue-disc.h"
 #include "ns3/drr-scheduler.h"
+#include "ns3/ri-plus-o-queue-disc.h"
+#include "ns3/rio-queue-disc.h"
 #include "ns3/srr-queue-disc.h"
 #include "ns3/srr-scheduler.h"
 #include "ns3/vd-rounds.h"
@@ -508,4 +511,33 @@ TEST(PerFlowQueueDisc, KeyClassifierAsTheOnlyFilterIsAskedByKeyWithTheSameResult
     CheckKeyClassifierPath<DrrQueueDisc>({{"MaxSize", "20000B"}, {"Buckets", "8"}});
     CheckKeyClassifierPath<VerticalDimensioningQueueDisc>(
         {{"MaxSize", "20000B"}, {"Buckets", "8"}, {"MaxPacketSize", "1500"}});
+}
+
+// Every drop and mark reason of the module is 32-byte aligned (PerFlowQueueDisc::OVERLIMIT_DROP
+// says why: QueueDisc's per-reason maps take strlen and memcmp of it on every drop, and their
+// cost then does not depend on where the linker puts the text).
+TEST(DropReasons, AreAlignedTo32Bytes)
+{
+    const std::vector<const char*> reasons = {
+        PerFlowQueueDisc::OVERLIMIT_DROP,
+        VerticalDimensioningQueueDisc::OVERFLOW_DROP,
+        VerticalDimensioningQueueDisc::BEYOND_LAST_ROUND_DROP,
+        RioQueueDisc::UNFORCED_DROP,
+        RioQueueDisc::FORCED_DROP,
+        RioQueueDisc::UNFORCED_MARK,
+        RioQueueDisc::FORCED_MARK,
+        RiPlusOQueueDisc::OUT_UNFORCED_DROP,
+        RiPlusOQueueDisc::OUT_FORCED_DROP,
+        RiPlusOQueueDisc::OUT_UNFORCED_MARK,
+        RiPlusOQueueDisc::OUT_FORCED_MARK,
+        CioqRedQueueDisc::UNFORCED_DROP,
+        CioqRedQueueDisc::FORCED_DROP,
+        CioqRedQueueDisc::UNFORCED_MARK,
+        CioqRedQueueDisc::FORCED_MARK,
+    };
+    for (const char* reason : reasons)
+    {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(reason) % 32, 0U) << reason;
+        EXPECT_LT(std::string(reason).size(), 32U) << reason << ": longer than its 32 bytes";
+    }
 }
