@@ -188,7 +188,7 @@ void
 PerFlowQueueDisc::FindKeyClassifier()
 {
     m_keyClassifier = dynamic_cast<const FlowKeyClassifier*>(PeekPointer(GetPacketFilter(0)));
-    m_keyClassifierFound = true;
+    m_keyClassifierChecked = true;
     NS_LOG_LOGIC("packet filter 0 "
                  << (m_keyClassifier != nullptr ? "classifies" : "does not classify")
                  << " by flow key");

@@ -284,7 +284,7 @@ class PerFlowQueueDisc : public QueueDisc
         if (filters == 1)
         {
             // QueueDisc only appends filters: while there is one, it is the one found here.
-            if (!m_keyClassifierFound)
+            if (!m_keyClassifierChecked)
             {
                 FindKeyClassifier();
             }
@@ -423,7 +423,7 @@ class PerFlowQueueDisc : public QueueDisc
     void FindKeyClassifier();
 
     const FlowKeyClassifier* m_keyClassifier = nullptr; //!< the only filter, as one; or null
-    bool m_keyClassifierFound = false; //!< whether FindKeyClassifier looked at the filter
+    bool m_keyClassifierChecked = false; //!< whether FindKeyClassifier looked at the filter
     TracedCallback<uint32_t, uint32_t> m_sharedBucketTrace; //!< bucket, its distinct flows
 
     QueueSize m_limitSize; //!< MaxSize when m_limit was decoded
